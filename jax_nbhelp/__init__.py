@@ -1,0 +1,68 @@
+"""jax_nbhelp: explains JAX and Pallas errors in notebooks and fixes them, verified by running.
+
+Load it with ``%load_ext jax_nbhelp``. Importing this package does not import jax or the
+implementation; both load on first use.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from jax_nbhelp._version import __version__
+
+if TYPE_CHECKING:
+    from jax_nbhelp.model import Diagnosis, Fix, FixResult, Location
+
+__all__ = [
+    "Diagnosis",
+    "Fix",
+    "FixResult",
+    "Location",
+    "__version__",
+    "diagnose",
+    "last",
+    "last_result",
+    "load_ipython_extension",
+    "unload_ipython_extension",
+]
+
+
+def load_ipython_extension(shell: Any) -> None:
+    from jax_nbhelp.extension import load
+
+    load(shell)
+
+
+def unload_ipython_extension(shell: Any) -> None:
+    from jax_nbhelp.extension import unload
+
+    unload(shell)
+
+
+def diagnose(exc: BaseException) -> Diagnosis | None:
+    """The diagnosis for ``exc``, or None when jax_nbhelp does not know the error."""
+    from jax_nbhelp.engine import diagnose as run_catalog
+
+    return run_catalog(exc)
+
+
+def last() -> Diagnosis | None:
+    """The last diagnosis shown (or produced by a fix's re-run), or None."""
+    from jax_nbhelp.state import STATE
+
+    return STATE.last
+
+
+def last_result() -> FixResult | None:
+    """The outcome of the last fix applied, or None."""
+    from jax_nbhelp.state import STATE
+
+    return STATE.last_result
+
+
+def __getattr__(name: str) -> Any:
+    if name in {"Diagnosis", "Fix", "FixResult", "Location"}:
+        from jax_nbhelp import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module 'jax_nbhelp' has no attribute {name!r}")

@@ -1,0 +1,7 @@
+"""The catalog: one module per diagnosis, found by listing this package.
+
+Each module defines ``CODE`` (stable, never reused), ``NAME`` (the pattern, kebab-case),
+``TITLE``, ``EXAMPLES`` (failing and fixed cells, run by the catalog test) and
+``diagnose(ctx) -> Diagnosis | None``, which returns None early when the error is not its own.
+Modules must not import jax at import time: importing jax_nbhelp stays cheap.
+"""

@@ -1,0 +1,126 @@
+"""A collective ``pl.run_scoped`` lowered by XLA, outside any Pallas kernel.
+
+Typical story: a kernel helper that allocates scratch with ``collective_axes=`` is tested
+under plain ``jax.jit``. Only a Pallas backend can honour collective axes, so XLA's lowering
+rule refuses them.
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp import one_program
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.fix_builders import rerun_fix, rewrite_fix
+from jax_nbhelp.model import Diagnosis
+
+CODE = "JNH101"
+NAME = "run-scoped-collective-outside-kernel"
+TITLE = "Collective run_scoped compiled outside a Pallas kernel"
+MESSAGE = "run_scoped lowering outside of Pallas does not support collective_axes"
+
+_HELPER = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+def scaled(x):
+    def body(ref):
+        ref[...] = x * 2
+        return ref[...] + 1
+    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")
+'''
+
+EXAMPLES = (
+    Example(
+        setup=(_HELPER,),
+        failing="out = jax.jit(scaled)(jnp.ones((8, 128)))",
+        fix="Remove collective_axes",
+        check="bool((out == 3).all())",
+        fixed=(
+            _HELPER.replace(', collective_axes="core"', ""),
+            "out = jax.jit(scaled)(jnp.ones((8, 128)))",
+        ),
+    ),
+    Example(
+        setup=(_HELPER,),
+        failing="out = jax.jit(scaled)(jnp.ones((8, 128)))",
+        fix="Run as one program",
+        check="bool((out == 3).all())",
+    ),
+)
+
+WHY = (
+    "collective_axes asks every program along a kernel's mesh axis to share one allocation. "
+    "Under plain jax.jit there is no kernel and no such axis, only one program, so XLA "
+    "(which compiles everything outside Pallas kernels) refuses it."
+)
+
+GPU_NOTE = (
+    "Inside a plgpu.kernel with num_threads > 1, keep collective_axes: there every thread "
+    "must share the allocation. Test such a helper inside the kernel (GPU interpret mode), "
+    "not under plain jit."
+)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    if link is None:
+        return None
+    location = ctx.deepest_user_location()
+    call_site = ctx.call_site()
+    where = f" at {location.label}" if location else ""
+    reached = (
+        f", reached from {call_site.label}"
+        if call_site is not None and call_site != location
+        else ""
+    )
+    explanation = (
+        f"The pl.run_scoped(..., collective_axes=...) call{where}{reached} was compiled by "
+        "XLA as ordinary JAX code, not inside a Pallas kernel. Only a kernel can share an "
+        "allocation between programs, so compilation stopped."
+    )
+    one_program_fix = rerun_fix(
+        ctx,
+        label="Run as one program",
+        summary="Re-run the failing cell with run_scoped's collective axes ignored, this run only.",
+        safety=(
+            "Same result: outside a kernel there is one program, so a shared allocation is "
+            "simply a private one. Your code is not changed: later runs fail again until you "
+            "remove collective_axes. JAX's compilation caches are cleared after the run."
+        ),
+        safe=True,
+        runtime=one_program.collective_axes_ignored,
+        runtime_description=(
+            "Re-runs the failing cell unchanged while XLA lowers run_scoped as if "
+            "collective_axes=() (one program), then restores JAX's rule and clears its caches."
+        ),
+        unavailable=one_program.unavailable_reason(),
+    )
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite import remove_collective_axes
+
+        assert location is not None
+        return remove_collective_axes(source, location.lineno)
+
+    remove_fix = rewrite_fix(
+        ctx,
+        location,
+        transform,
+        label="Remove collective_axes",
+        summary="Delete collective_axes from the run_scoped call, re-run its cell, then this one.",
+        safety="Same result outside a kernel. " + GPU_NOTE,
+        safe=True,
+    )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=link.summary if link is ctx.top else ctx.top.summary,
+        location=location,
+        call_site=call_site if call_site != location else None,
+        fixes=(one_program_fix, remove_fix),
+        notes=(GPU_NOTE,),
+    )

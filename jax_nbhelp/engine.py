@@ -1,0 +1,84 @@
+"""Runs the catalog against an error, each diagnosis isolated from the others.
+
+A diagnosis that crashes is skipped and remembered in ``FAILURES`` (for ``%jax_nbhelp``
+and the tests); it never hides the user's traceback or another diagnosis.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import traceback
+from dataclasses import dataclass, field
+from functools import cache
+from types import ModuleType
+from typing import Any, Protocol
+
+from jax_nbhelp.context import ErrorContext, build_context
+from jax_nbhelp.model import Diagnosis
+
+
+class Entry(Protocol):
+    """What a catalog module provides (see CONTRIBUTING.md, "Adding a diagnosis")."""
+
+    CODE: str
+    NAME: str
+    TITLE: str
+
+    def diagnose(self, ctx: ErrorContext) -> Diagnosis | None: ...
+
+
+@dataclass
+class Failures:
+    """Internal errors of jax_nbhelp, kept as text so they can be reported and tested."""
+
+    items: list[str] = field(default_factory=list)
+    count: int = 0
+
+    def record(self, where: str) -> None:
+        self.count += 1
+        self.items.append(f"{where}: {traceback.format_exc(limit=-3)}")
+        del self.items[:-20]
+
+
+FAILURES = Failures()
+
+
+@cache
+def entries() -> tuple[Any, ...]:
+    """Every catalog module, found by listing the package: adding one touches no list."""
+    from jax_nbhelp import catalog
+
+    found: list[ModuleType] = []
+    for info in sorted(pkgutil.iter_modules(catalog.__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{catalog.__name__}.{info.name}")
+        if hasattr(module, "CODE") and hasattr(module, "diagnose"):
+            found.append(module)
+    return tuple(found)
+
+
+def matching(ctx: ErrorContext) -> list[Diagnosis]:
+    """Every diagnosis that claims this error (normally exactly one)."""
+    results = []
+    for entry in entries():
+        try:
+            diagnosis = entry.diagnose(ctx)
+        except Exception:
+            FAILURES.record(f"diagnosis {entry.CODE} ({entry.__name__})")
+            continue
+        if diagnosis is not None:
+            results.append(diagnosis)
+    return results
+
+
+def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
+    """The diagnosis for ``exc``, or None when the catalog does not know it."""
+    if shell is None:
+        from jax_nbhelp.state import current_shell
+
+        shell = current_shell()
+    ctx = build_context(exc, shell)
+    found = matching(ctx)
+    return found[0] if found else None

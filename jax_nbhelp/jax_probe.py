@@ -1,0 +1,38 @@
+"""Probes of the installed JAX: each returns None (or a reason) instead of raising.
+
+JAX's Pallas internals move between releases, so fixes ask "does this exist?" here and are
+not offered when the answer is no. Nothing here imports jax unless the user's program
+already did (an error from JAX means it is loaded).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+
+def jax_loaded() -> bool:
+    return "jax" in sys.modules
+
+
+def attribute(module: str, name: str) -> Any:
+    """``module.name`` if both exist, else None; never raises."""
+    try:
+        mod = importlib.import_module(module)
+    except Exception:
+        return None
+    return getattr(mod, name, None)
+
+
+def run_scoped_primitive() -> Any:
+    return attribute("jax._src.pallas.primitives", "run_scoped_p")
+
+
+def xla_lowering_table() -> dict[Any, Any] | None:
+    table = attribute("jax._src.interpreters.mlir", "_lowerings")
+    return table if isinstance(table, dict) else None
+
+
+def clear_caches() -> Any:
+    return attribute("jax", "clear_caches")

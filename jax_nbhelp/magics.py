@@ -1,0 +1,86 @@
+"""``%jax_nbhelp``: show the last diagnosis, preview or apply its fixes, list the catalog."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jax_nbhelp.state import STATE
+
+MAGIC_NAME = "jax_nbhelp"
+
+USAGE = """\
+%jax_nbhelp            show the last diagnosis
+%jax_nbhelp fix N      apply fix N of the last diagnosis and report the outcome
+%jax_nbhelp preview N  show exactly what fix N will run
+%jax_nbhelp list       the catalog of errors jax_nbhelp knows
+%jax_nbhelp last       the outcome of the last fix"""
+
+
+def _fix_number(args: list[str]) -> int | None:
+    diagnosis = STATE.last
+    if diagnosis is None:
+        print("jax_nbhelp: no diagnosis yet. Run a cell that fails with a JAX error first.")
+        return None
+    if len(args) != 2 or not args[1].isdigit():
+        print(f"jax_nbhelp: say which fix, e.g. `%jax_nbhelp {args[0]} 1`.")
+        return None
+    number = int(args[1])
+    if not 1 <= number <= len(diagnosis.fixes):
+        count = len(diagnosis.fixes)
+        print(f"jax_nbhelp: [{diagnosis.code}] has {count} fix{'es' if count != 1 else ''}; "
+              f"there is no fix {number}.")
+        return None
+    return number
+
+
+def _apply(args: list[str]) -> None:
+    number = _fix_number(args)
+    if number is None or STATE.last is None:
+        return
+    fix = STATE.last.fixes[number - 1]
+    print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ...")
+    result = fix.apply()
+    print(result)
+    if result.ok and result.value is not None:
+        from IPython.display import display
+
+        display(result.value)
+    if not result.ok and result.diagnosis is not None:
+        from jax_nbhelp.display import show
+
+        if result.traceback:
+            print(result.traceback)
+        show(result.diagnosis)
+    elif not result.ok and result.traceback:
+        print(result.traceback)
+
+
+def _list() -> None:
+    from jax_nbhelp.engine import entries
+    from jax_nbhelp.render_text import render_catalog
+
+    print(render_catalog([(e.CODE, e.NAME, e.TITLE) for e in entries()]))
+
+
+def jax_nbhelp_magic(line: str) -> None:
+    args = line.split()
+    command = args[0] if args else ""
+    if command == "":
+        if STATE.last is None:
+            print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
+        else:
+            print(STATE.last)
+    elif command == "fix":
+        _apply(args)
+    elif command == "preview":
+        number = _fix_number(args)
+        if number is not None and STATE.last is not None:
+            print(STATE.last.fixes[number - 1].preview())
+    elif command == "list":
+        _list()
+    elif command == "last":
+        print(STATE.last_result if STATE.last_result else "jax_nbhelp: no fix applied yet.")
+    else:
+        print(f"jax_nbhelp: unknown command {command!r}.\n{USAGE}")
+
+

@@ -1,0 +1,40 @@
+"""Per-process memory of jax_nbhelp: the shell it is loaded in, the last diagnosis and result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from jax_nbhelp.model import Diagnosis, FixResult
+
+
+@dataclass
+class RerunSource:
+    """Source that a fix executed, so errors raised from it are located in it."""
+
+    cell: int | None
+    source: str
+
+
+@dataclass
+class State:
+    shell: Any = None
+    last: Diagnosis | None = None
+    last_result: FixResult | None = None
+    # filename given to code a fix executed -> the raw source it holds
+    reruns: dict[str, RerunSource] = field(default_factory=dict)
+
+
+STATE = State()
+
+
+def current_shell() -> Any:
+    """The shell jax_nbhelp is loaded in, else the running IPython, else None."""
+    if STATE.shell is not None:
+        return STATE.shell
+    try:
+        from IPython import get_ipython
+    except ImportError:  # pragma: no cover - IPython is a dependency
+        return None
+    return get_ipython()
