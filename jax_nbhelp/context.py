@@ -10,7 +10,9 @@ of that into strings and locations, so diagnoses never touch live frames.
 from __future__ import annotations
 
 import traceback
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from itertools import pairwise
+from types import ModuleType
 from typing import Any
 
 from jax_nbhelp.model import Location
@@ -58,6 +60,12 @@ class ErrorContext:
     """The exception chain, top exception first, following ``__cause__`` and ``__context__``."""
 
     chain: tuple[Link, ...]
+    # module name -> the name the user bound it to ("jax.numpy" -> "jnp"), for rewrites
+    module_aliases: dict[str, str] = field(default_factory=dict)
+
+    def alias(self, module: str) -> str | None:
+        """The name under which the user's namespace holds ``module`` (None if it does not)."""
+        return self.module_aliases.get(module)
 
     @property
     def top(self) -> Link:
@@ -97,7 +105,7 @@ class ErrorContext:
         """The user frame called from ``location`` (for example the helper a cell called)."""
         for link in self.chain:
             frames = link.user_frames
-            for outer, inner in zip(frames, frames[1:], strict=False):
+            for outer, inner in pairwise(frames):
                 if outer.location == location:
                     return inner
         return None
@@ -128,7 +136,7 @@ def _link(exc: BaseException, shell: Any) -> Link:
 
 def build_context(exc: BaseException, shell: Any = None) -> ErrorContext:
     """Flatten ``exc`` and its causes into an ``ErrorContext`` (no live frames kept)."""
-    links = []
+    links: list[Link] = []
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen and len(links) < 16:
@@ -140,4 +148,18 @@ def build_context(exc: BaseException, shell: Any = None) -> ErrorContext:
             current = current.__context__
         else:
             current = None
-    return ErrorContext(chain=tuple(links))
+    return ErrorContext(chain=tuple(links), module_aliases=_module_aliases(shell))
+
+
+def _module_aliases(shell: Any) -> dict[str, str]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return {}
+    aliases: dict[str, str] = {}
+    for name, value in list(namespace.items()):
+        if not isinstance(value, ModuleType) or name.startswith("_"):
+            continue
+        # The conventional name wins when a module is bound twice.
+        if value.__name__ not in aliases or name == value.__name__.rpartition(".")[2]:
+            aliases[value.__name__] = name
+    return aliases

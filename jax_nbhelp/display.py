@@ -23,4 +23,4 @@ def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
 def show(diagnosis: Diagnosis) -> None:
     from IPython.display import display
 
-    display(diagnosis_bundle(diagnosis), raw=True)
+    display(diagnosis_bundle(diagnosis), raw=True)  # type: ignore[no-untyped-call]

@@ -19,7 +19,10 @@ def cell_label(location: Location) -> str:
 def _failing_run(ctx: ErrorContext) -> CellRun | str:
     failing = ctx.failing_cell()
     if failing is None:
-        return "jax_nbhelp cannot tell which notebook cell was running when the error happened"
+        return (
+            "the error did not come from a notebook cell jax_nbhelp can re-run (it re-runs "
+            "cells of an IPython session, not scripts)"
+        )
     if failing.source is None:
         return f"the source of {cell_label(failing)} is no longer in the shell's history"
     return CellRun(label=cell_label(failing), source=failing.source, cell=failing.cell)

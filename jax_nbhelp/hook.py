@@ -110,6 +110,5 @@ def _make_handler(hook: ExceptionHook) -> Any:
                 shell.showtraceback((etype, value, tb))
             except BaseException:
                 pass
-        return None
 
     return jax_nbhelp_handler

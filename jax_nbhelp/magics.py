@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from jax_nbhelp.state import STATE
 
 MAGIC_NAME = "jax_nbhelp"
@@ -44,7 +42,7 @@ def _apply(args: list[str]) -> None:
     if result.ok and result.value is not None:
         from IPython.display import display
 
-        display(result.value)
+        display(result.value)  # type: ignore[no-untyped-call]
     if not result.ok and result.diagnosis is not None:
         from jax_nbhelp.display import show
 

@@ -39,7 +39,7 @@ def render_diagnosis(diagnosis: Diagnosis) -> str:
             if fix.unavailable:
                 lines.append(_wrap("Why not: " + fix.unavailable, "       "))
     else:
-        lines += ["", "No mechanical fix is correct here; the explanation above says what to change."]
+        lines += ["", "No mechanical fix is correct here; the explanation says what to change."]
     return "\n".join(lines)
 
 

@@ -1,0 +1,104 @@
+"""``pl.run_scoped`` executed eagerly, outside ``jax.jit`` and outside a kernel.
+
+run_scoped only exists inside traced code: it has no eager implementation. The usual cause
+is calling a kernel helper directly in a cell to try it out.
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.fix_builders import rewrite_fix
+from jax_nbhelp.model import Diagnosis, Fix
+
+CODE = "JNH102"
+NAME = "run-scoped-called-eagerly"
+TITLE = "run_scoped called outside jax.jit"
+MESSAGE = "Evaluation rule for 'run_scoped' not implemented"
+
+_HELPER = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+def doubled(x):
+    def body(ref):
+        ref[...] = x * 2
+        return ref[...]
+    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype))
+'''
+
+EXAMPLES = (
+    Example(
+        setup=(_HELPER,),
+        failing="out = doubled(jnp.ones((8, 128)))",
+        fix="Call it under jax.jit",
+        check="bool((out == 2).all())",
+        fixed=(_HELPER, "out = jax.jit(doubled)(jnp.ones((8, 128)))"),
+    ),
+)
+
+WHY = (
+    "run_scoped allocates scratch memory for the duration of a traced computation; it has "
+    "no eager (op-by-op) implementation. It runs inside a Pallas kernel, or under jax.jit, "
+    "where XLA allocates the scratch buffer for you."
+)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    if link is None:
+        return None
+    location = ctx.deepest_user_location()
+    failing = ctx.failing_cell()
+    helper = ctx.frame_after(failing) if failing is not None else None
+    where = f" at {location.label}" if location else ""
+    explanation = (
+        f"The pl.run_scoped(...) call{where} ran eagerly, one operation at a time, "
+        "outside jax.jit and outside any kernel."
+    )
+    fixes: tuple[Fix, ...] = ()
+    notes: tuple[str, ...] = ()
+    if helper is not None and failing is not None:
+        jit = f"{ctx.alias('jax')}.jit" if ctx.alias("jax") else None
+        callee = helper.function
+
+        def transform(source: str) -> str:
+            from jax_nbhelp.rewrite import CannotRewrite, wrap_call_in_jit
+
+            if jit is None:
+                raise CannotRewrite("jax is not imported in this notebook: run `import jax` first")
+            assert failing is not None
+            return wrap_call_in_jit(source, failing.lineno, callee, jit)
+
+        fixes = (
+            rewrite_fix(
+                ctx,
+                failing,
+                transform,
+                label="Call it under jax.jit",
+                summary=f"Call {callee} through jax.jit in {failing.label.split(',')[0]}.",
+                safety=(
+                    "Same values: jit traces the helper and compiles it. Python side effects "
+                    "in it (print, appending to a list) run once, while tracing."
+                ),
+                safe=True,
+            ),
+        )
+    else:
+        notes = (
+            "Put the code that calls pl.run_scoped in a function and call "
+            "jax.jit(that_function)(...), or call it from inside a Pallas kernel.",
+        )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=failing if failing != location else None,
+        fixes=fixes,
+        notes=notes,
+    )

@@ -1,0 +1,84 @@
+"""A real IPython shell for every test; nothing about JAX or IPython is mocked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from IPython.core.interactiveshell import InteractiveShell
+from IPython.utils.capture import capture_output
+
+import jax_nbhelp
+from jax_nbhelp.render_text import MIME_TYPE
+from jax_nbhelp.state import STATE
+
+PALLAS_IMPORTS = """\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu"""
+
+
+@dataclass
+class CellOutput:
+    """What one cell printed and displayed, and the error it ended with."""
+
+    result: Any
+    stdout: str
+    stderr: str
+    bundles: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def error(self) -> BaseException | None:
+        return self.result.error_in_exec or self.result.error_before_exec
+
+    @property
+    def diagnoses(self) -> list[dict[str, Any]]:
+        return [b[MIME_TYPE] for b in self.bundles if MIME_TYPE in b]
+
+
+class Notebook:
+    """Runs cells in a real InteractiveShell the way a notebook does (history, counts)."""
+
+    def __init__(self, shell: InteractiveShell) -> None:
+        self.shell = shell
+
+    def run(self, source: str) -> CellOutput:
+        with capture_output() as captured:
+            result = self.shell.run_cell(source, store_history=True)
+        bundles = [dict(output.data) for output in captured.outputs]
+        return CellOutput(result, captured.stdout, captured.stderr, bundles)
+
+    def ok(self, source: str) -> CellOutput:
+        out = self.run(source)
+        assert out.error is None, out.stdout + out.stderr
+        return out
+
+    def __getitem__(self, name: str) -> Any:
+        return self.shell.user_ns[name]
+
+
+@pytest.fixture(scope="session")
+def ipython() -> InteractiveShell:
+    return InteractiveShell.instance(colors="nocolor")
+
+
+@pytest.fixture
+def nb(ipython: InteractiveShell) -> Iterator[Notebook]:
+    """A fresh notebook session (In [1] is the first cell) with jax_nbhelp not loaded."""
+    ipython.reset(new_session=True)
+    STATE.last = STATE.last_result = None
+    yield Notebook(ipython)
+    if "jax_nbhelp" in ipython.extension_manager.loaded:
+        ipython.run_line_magic("unload_ext", "jax_nbhelp")
+    jax_nbhelp.unload_ipython_extension(ipython)
+    ipython.set_custom_exc((), None)
+
+
+@pytest.fixture
+def loaded(nb: Notebook) -> Notebook:
+    """A notebook with `%load_ext jax_nbhelp` run and Pallas imported (In [1] and In [2])."""
+    nb.ok("%load_ext jax_nbhelp")
+    nb.ok(PALLAS_IMPORTS)
+    return nb

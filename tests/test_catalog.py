@@ -1,0 +1,63 @@
+"""Every catalog entry, end to end: its failing example is diagnosed as itself (and by nothing
+else), its fix runs and the numbers are right, and its fixed example runs clean."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+from conftest import Notebook
+
+from jax_nbhelp.context import build_context
+from jax_nbhelp.engine import entries, matching
+
+CASES = [
+    pytest.param(entry, index, example, id=f"{entry.CODE}-{index}")
+    for entry in entries()
+    for index, example in enumerate(entry.EXAMPLES)
+]
+
+
+def _skip_if_missing(example) -> None:
+    for module in example.requires:
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"needs {module}")
+
+
+def test_codes_and_names_are_unique() -> None:
+    codes = [entry.CODE for entry in entries()]
+    names = [entry.NAME for entry in entries()]
+    assert len(set(codes)) == len(codes)
+    assert len(set(names)) == len(names)
+    assert all(entry.EXAMPLES for entry in entries())
+
+
+@pytest.mark.parametrize(("entry", "index", "example"), CASES)
+def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, example) -> None:
+    _skip_if_missing(example)
+    for cell in example.setup:
+        loaded.ok(cell)
+    failed = loaded.run(example.failing)
+    assert failed.error is not None, "the failing example did not fail"
+    codes = [d.code for d in matching(build_context(failed.error, loaded.shell))]
+    assert codes == [entry.CODE]
+    assert [d["code"] for d in failed.diagnoses] == [entry.CODE]
+
+    import jax_nbhelp
+
+    diagnosis = jax_nbhelp.last()
+    assert diagnosis is not None
+    fix = next(f for f in diagnosis.fixes if f.label == example.fix)
+    result = fix.apply()
+    assert result.ok, f"{result.error}\n{result.traceback}"
+    assert eval(example.check, loaded.shell.user_ns)
+
+
+@pytest.mark.parametrize(("entry", "index", "example"), CASES)
+def test_fixed_example_runs_clean(nb: Notebook, entry, index, example) -> None:
+    _skip_if_missing(example)
+    if not example.fixed:
+        pytest.skip("runtime fix: the code itself stays as written")
+    for cell in example.fixed:
+        nb.ok(cell)
+    assert eval(example.check, nb.shell.user_ns)
