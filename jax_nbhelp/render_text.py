@@ -29,11 +29,14 @@ def render_diagnosis(diagnosis: Diagnosis) -> str:
     if diagnosis.call_site is not None:
         lines += _location_lines("Reached from:", diagnosis.call_site)
     lines += ["", "Why:", _wrap(diagnosis.why)]
+    for note in diagnosis.notes:
+        lines += ["", _wrap("Note: " + note)]
     if diagnosis.fixes:
         lines += ["", "Fixes (run one with %jax_nbhelp fix N; preview: %jax_nbhelp preview N):"]
         for number, fix in enumerate(diagnosis.fixes, 1):
             status = "" if fix.unavailable is None else "  [cannot apply here]"
-            lines.append(f"  {number}. {fix.label}{status}: {fix.summary}")
+            lines.append(_wrap(f"{number}. {fix.label}{status}: {fix.summary}", "  ")
+                         .replace("\n  ", "\n       "))
             lines.append(_wrap(("Safe: " if fix.safe else "Changes results: ") + fix.safety,
                                "       "))
             if fix.unavailable:

@@ -109,7 +109,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         transform,
         label="Remove collective_axes",
         summary="Delete collective_axes from the run_scoped call, re-run its cell, then this one.",
-        safety="Same result outside a kernel. " + GPU_NOTE,
+        safety="Same result outside a kernel (but see the note on multi-thread GPU kernels).",
         safe=True,
     )
     return Diagnosis(
