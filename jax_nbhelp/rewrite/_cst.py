@@ -1,0 +1,135 @@
+"""libcst plumbing shared by the rewrites: locating calls by line, argument surgery."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ._lines import split_lines, unparsable_message
+from .errors import CannotRewrite
+
+
+@dataclass(frozen=True)
+class CallSite:
+    """A call in the module, with its line range and the calls around it."""
+
+    node: cst.Call
+    first_line: int
+    last_line: int
+    enclosing: tuple[cst.Call, ...]  # outermost first
+
+    def covers(self, lineno: int) -> bool:
+        return self.first_line <= lineno <= self.last_line
+
+
+class _CallCollector(cst.BatchableCSTVisitor):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[CallSite] = []
+        self.functions: list[tuple[int, cst.FunctionDef]] = []
+        self._stack: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        pos = self.get_metadata(PositionProvider, node)
+        self.calls.append(CallSite(node, pos.start.line, pos.end.line, tuple(self._stack)))
+        self._stack.append(node)
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        self._stack.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        # The name sits on the `def` line; the node itself starts at its decorators.
+        self.functions.append((self.get_metadata(PositionProvider, node.name).start.line, node))
+
+
+@dataclass(frozen=True)
+class Located:
+    """A parsed module plus every call in it, ready for line-based lookups."""
+
+    module: cst.Module
+    calls: tuple[CallSite, ...]
+    functions: tuple[tuple[int, cst.FunctionDef], ...]
+
+    def calls_at(self, lineno: int) -> list[CallSite]:
+        return [site for site in self.calls if site.covers(lineno)]
+
+    def decorator_calls_at(self, lineno: int) -> list[CallSite]:
+        """Calls inside the decorators of a function whose ``def`` is on ``lineno``."""
+        wanted: set[int] = set()
+        for def_line, func in self.functions:
+            if def_line == lineno:
+                for decorator in func.decorators:
+                    wanted.update(id(node) for node in _calls_within(decorator))
+        return [site for site in self.calls if id(site.node) in wanted]
+
+
+class _AllCalls(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.found.append(node)
+
+
+def _calls_within(node: cst.CSTNode) -> list[cst.Call]:
+    collector = _AllCalls()
+    node.visit(collector)
+    return collector.found
+
+
+def locate(source: str, lineno: int) -> Located:
+    """Parse ``source`` (plain Python) and index its calls by line."""
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError as err:
+        raise CannotRewrite(unparsable_message(source, err.editor_line)) from None
+    line_count = len(split_lines(source)) or 1
+    if not 1 <= lineno <= line_count:
+        noun = "line" if line_count == 1 else "lines"
+        raise CannotRewrite(f"Line {lineno} is outside the code, which has {line_count} {noun}.")
+    collector = _CallCollector()
+    wrapper.visit_batched([collector])
+    return Located(wrapper.module, tuple(collector.calls), tuple(collector.functions))
+
+
+def innermost(sites: Sequence[CallSite]) -> list[CallSite]:
+    """Drop every site that encloses another site in ``sites``."""
+    enclosing = {id(outer) for site in sites for outer in site.enclosing}
+    return [site for site in sites if id(site.node) not in enclosing]
+
+
+def dotted_name(expr: cst.BaseExpression) -> str | None:
+    """``a.b.c`` for a chain of names, else None."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        base = dotted_name(expr.value)
+        return None if base is None else f"{base}.{expr.attr.value}"
+    return None
+
+
+ChangeCall = Callable[[cst.Call], cst.BaseExpression]
+
+
+def rewrite_calls(
+    module: cst.Module, targets: Sequence[cst.Call], change: ChangeCall
+) -> cst.Module:
+    """Return ``module`` with ``change`` applied to each call in ``targets`` only."""
+    return module.visit(_CallRewriter({id(node) for node in targets}, change))
+
+
+class _CallRewriter(cst.CSTTransformer):
+    def __init__(self, targets: set[int], change: ChangeCall) -> None:
+        super().__init__()
+        self._targets = targets
+        self._change = change
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if id(original_node) in self._targets:
+            return self._change(updated_node)
+        return updated_node

@@ -1,0 +1,29 @@
+"""Show a proposed rewrite as a unified diff."""
+
+from __future__ import annotations
+
+import difflib
+
+from ._lines import split_lines
+
+__all__ = ["unified_diff"]
+
+_NO_NEWLINE = "\\ No newline at end of file\n"
+
+
+def unified_diff(old: str, new: str, name: str) -> str:
+    """A unified diff from ``old`` to ``new`` with 3 lines of context.
+
+    Headers are ``--- name`` and ``+++ name (fixed)``; the result is ``""``
+    when nothing changed.  A last line without a newline is marked the way
+    ``diff`` and ``git`` mark it, so every line of the result ends in ``\\n``.
+    """
+    out: list[str] = []
+    for line in difflib.unified_diff(
+        split_lines(old), split_lines(new), fromfile=name, tofile=f"{name} (fixed)", n=3
+    ):
+        if line.endswith(("\n", "\r")):
+            out.append(line)
+        else:
+            out.append(line + "\n" + _NO_NEWLINE)
+    return "".join(out)
