@@ -39,6 +39,11 @@ def _apply(args: list[str]) -> None:
     print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ...")
     result = fix.apply()
     print(result)
+    if result.ok:
+        for run in fix.runs:
+            if run.changed:
+                print(f"\nThe fixed source of {run.label} (your cell is unchanged; paste this "
+                      f"into it to keep the fix):\n\n{run.source}\n")
     if result.ok and result.value is not None:
         from IPython.display import display
 

@@ -59,6 +59,15 @@ def _raw_cell_source(filename: str, number: int, shell: Any) -> str | None:
     return None
 
 
+def _leading_blank_lines(lines: list[str]) -> int:
+    count = 0
+    for line in lines:
+        if line.strip():
+            break
+        count += 1
+    return count
+
+
 def is_user_file(filename: str) -> bool:
     """A real file the user wrote (not a library, not the interpreter's own code)."""
     if filename.startswith("<") or not os.path.isabs(filename):
@@ -75,8 +84,10 @@ def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | 
         text = linecache.getline(filename, lineno).rstrip("\n")
         if raw is not None:
             raw_lines = raw.splitlines()
-            # A cell's transformed code keeps its line numbers, but the raw line is what
-            # the user typed (magics included).
+            # IPython drops a cell's leading blank lines before compiling it; otherwise the
+            # transformed code keeps line numbers. Report the line as the user sees it in
+            # the cell, with the text they typed (magics included).
+            lineno += _leading_blank_lines(raw_lines)
             if 0 < lineno <= len(raw_lines):
                 text = raw_lines[lineno - 1]
         return Location(

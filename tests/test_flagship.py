@@ -225,3 +225,30 @@ def test_diagnose_works_outside_ipython(tmp_path: Path) -> None:
     first, second = proc.stdout.splitlines()[:2]
     assert first == f"JNH101 {script}, line 10 13"
     assert "did not come from a notebook cell" in second
+
+
+def test_leading_blank_lines_in_a_cell_do_not_shift_the_location(loaded: Notebook) -> None:
+    loaded.ok("\n\n" + HELPER)
+    failed = loaded.run("\n" + CALL)
+    (diagnosis,) = failed.diagnoses
+    assert diagnosis["location"]["label"] == "In [3], line 7"
+    assert "pl.run_scoped" in diagnosis["location"]["line"]
+    assert diagnosis["call_site"]["label"] == "In [4], line 2"
+    _assert_fixed(loaded, "Remove collective_axes")
+
+
+def test_a_diagnosis_holds_no_frames_tracebacks_or_exceptions(loaded: Notebook) -> None:
+    import gc
+    import types
+
+    loaded.ok(HELPER)
+    loaded.run(CALL)
+    seen: set[int] = set()
+    stack: list[object] = [jax_nbhelp.last()]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type | types.ModuleType | types.FunctionType):
+            continue
+        seen.add(id(obj))
+        assert not isinstance(obj, types.FrameType | types.TracebackType | BaseException), obj
+        stack.extend(gc.get_referents(obj))
