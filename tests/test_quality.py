@@ -15,7 +15,7 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_ruff_is_clean() -> None:
-    proc = _run("ruff", "check", "jax_nbhelp", "tests")
+    proc = _run("ruff", "check", "jax_nbhelp", "tests", "benchmarks")
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
