@@ -19,6 +19,14 @@ import jax, jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu"""
 
+# The flagship's helper: a kernel helper tested under plain jit (In [3] after `loaded`).
+SCALED_HELPER = '''\
+def scaled(x):
+    def body(ref):
+        ref[...] = x * 2
+        return ref[...] + 1
+    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")'''
+
 
 @dataclass
 class CellOutput:

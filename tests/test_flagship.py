@@ -9,17 +9,11 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import Notebook
+from conftest import SCALED_HELPER, Notebook
 
 import jax_nbhelp
 
-HELPER = '''\
-def scaled(x):
-    def body(ref):
-        ref[...] = x * 2
-        return ref[...] + 1
-    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")'''
-
+HELPER = SCALED_HELPER
 CALL = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
 
 
@@ -252,3 +246,23 @@ def test_a_diagnosis_holds_no_frames_tracebacks_or_exceptions(loaded: Notebook) 
         seen.add(id(obj))
         assert not isinstance(obj, types.FrameType | types.TracebackType | BaseException), obj
         stack.extend(gc.get_referents(obj))
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "out = jax.jit(jax.checkpoint(scaled))(jnp.ones((8, 128)))",
+        "out = jax.jit(lambda x: jax.lax.scan(lambda c, _: (scaled(c) - 2, None), x, None,"
+        " length=2)[0] + 2)(jnp.ones((8, 128)))",
+        "out = jax.lax.fori_loop(0, 1, lambda i, c: scaled(c), jnp.ones((8, 128)))",
+    ],
+    ids=["checkpoint", "scan", "fori_loop"],
+)
+def test_flagship_under_transformations(loaded: Notebook, call: str) -> None:
+    loaded.ok(HELPER)
+    failed = loaded.run(call)
+    (diagnosis,) = failed.diagnoses
+    # scan and fori_loop add an unrelated KeyError as context; the location is still the line.
+    assert diagnosis["location"]["label"] == "In [3], line 5"
+    assert diagnosis["call_site"]["label"] == "In [4], line 1"
+    _assert_fixed(loaded, "Run as one program")

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import nbformat
 import pytest
+from conftest import SCALED_HELPER
 from nbclient import NotebookClient
 
 from jax_nbhelp.render_text import MIME_TYPE
 
 pytestmark = pytest.mark.kernel
 
-HELPER = '''\
-def scaled(x):
-    def body(ref):
-        ref[...] = x * 2
-        return ref[...] + 1
-    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")'''
+HELPER = SCALED_HELPER
 
 
 def _execute(cells: list[str]) -> nbformat.NotebookNode:
