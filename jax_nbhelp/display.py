@@ -2,13 +2,17 @@
 
 ``text/plain`` is what terminal IPython and unknown frontends show;
 ``application/vnd.jax-nbhelp.diagnosis+json`` carries the same content as data for the
-widget and the JupyterLab extension.
+widget and the JupyterLab extension. ``text/html`` is the same explanation as a card.
+
+In a Jupyter kernel the diagnosis is the inline card (``jax_nbhelp.card``): a static copy
+that saved notebooks keep, then the live widget with one button per fix.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from jax_nbhelp.card.html import diagnosis_html
 from jax_nbhelp.model import Diagnosis
 from jax_nbhelp.render_text import MIME_TYPE, render_diagnosis
 
@@ -16,6 +20,7 @@ from jax_nbhelp.render_text import MIME_TYPE, render_diagnosis
 def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
     return {
         "text/plain": render_diagnosis(diagnosis),
+        "text/html": diagnosis_html(diagnosis),
         MIME_TYPE: diagnosis.to_json(),
     }
 
@@ -23,4 +28,16 @@ def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
 def show(diagnosis: Diagnosis) -> None:
     from IPython.display import display
 
+    from jax_nbhelp.card import show_card, widget_frontend
+    from jax_nbhelp.state import current_shell
+
+    if widget_frontend(current_shell()):
+        try:
+            if show_card(diagnosis) is not None:
+                return
+        except Exception as exc:  # the text and HTML below still explain the error
+            import sys
+
+            print(f"jax_nbhelp: the card failed ({type(exc).__name__}: {exc}).",
+                  file=sys.stderr)
     display(diagnosis_bundle(diagnosis), raw=True)  # type: ignore[no-untyped-call]

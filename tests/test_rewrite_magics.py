@@ -189,10 +189,15 @@ def test_unified_diff() -> None:
     assert unified_diff(old, old, "x") == ""
 
 
-def test_unified_diff_without_final_newline() -> None:
+def test_unified_diff_of_cells_without_final_newline_has_no_marker() -> None:
     assert unified_diff("a\nb", "a\nc", "cell") == (
-        "--- cell\n+++ cell (fixed)\n@@ -1,2 +1,2 @@\n a\n-b\n"
-        "\\ No newline at end of file\n+c\n\\ No newline at end of file\n"
+        "--- cell\n+++ cell (fixed)\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+    )
+
+
+def test_unified_diff_marks_a_final_newline_that_one_side_lacks() -> None:
+    assert unified_diff("a\nb\n", "a\nc", "f") == (
+        "--- f\n+++ f (fixed)\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n"
     )
 
 

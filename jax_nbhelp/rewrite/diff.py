@@ -15,9 +15,13 @@ def unified_diff(old: str, new: str, name: str) -> str:
     """A unified diff from ``old`` to ``new`` with 3 lines of context.
 
     Headers are ``--- name`` and ``+++ name (fixed)``; the result is ``""``
-    when nothing changed.  A last line without a newline is marked the way
-    ``diff`` and ``git`` mark it, so every line of the result ends in ``\\n``.
+    when nothing changed.  Notebook cells rarely end in a newline, so when
+    neither side does the marker would only be noise and is left out; when
+    just one side lacks it, it is marked the way ``diff`` and ``git`` mark it.
+    Every line of the result ends in ``\\n``.
     """
+    if not old.endswith(("\n", "\r")) and not new.endswith(("\n", "\r")):
+        old, new = old + "\n", new + "\n"
     out: list[str] = []
     for line in difflib.unified_diff(
         split_lines(old), split_lines(new), fromfile=name, tofile=f"{name} (fixed)", n=3

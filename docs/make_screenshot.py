@@ -1,0 +1,64 @@
+"""Render the diagnosis card in a real JupyterLab and save docs/card.png.
+
+Runs the flagship notebook (a collective ``pl.run_scoped`` under ``jax.jit``) in JupyterLab
+on 127.0.0.1, clicks "Remove collective_axes" in the card, waits for "Fixed", and
+screenshots the end of IPython's traceback followed by the card.
+
+Needs Chromium from the system (Debian: ``apt-get install -y chromium``) and the test extra
+(``pip install -e ".[test]"``: jupyterlab, playwright). Usage::
+
+    python docs/make_screenshot.py [--dark] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "tests"))
+
+import lab_driver  # noqa: E402
+
+LIVE_CARD = "[class*=jnh-live-]"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dark", action="store_true", help="JupyterLab Dark theme")
+    parser.add_argument("--out", type=Path, default=None, help="default: docs/card.png")
+    args = parser.parse_args()
+    out = args.out or HERE / ("card-dark.png" if args.dark else "card.png")
+    reason = lab_driver.missing()
+    if reason:
+        print(f"cannot take the screenshot: {reason}", file=sys.stderr)
+        return 1
+    theme = "JupyterLab Dark" if args.dark else "JupyterLab Light"
+    root = Path(tempfile.mkdtemp(prefix="jnh-shot-"))
+    lab_driver.write_notebook(root / "card.ipynb", lab_driver.FLAGSHIP_CELLS)
+    with lab_driver.jupyterlab(root) as url, lab_driver.chromium(1000, 2000) as page:
+        lab_driver.open_notebook(page, url, "card.ipynb", theme=theme)
+        lab_driver.run_all(page)
+        card = page.locator(LIVE_CARD).first
+        card.locator(".jnh-fix-button").first.wait_for(timeout=180_000)
+        lab_driver.wait_idle(page)
+        card.locator(".jnh-fix-button", has_text="Remove collective_axes").click()
+        card.locator(".jnh-ok").wait_for(timeout=180_000)
+        page.wait_for_timeout(500)
+        # Put the card at the bottom of the window, under the end of the traceback.
+        card.evaluate("el => el.scrollIntoView({block: 'end'})")
+        page.wait_for_timeout(300)
+        box = card.bounding_box()
+        assert box is not None
+        top = max(0, box["y"] - 70)
+        page.screenshot(path=str(out), clip={"x": box["x"] - 70, "y": top,
+                                             "width": box["width"] + 80,
+                                             "height": box["y"] + box["height"] + 2 - top})
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
