@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import os
 import time
 import traceback
+from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.model import CellRun, Fix, FixResult
@@ -43,10 +45,21 @@ def _compile_and_run(shell: Any, run: CellRun) -> Any:
                 namespace_globals, namespace_locals)
 
 
+def _user_traceback(exc: BaseException) -> TracebackType | None:
+    """``exc``'s traceback without the outermost frames of jax_nbhelp's re-run machinery."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None and \
+            tb.tb_frame.f_code.co_filename.startswith(package):
+        tb = tb.tb_next
+    return tb
+
+
 def _format_error(shell: Any, exc: BaseException) -> str:
     try:
+        # The traceback starts at the user's code, as it does for a cell IPython runs.
         structured = shell.InteractiveTB.structured_traceback(
-            type(exc), exc, exc.__traceback__
+            type(exc), exc, _user_traceback(exc)
         )
         return str(shell.InteractiveTB.stb2text(structured))
     except Exception:
