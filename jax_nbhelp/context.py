@@ -9,12 +9,15 @@ of that into strings and locations, so diagnoses never touch live frames.
 
 from __future__ import annotations
 
+import re
 import traceback
 from dataclasses import dataclass, field
 from itertools import pairwise
 from types import ModuleType
 from typing import Any
 
+from jax_nbhelp import kernel_facts
+from jax_nbhelp.kernel_facts import KernelFacts
 from jax_nbhelp.model import Location
 from jax_nbhelp.sources import locate
 
@@ -62,10 +65,43 @@ class ErrorContext:
     chain: tuple[Link, ...]
     # module name -> the name the user bound it to ("jax.numpy" -> "jnp"), for rewrites
     module_aliases: dict[str, str] = field(default_factory=dict)
+    # user namespace name -> the qualified type of its value ("builtins.bool"), never the value
+    value_types: dict[str, str] = field(default_factory=dict)
+    # "file:line" named in a message (JAX's "function f at <file>:3") -> that user line
+    places: dict[str, Location] = field(default_factory=dict)
+    # execution count -> the cell's source as typed (the shell's input history)
+    cell_sources: dict[int, str] = field(default_factory=dict)
+    # user namespace name -> the qualified name of the class or function bound to it
+    # ("partial" -> "functools.partial")
+    object_names: dict[str, str] = field(default_factory=dict)
+    # the Pallas kernel the error was raised for, read from JAX's frames (kernel_facts.py)
+    kernel: KernelFacts | None = None
 
     def alias(self, module: str) -> str | None:
         """The name under which the user's namespace holds ``module`` (None if it does not)."""
         return self.module_aliases.get(module)
+
+    def type_of(self, name: str) -> str | None:
+        """The qualified type name of the user's global ``name`` when the error happened."""
+        return self.value_types.get(name)
+
+    def place(self, filename: str, lineno: int) -> Location | None:
+        """The user line a message mentions as ``filename:lineno`` (None if not user code)."""
+        return self.places.get(f"{filename}:{lineno}")
+
+    def names_for(self, qualified: str) -> list[str]:
+        """The user's names for the class or function ``qualified`` (``functools.partial``)."""
+        return sorted(name for name, value in self.object_names.items() if value == qualified)
+
+    def cell(self, number: int, lineno: int = 1) -> Location | None:
+        """Line ``lineno`` of cell ``In [number]`` from the input history (None if absent)."""
+        source = self.cell_sources.get(number)
+        if source is None:
+            return None
+        lines = source.splitlines()
+        line = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+        return Location(kind="cell", filename=f"In [{number}]", lineno=lineno, line=line,
+                        cell=number, source=source)
 
     @property
     def top(self) -> Link:
@@ -148,7 +184,15 @@ def build_context(exc: BaseException, shell: Any = None) -> ErrorContext:
             current = current.__context__
         else:
             current = None
-    return ErrorContext(chain=tuple(links), module_aliases=_module_aliases(shell))
+    return ErrorContext(
+        chain=tuple(links),
+        module_aliases=_module_aliases(shell),
+        value_types=_value_types(shell),
+        places=_places(links, shell),
+        cell_sources=_cell_sources(shell),
+        object_names=_object_names(shell),
+        kernel=kernel_facts.from_exception(exc),
+    )
 
 
 def _module_aliases(shell: Any) -> dict[str, str]:
@@ -163,3 +207,59 @@ def _module_aliases(shell: Any) -> dict[str, str]:
         if value.__name__ not in aliases or name == value.__name__.rpartition(".")[2]:
             aliases[value.__name__] = name
     return aliases
+
+
+def _value_types(shell: Any) -> dict[str, str]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return {}
+    types: dict[str, str] = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or isinstance(value, ModuleType):
+            continue
+        cls = type(value)
+        types[name] = f"{cls.__module__}.{cls.__qualname__}"
+    return types
+
+
+# A filename (<ipython-input-2-ab12>, /abs/path.py, C:\\path.py) followed by :line.
+_PLACE_RE = re.compile(r"(<[^<>\s]+>|(?:[A-Za-z]:)?[\\/][^\s:]*):(\d+)")
+
+
+def _places(links: list[Link], shell: Any) -> dict[str, Location]:
+    places: dict[str, Location] = {}
+    for link in links:
+        for match in _PLACE_RE.finditer(link.message):
+            key = match.group(0)
+            if key in places:
+                continue
+            location = locate(match.group(1), int(match.group(2)), "", shell)
+            if location is not None:
+                places[key] = location
+    return places
+
+
+def _cell_sources(shell: Any) -> dict[int, str]:
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not isinstance(history, list):
+        return {}
+    return {number: text for number, text in enumerate(history)
+            if number > 0 and isinstance(text, str) and text}
+
+
+def _object_names(shell: Any) -> dict[str, str]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return {}
+    names: dict[str, str] = {}
+    for name, value in list(namespace.items()):
+        try:
+            if name.startswith("_") or not callable(value):
+                continue
+            module = getattr(value, "__module__", None)
+            qualname = getattr(value, "__qualname__", None)
+        except Exception:  # an odd object's __getattr__ must not hide the user's error
+            continue
+        if isinstance(module, str) and isinstance(qualname, str):
+            names[name] = f"{module}.{qualname}"
+    return names

@@ -56,7 +56,7 @@ def entries() -> tuple[Any, ...]:
         module = importlib.import_module(f"{catalog.__name__}.{info.name}")
         if hasattr(module, "CODE") and hasattr(module, "diagnose"):
             found.append(module)
-    return tuple(found)
+    return tuple(sorted(found, key=lambda module: str(module.CODE)))
 
 
 def matching(ctx: ErrorContext) -> list[Diagnosis]:

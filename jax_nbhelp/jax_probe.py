@@ -36,3 +36,15 @@ def xla_lowering_table() -> dict[Any, Any] | None:
 
 def clear_caches() -> Any:
     return attribute("jax", "clear_caches")
+
+
+def jit_accepts_options_alone() -> bool:
+    """Whether ``@jax.jit(static_argnames=...)`` works (newer JAX); else use ``partial``."""
+    jit = attribute("jax", "jit")
+    if jit is None:
+        return False
+    try:
+        decorator = jit(static_argnames=())
+    except Exception:
+        return False
+    return callable(decorator)

@@ -11,13 +11,11 @@ from IPython.core.interactiveshell import InteractiveShell
 from IPython.utils.capture import capture_output
 
 import jax_nbhelp
+from jax_nbhelp.catalog._example import PRELUDE
 from jax_nbhelp.render_text import MIME_TYPE
 from jax_nbhelp.state import STATE
 
-PALLAS_IMPORTS = """\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu"""
+PALLAS_IMPORTS = PRELUDE
 
 # The flagship's helper: a kernel helper tested under plain jit (In [3] after `loaded`).
 SCALED_HELPER = '''\

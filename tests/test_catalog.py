@@ -47,6 +47,9 @@ def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, 
 
     diagnosis = jax_nbhelp.last()
     assert diagnosis is not None
+    if example.fix == "":  # the diagnosis explains and offers no mechanical fix
+        assert diagnosis.fixes == ()
+        return
     fix = next(f for f in diagnosis.fixes if f.label == example.fix)
     result = fix.apply()
     assert result.ok, f"{result.error}\n{result.traceback}"

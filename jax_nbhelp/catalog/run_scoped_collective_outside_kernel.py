@@ -11,7 +11,7 @@ from jax_nbhelp import one_program
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.fix_builders import rerun_fix, rewrite_fix
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.model import Diagnosis, Fix, Location
 
 CODE = "JNH101"
 NAME = "run-scoped-collective-outside-kernel"
@@ -28,6 +28,19 @@ def scaled(x):
         ref[...] = x * 2
         return ref[...] + 1
     return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")
+'''
+
+# A Mosaic GPU helper: inside plgpu.kernel its threads share the SMEM scratch.
+_GPU_HELPER = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+def shared_scale(x):
+    def body(ref):
+        ref[...] = x * 2
+        return ref[...] + 1
+    return pl.run_scoped(body, plgpu.SMEM(x.shape, x.dtype), collective_axes="wg")
 '''
 
 EXAMPLES = (
@@ -47,6 +60,13 @@ EXAMPLES = (
         fix="Run as one program",
         check="bool((out == 3).all())",
     ),
+    Example(
+        setup=(_GPU_HELPER,),
+        failing="out = jax.jit(shared_scale)(jnp.ones((8, 128)))",
+        fix="Run in an interpreted kernel",
+        check="bool((out == 3).all())",
+        requires=("absl",),
+    ),
 )
 
 WHY = (
@@ -62,9 +82,19 @@ GPU_NOTE = (
 )
 
 
+def _gpu_kernel_fixes(ctx: ErrorContext, location: Location | None) -> tuple[Fix, ...]:
+    """"Run in an interpreted kernel", for a helper that allocates Mosaic GPU memory."""
+    from jax_nbhelp.interpreted_kernel import interpreted_kernel_fix
+
+    fix = interpreted_kernel_fix(ctx, location)
+    return (fix,) if fix is not None else ()
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = ctx.find(MESSAGE)
-    if link is None:
+    if link is None or link.is_a("JaxRuntimeError"):
+        # The message inside a run-time error comes from a kernel interpreter's callback:
+        # JNH106 (a jitted helper inside an interpreted GPU kernel).
         return None
     location = ctx.deepest_user_location()
     call_site = ctx.call_site()
@@ -121,6 +151,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         error=link.summary if link is ctx.top else ctx.top.summary,
         location=location,
         call_site=call_site if call_site != location else None,
-        fixes=(one_program_fix, remove_fix),
+        fixes=(one_program_fix, remove_fix, *_gpu_kernel_fixes(ctx, location)),
         notes=(GPU_NOTE,),
     )

@@ -15,12 +15,19 @@ if TYPE_CHECKING:
     from .collective_axes import remove_collective_axes, remove_collective_axes_python
     from .diff import unified_diff
     from .magics import EscapedMagics, escape_magics, restore_magics, rewrite_cell
+    from .numpy_to_jnp import numpy_calls_at, numpy_calls_to_jnp, numpy_calls_to_jnp_python
+    from .static_argnames import add_static_argnames, add_static_argnames_python
     from .wrap_in_jit import wrap_call_in_jit, wrap_call_in_jit_python
 
 __all__ = [
     "CannotRewrite",
     "EscapedMagics",
+    "add_static_argnames",
+    "add_static_argnames_python",
     "escape_magics",
+    "numpy_calls_at",
+    "numpy_calls_to_jnp",
+    "numpy_calls_to_jnp_python",
     "remove_collective_axes",
     "remove_collective_axes_python",
     "restore_magics",
@@ -40,6 +47,11 @@ _HOME = {
     "unified_diff": "diff",
     "wrap_call_in_jit": "wrap_in_jit",
     "wrap_call_in_jit_python": "wrap_in_jit",
+    "add_static_argnames": "static_argnames",
+    "add_static_argnames_python": "static_argnames",
+    "numpy_calls_at": "numpy_to_jnp",
+    "numpy_calls_to_jnp": "numpy_to_jnp",
+    "numpy_calls_to_jnp_python": "numpy_to_jnp",
 }
 
 

@@ -1,0 +1,124 @@
+"""The static_argnames fix shared by JNH301-JNH303: find where jit wraps the traced function
+(its decorator, ``g = jax.jit(f)`` in any cell, or ``jax.jit(f)(...)`` on the calling line)
+and add the traced parameters to ``static_argnames`` there.
+
+Offered only when every traced value is a whole parameter of a function traced for jit and
+the call passes a Python setting (bool, int, str, None) for it: then jit hands the same
+value to the code, which computes what the code says. An array cannot be static (jit hashes
+static values: "Non-hashable static arguments are not supported").
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.fix_builders import rewrite_fix
+from jax_nbhelp.model import Fix, Location
+
+
+def _assigned_jit(tree: ast.Module, target: str, function: str) -> list[int]:
+    """Lines of ``target = jit(function, ...)`` in ``tree``."""
+    lines = []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name) and node.targets[0].id == target
+                and isinstance(node.value, ast.Call) and _tracing.is_jit(node.value.func)
+                and node.value.args and _tracing.names_function(node.value.args[0], function)):
+            lines.append(node.value.lineno)
+    return lines
+
+
+def jit_site(ctx: ErrorContext, call: _tracing.JitCall) -> tuple[Location, int] | str:
+    """Where ``jit`` is applied to the traced function (a location and line), or why not."""
+    origin = call.origin
+    definition = call.definition
+    parsed_def = _tracing.parse(definition.source) if definition is not None else None
+    func = _tracing.find_def(parsed_def[0], origin.function, origin.lineno) if parsed_def else None
+    if definition is not None and func is not None and origin.lineno is not None \
+            and any(_tracing.jits(d) for d in func.decorator_list):
+        return replace(definition, lineno=origin.lineno), origin.lineno
+    caller = call.caller
+    callee = call.callee or ""
+    if caller is not None and "(" in callee:  # jax.jit(f)(...) on the calling line
+        return caller, caller.lineno
+    if callee.isidentifier() and callee != origin.function:
+        # Where `callee = jax.jit(function)` ran: the def's cell, the calling cell, or the
+        # latest other cell of the history that assigns it.
+        history = [ctx.cell(number) for number in sorted(ctx.cell_sources, reverse=True)]
+        for place in (definition, caller, *history):
+            parsed = _tracing.parse(place.source) if place is not None else None
+            if place is None or parsed is None:
+                continue
+            lines = _assigned_jit(parsed[0], callee, origin.function)
+            if len(lines) == 1:
+                return replace(place, lineno=lines[0], line=""), lines[0]
+            if lines:
+                break
+    return (f"jax_nbhelp could not find where jax.jit is applied to {origin.function}; "
+            f"add static_argnames there")
+
+
+def can_be_static(call: _tracing.JitCall) -> bool:
+    """The traced values are whole parameters of a jitted function, passed Python settings."""
+    return call.origin.for_jit and call.origin.plain_arguments and call.all_python
+
+
+def settings_sentence(call: _tracing.JitCall) -> str:
+    """Says the call passes Python settings, which jit can take as they are."""
+    many = len(call.arguments) > 1
+    return (f" The call passes {call.passed()}: "
+            + ("Python values, which jit can take as static settings and hand to your code "
+               "as they are." if many else
+               "a Python value, which jit can take as a static setting and hand to your code "
+               "as it is."))
+
+
+def unhashable_sentence(call: _tracing.JitCall) -> str:
+    """Says why static_argnames is not the answer when the call passes arrays."""
+    arrays = [a for a in call.arguments if a.kind == "array"]
+    names = _tracing.quoted([a.parameter for a in arrays])
+    are = _tracing.plural(len(arrays), "is an array", "are arrays")
+    them = _tracing.plural(len(arrays), "it", "them")
+    return (f" The call passes {call.passed()}, and {names} {are}: marking {them} static "
+            "would fail with \"Non-hashable static arguments are not supported\", because "
+            "jit looks static values up by hash.")
+
+
+def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
+    """Add the traced parameters to ``static_argnames`` where ``jit`` wraps the function."""
+    from jax_nbhelp import jax_probe
+
+    names = list(call.origin.arguments)
+    function = call.origin.function
+    shown = _tracing.quoted(names)
+    label = f"Make {shown} static"
+    values = _tracing.plural(len(names), "a Python value", "Python values")
+    summary = (f"Add static_argnames={tuple(names)!r} where jax.jit wraps {function}, so "
+               f"jit passes {shown} through as {values}.")
+    passed = _tracing.plural(len(names), "value", "values")
+    safety = (
+        f"Same values: {function} runs as written, with the Python {passed} the call passes."
+        f" jit compiles {function} again for each new value of {shown}; a "
+        "call passing an array there would fail (\"Non-hashable static arguments\")."
+    )
+    site = jit_site(ctx, call)
+    if isinstance(site, str):
+        return Fix(label=label, summary=summary, safety=safety, safe=True, unavailable=site)
+    location, lineno = site
+    takes_options = jax_probe.jit_accepts_options_alone()
+    partial: str | None = None
+    if not takes_options:
+        functools = ctx.alias("functools")
+        bound = ctx.names_for("functools.partial")
+        partial = f"{functools}.partial" if functools else (bound[0] if bound else None)
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite import add_static_argnames
+
+        return add_static_argnames(source, lineno, function, names, partial, takes_options)
+
+    return rewrite_fix(ctx, location, transform, label=label, summary=summary,
+                       safety=safety, safe=True)

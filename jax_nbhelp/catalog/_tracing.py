@@ -1,0 +1,393 @@
+"""What the core tracer errors (JNH301-JNH306) share: reading JAX's "while tracing" note,
+and finding what the call site passed for the traced arguments.
+
+JAX's tracer errors end with a sentence like::
+
+    The error occurred while tracing the function f at <ipython-input-2-ab12>:1 for jit.
+    This concrete value was not available in Python because it depends on the value of
+    the argument flag.
+
+It names the traced function, the first line of its definition (decorators included) and
+the parameters the value came from. That is enough to find the ``def``, the user frame
+that called it, and the expression passed for each parameter: a Python setting can be made
+static (``_static_fix``), an array cannot.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from jax_nbhelp.context import ErrorContext, Frame, Link
+from jax_nbhelp.model import Location
+
+_ORIGIN_RE = re.compile(
+    r"The error occurred while tracing the function (?P<function>\S+)"
+    r"(?: at (?P<file>\S.*?):(?P<line>\d+))? for (?P<purpose>[^.\n]+)\."
+)
+_ARGUMENTS_RE = re.compile(r"depends on the values? of the arguments? (?P<names>.+?)\.\s*$",
+                           re.MULTILINE)
+_SPLIT_RE = re.compile(r", and |, | and ")
+
+# python: a hashable setting (bool, int, str, None); scalar: a Python float or complex
+ArgumentKind = Literal["python", "scalar", "array", "unknown"]
+
+_PYTHON_TYPES = frozenset(f"builtins.{name}" for name in ("bool", "int", "str", "NoneType"))
+_SCALAR_TYPES = frozenset({"builtins.float", "builtins.complex"})
+_ARRAY_TYPES = frozenset(
+    {"numpy.ndarray", "jaxlib._jax.ArrayImpl", "jaxlib.xla_extension.ArrayImpl"}
+)
+_JITTED_TYPES = ("PjitFunction", "JitWrapped")
+_NUMPY_ARRAY_MAKERS = frozenset(
+    {"array", "asarray", "zeros", "ones", "full", "empty", "arange", "linspace", "eye"}
+)
+
+
+def error_link(ctx: ErrorContext, class_name: str) -> Link | None:
+    """The first exception in the chain that is a ``class_name``."""
+    for link in ctx.chain:
+        if link.is_a(class_name):
+            return link
+    return None
+
+
+@dataclass(frozen=True)
+class TraceOrigin:
+    """The function being traced when the error happened and the arguments it came from."""
+
+    function: str
+    filename: str | None
+    lineno: int | None
+    purpose: str  # "jit", "pallas_call kernel", "fori_loop", ...
+    arguments: tuple[str, ...]  # parameter names; pytree leaves look like "cfg['flag']"
+
+    @property
+    def for_jit(self) -> bool:
+        return self.purpose == "jit"
+
+    @property
+    def in_kernel(self) -> bool:
+        return self.purpose.startswith("pallas_call")
+
+    @property
+    def plain_arguments(self) -> bool:
+        """Every traced value is a whole parameter (not a leaf of a dict or tuple)."""
+        return bool(self.arguments) and all(name.isidentifier() for name in self.arguments)
+
+
+def trace_origin(message: str) -> TraceOrigin | None:
+    match = _ORIGIN_RE.search(message)
+    if match is None:
+        return None
+    names = _ARGUMENTS_RE.search(message[match.end():])
+    arguments = tuple(_SPLIT_RE.split(names.group("names"))) if names else ()
+    return TraceOrigin(
+        function=match.group("function"),
+        filename=match.group("file"),
+        lineno=int(match.group("line")) if match.group("line") else None,
+        purpose=match.group("purpose").strip(),
+        arguments=arguments,
+    )
+
+
+def plural(count: int, one: str, many: str) -> str:
+    return one if count == 1 else many
+
+
+def quoted(names: tuple[str, ...] | list[str]) -> str:
+    """``flag``, ``a and b``, ``a, b and c``."""
+    if len(names) == 1:
+        return names[0]
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def traced_in(origin: TraceOrigin) -> str:
+    """``f (traced for jit)`` or ``the Pallas kernel (kernel)``."""
+    if origin.in_kernel:
+        return f"the Pallas kernel ({origin.function})"
+    return f"{origin.function} (traced for {origin.purpose})"
+
+
+def depends_on(origin: TraceOrigin) -> str:
+    """``the value depends on flag, a tracer there`` (or on several arguments)."""
+    if not origin.arguments:
+        return "the value is a tracer"
+    count = len(origin.arguments)
+    return (f"the value depends on {quoted(origin.arguments)}, "
+            f"{plural(count, 'a tracer', 'tracers')} there")
+
+
+# -- source helpers -------------------------------------------------------------------------
+
+
+def parse(source: str | None) -> tuple[ast.Module, str] | None:
+    """``source`` parsed by Python with IPython lines hidden (same line numbers), or None."""
+    if source is None:
+        return None
+    try:
+        from jax_nbhelp.rewrite import escape_magics
+
+        code, _ = escape_magics(source)
+        return ast.parse(code), code
+    except Exception:
+        return None
+
+
+def segment(code: str, node: ast.AST) -> str:
+    return (ast.get_source_segment(code, node) or "").strip()
+
+
+def _dotted(node: ast.AST) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _dotted(node.value)
+        return None if base is None else f"{base}.{node.attr}"
+    return None
+
+
+def is_jit(node: ast.AST) -> bool:
+    name = _dotted(node)
+    return name is not None and (name == "jit" or name.endswith(".jit"))
+
+
+def jits(decorator: ast.expr) -> bool:
+    if is_jit(decorator):
+        return True
+    if not isinstance(decorator, ast.Call):
+        return False
+    if is_jit(decorator.func):
+        return True
+    partial = _dotted(decorator.func)
+    return (partial is not None and (partial == "partial" or partial.endswith(".partial"))
+            and bool(decorator.args) and is_jit(decorator.args[0]))
+
+
+def _first_line(func: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    return min([func.lineno, *(d.lineno for d in func.decorator_list)])
+
+
+def find_def(tree: ast.Module, name: str, lineno: int | None) -> ast.FunctionDef | None:
+    """The ``def name`` whose header (decorators included) starts at or covers ``lineno``."""
+    found = [
+        node for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name == name
+        and (lineno is None or _first_line(node) <= lineno <= node.lineno)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+# -- the call into the jitted function ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PassedArgument:
+    """What the call site passed for one traced parameter."""
+
+    parameter: str
+    expression: str | None
+    kind: ArgumentKind
+
+    def describe(self) -> str:
+        """``flag=True`` as the call passes it, or the bare name when unknown."""
+        if self.expression is None or self.expression == self.parameter:
+            return self.parameter
+        return f"{self.parameter}={self.expression}"
+
+
+@dataclass(frozen=True)
+class JitCall:
+    """The user line that called the traced function, and what it passed."""
+
+    origin: TraceOrigin
+    definition: Location | None  # the cell or file holding the def, at the def's first line
+    caller: Location | None  # the user line that made the call
+    callee: str | None  # how the caller spelled the function ("f", "fj", "jax.jit(f)")
+    arguments: tuple[PassedArgument, ...]
+    module_level: bool  # the call was made from a cell's top level (names are globals)
+
+    def passed(self) -> str:
+        """What the call passes for the traced parameters: ``flag=True, n=4``."""
+        where = f" at {self.caller.label}" if self.caller is not None else ""
+        return f"{', '.join(a.describe() for a in self.arguments)}{where}"
+
+    def kinds(self) -> set[ArgumentKind]:
+        return {argument.kind for argument in self.arguments}
+
+    @property
+    def all_python(self) -> bool:
+        return bool(self.arguments) and self.kinds() == {"python"}
+
+    @property
+    def any_array(self) -> bool:
+        return "array" in self.kinds()
+
+
+def _traced_frame_index(frames: tuple[Frame, ...], origin: TraceOrigin) -> int | None:
+    for index, frame in enumerate(frames):
+        if frame.function == origin.function and (
+            origin.filename is None or frame.filename == origin.filename
+        ):
+            return index
+    return None
+
+
+def _caller(ctx: ErrorContext, origin: TraceOrigin) -> Frame | None:
+    frames = ctx.top.frames
+    index = _traced_frame_index(frames, origin)
+    if index is None:
+        return None
+    before = [frame for frame in frames[:index] if frame.is_user]
+    return before[-1] if before else None
+
+
+def _calls_on_line(tree: ast.Module, lineno: int) -> list[ast.Call]:
+    return [
+        node for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and node.lineno <= lineno <= (node.end_lineno or node.lineno)
+    ]
+
+
+def names_function(node: ast.AST, function: str) -> bool:
+    name = _dotted(node)
+    return name is not None and (name == function or name.endswith("." + function))
+
+
+def _is_call_of_traced(call: ast.Call, ctx: ErrorContext, function: str) -> bool:
+    func = call.func
+    if names_function(func, function):
+        return True
+    if isinstance(func, ast.Call) and is_jit(func.func) and func.args:
+        return names_function(func.args[0], function)
+    if isinstance(func, ast.Name):
+        kind = ctx.type_of(func.id) or ""
+        return kind.endswith(_JITTED_TYPES)
+    return False
+
+
+def classify(node: ast.expr, ctx: ErrorContext, module_level: bool) -> ArgumentKind:
+    """Whether an argument expression is a Python value, an array, or unknown here."""
+    if isinstance(node, ast.Constant):
+        if isinstance(node.value, (float, complex)):
+            return "scalar"
+        return "python" if not isinstance(node.value, bytes) else "unknown"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.operand, ast.Constant):
+        return classify(node.operand, ctx, module_level)
+    if isinstance(node, ast.Name):
+        if not module_level:
+            return "unknown"  # a local of the calling function: its value is not recorded
+        kind = ctx.type_of(node.id)
+        if kind in _PYTHON_TYPES:
+            return "python"
+        if kind in _SCALAR_TYPES:
+            return "scalar"
+        if kind in _ARRAY_TYPES:
+            return "array"
+        return "unknown"
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
+            and node.value.attr == "shape":
+        return "python"  # x.shape[0] is a Python int
+    if isinstance(node, ast.Call):
+        name = _dotted(node.func) or ""
+        if name in {"len", "int", "bool", "str"}:
+            return "python"
+        head, _, rest = name.partition(".")
+        if head and head in {ctx.alias("jax.numpy"), ctx.alias("jax"), "jnp", "jax"}:
+            return "array"
+        if head and head in {ctx.alias("numpy"), "np"} and rest in _NUMPY_ARRAY_MAKERS:
+            return "array"
+    return "unknown"
+
+
+def _bind(call: ast.Call, func: ast.FunctionDef, parameter: str) -> ast.expr | None:
+    """The expression ``call`` passes for ``parameter`` of ``func`` (None if unclear)."""
+    for keyword in call.keywords:
+        if keyword.arg == parameter:
+            return keyword.value
+    positional = [*func.args.posonlyargs, *func.args.args]
+    names = [arg.arg for arg in positional]
+    if parameter not in names:
+        return None
+    index = names.index(parameter)
+    args = call.args
+    if any(isinstance(arg, ast.Starred) for arg in args[: index + 1]):
+        return None
+    return args[index] if index < len(args) else None
+
+
+_TIMED_RE = re.compile(r"\s*(?:[\w.]+\s*=\s*)?%time(?:it)?(?:\s+-\w+(?:\s*\d+)?)*\s+"
+                       r"(?P<statement>.+)$")
+
+
+def jit_call(ctx: ErrorContext, origin: TraceOrigin) -> JitCall:
+    """Find the traced function's ``def`` and what its caller passed for each argument."""
+    definition = (ctx.place(origin.filename, origin.lineno)
+                  if origin.filename is not None and origin.lineno is not None else None)
+    caller_frame = _caller(ctx, origin)
+    caller = caller_frame.location if caller_frame is not None else None
+    module_level = caller_frame is not None and caller_frame.function == "<module>"
+    unknown = tuple(PassedArgument(name, None, "unknown") for name in origin.arguments)
+
+    def result(arguments: tuple[PassedArgument, ...], callee: str | None = None) -> JitCall:
+        return JitCall(origin, definition, caller, callee, arguments, module_level)
+
+    parsed_def = parse(definition.source) if definition is not None else None
+    func = find_def(parsed_def[0], origin.function, origin.lineno) if parsed_def else None
+    parsed_call = parse(caller.source) if caller is not None else None
+    if func is None or parsed_call is None or caller is None:
+        return result(unknown)
+    tree, code = parsed_call
+    calls = [c for c in _calls_on_line(tree, caller.lineno)
+             if _is_call_of_traced(c, ctx, origin.function)]
+    timed = _TIMED_RE.match(caller.line)
+    if not calls and timed is not None:
+        # `%time out = f(x, True)`: the statement after the magic is Python.
+        parsed_call = parse(timed.group("statement"))
+        if parsed_call is not None:
+            tree, code = parsed_call
+            calls = [c for c in _calls_on_line(tree, 1)
+                     if _is_call_of_traced(c, ctx, origin.function)]
+    if len(calls) != 1:
+        return result(unknown)
+    (call,) = calls
+    passed = []
+    for name in origin.arguments:
+        node = _bind(call, func, name) if name.isidentifier() else None
+        if node is None:
+            passed.append(PassedArgument(name, None, "unknown"))
+        else:
+            passed.append(PassedArgument(name, segment(code, node),
+                                         classify(node, ctx, module_level)))
+    return result(tuple(passed), segment(code, call.func))
+
+
+# -- what the call passes, in words ------------------------------------------------------
+
+
+def data_sentence(call: JitCall) -> str:
+    """Says the call passes data, so the value only exists inside the compiled program."""
+    return (f" The call passes {call.passed()}: data, whose values exist only when the "
+            "compiled program runs.")
+
+
+# -- the statement on the user's line ------------------------------------------------------
+
+
+def node_at(tree: ast.Module, lineno: int, kinds: tuple[type[ast.AST], ...]) -> ast.AST | None:
+    """The innermost node of one of ``kinds`` whose first line is ``lineno``."""
+    best: ast.AST | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, kinds) and getattr(node, "lineno", None) == lineno and (
+            best is None or getattr(node, "col_offset", 0) >= getattr(best, "col_offset", 0)
+        ):
+            best = node
+    return best
+
+
+def spellings(ctx: ErrorContext) -> tuple[str, str]:
+    """How the user spells ``jax.numpy`` and ``jax.lax``."""
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    lax = ctx.alias("jax.lax") or f"{ctx.alias('jax') or 'jax'}.lax"
+    return jnp, lax

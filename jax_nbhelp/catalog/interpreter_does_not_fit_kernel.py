@@ -1,0 +1,204 @@
+"""A kernel run under the interpreter of the other chip family.
+
+TPU interpret mode (``pltpu.InterpretParams()``) simulates TPU memory (VMEM, SMEM, HBM,
+semaphores); GPU interpret mode (``InterpretGPUParams()``) simulates Mosaic GPU meshes and
+memory (GMEM, SMEM). Each rejects the other's kernels, with messages that do not say so
+(measured on jax 0.10.2):
+
+- GPU interpreter, TPU mesh: ``ValueError: Unsupported mesh type: <class '...TensorCoreMesh'>``
+- TPU interpreter, GPU memory: ``KeyError: <MemorySpace.GMEM: 'gmem'>`` (or ``SMEM``)
+- GPU interpreter, TPU memory: ``KeyError: <MemorySpace.ANY: 'any'>``, ``KeyError: 'VMEM'``,
+  or, for TPU scratch inside a GPU kernel, ``NotImplementedError: Unsupported memory space:
+  vmem``.
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp import interpret_fixes, interpret_modes
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.context import ErrorContext, Link
+from jax_nbhelp.model import Diagnosis, Fix
+
+CODE = "JNH205"
+NAME = "interpreter-does-not-fit-kernel"
+TITLE = "Kernel run under the other chip's interpret mode"
+
+_INTERPRETERS = {"/pallas/mosaic_gpu/interpret/": "gpu", "/pallas/mosaic/interpret/": "tpu"}
+_MEMORY_NAMES = frozenset({"vmem", "smem", "gmem", "any", "hbm", "semaphore_mem", "tmem",
+                           "semaphore"})
+_GPU_HOME = "jax._src.pallas.mosaic_gpu.interpret.params"
+_SHAPE = "jax.ShapeDtypeStruct((8, 128), jnp.float32)"
+
+_TPU_KERNEL = f'''\
+import functools
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+from {_GPU_HOME} import InterpretGPUParams
+
+mesh = pltpu.create_tensorcore_mesh("core", num_cores=1)
+
+@functools.partial(pl.kernel, out_type={_SHAPE}, mesh=mesh, interpret=InterpretGPUParams())
+def add_one(x_hbm, o_hbm):
+    def body(buf):
+        pltpu.sync_copy(x_hbm, buf)
+        buf[...] += 1
+        pltpu.sync_copy(buf, o_hbm)
+    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32))
+'''
+
+_GPU_KERNEL = f'''\
+import functools
+import jax, jax.numpy as jnp
+from jax.experimental.pallas import mosaic_gpu as plgpu
+from jax.experimental.pallas import tpu as pltpu
+
+@functools.partial(plgpu.kernel, out_type={_SHAPE}, interpret=pltpu.InterpretParams())
+def add_one(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1
+'''
+
+_DMA_KERNEL = f'''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+from {_GPU_HOME} import InterpretGPUParams
+
+def add_one(x_hbm, o_ref, buf, sem):
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+    copy.wait()
+    o_ref[...] = buf[...] + 1
+
+add_one_kernel = pl.pallas_call(
+    add_one,
+    out_shape={_SHAPE},
+    in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+    scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32), pltpu.SemaphoreType.DMA],
+    interpret=InterpretGPUParams(),
+)
+'''
+
+_CALL = "out = add_one(jnp.ones((8, 128)))"
+_CHECK = "bool((out == 2).all())"
+
+EXAMPLES = (
+    Example(
+        setup=(_TPU_KERNEL,),
+        failing=_CALL,
+        fix="Pass interpret=pltpu.InterpretParams()",
+        check=_CHECK,
+        fixed=(_TPU_KERNEL.replace("interpret=InterpretGPUParams()",
+                                   "interpret=pltpu.InterpretParams()"), _CALL),
+        requires=(_GPU_HOME,),
+    ),
+    Example(
+        setup=(_GPU_KERNEL,),
+        failing=_CALL,
+        fix="Re-run in GPU interpret mode",
+        check=_CHECK,
+        requires=(_GPU_HOME,),
+    ),
+    Example(
+        setup=(_DMA_KERNEL,),
+        failing="out = add_one_kernel(jnp.ones((8, 128)))",
+        fix="Re-run in TPU interpret mode",
+        check=_CHECK,
+        requires=(_GPU_HOME,),
+    ),
+)
+
+WHY = (
+    "Pallas has one interpreter per chip family, and each simulates only its own chip: TPU "
+    "interpret mode (pltpu.InterpretParams()) knows TPU meshes and TPU memory (VMEM, SMEM, "
+    "HBM, semaphores); GPU interpret mode (InterpretGPUParams()) knows Mosaic GPU meshes and "
+    "GPU memory (GMEM, SMEM). Given the other family's kernel, an interpreter fails on the "
+    "first mesh or memory space it does not know, with a message that does not say why."
+)
+
+FAMILY = {"tpu": "TPU", "gpu": "GPU"}
+
+
+def _interpreter(link: Link) -> str | None:
+    """The interpreter whose code raised: "tpu" or "gpu" (innermost frame wins)."""
+    for frame in reversed(link.frames):
+        path = frame.filename.replace("\\", "/")
+        for marker, family in _INTERPRETERS.items():
+            if marker in path:
+                return family
+    return None
+
+
+def _is_mismatch_message(link: Link) -> bool:
+    message = link.message
+    if message.startswith(("Unsupported mesh type", "Unsupported memory space")):
+        return True
+    if link.is_a("KeyError"):
+        key = message.strip("'\"").lower()
+        if "memoryspace." in key:
+            return True
+        return key in _MEMORY_NAMES
+    return False
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    top = ctx.top
+    if not _is_mismatch_message(top):
+        return None
+    interpreter = _interpreter(top)
+    if interpreter is None:
+        return None
+    situation = interpret_fixes.analyse(ctx)
+    choice = situation.choice
+    if choice.mode == interpreter or choice.mode == "hlo":
+        return None  # the interpreter fits the kernel: some other problem
+    used = f"{FAMILY[interpreter]} interpret mode"
+    where = situation.where
+    at = f" built at {where.label}" if where is not None else ""
+    reasons = " and ".join(choice.reasons[:2])
+    error = top.summary if top.message else top.type_name
+    notes: list[str] = []
+    fixes: tuple[Fix, ...] = ()
+    if choice.mode is None:
+        explanation = (
+            f"The Pallas kernel{at} ran under {used}, which stopped at '{error}'. The kernel "
+            f"mixes TPU and GPU features ({reasons}), so neither interpreter can run it."
+        )
+        notes.append(
+            "A Mosaic GPU kernel takes GPU memory: plgpu.SMEM(...) scratch in place of "
+            "pltpu.VMEM(...) runs under GPU interpret mode. A TPU kernel takes TPU memory and "
+            "a TPU mesh."
+        )
+    else:
+        right = interpret_modes.describe(choice.mode)
+        explanation = (
+            f"The Pallas kernel{at} ran under {used}, but it is a "
+            f"{FAMILY[choice.mode]} kernel: {reasons}. The {FAMILY[interpreter]} interpreter "
+            f"does not know it and stopped at '{error}'. It needs {right.name} "
+            f"(interpret={right.code})."
+        )
+        reason = interpret_modes.params_unavailable(choice.mode)
+        if reason is not None:
+            explanation += f" jax_nbhelp cannot offer it: {reason}."
+        fixes = (
+            interpret_fixes.runtime_fix(ctx, situation, choice.mode),
+            interpret_fixes.rewrite_fix(ctx, situation, choice.mode),
+        )
+        if situation.plan.reruns:
+            cells = ", ".join(f"In [{n}]" for n in situation.plan.reruns)
+            notes.append(
+                f"The interpret switch overrides interpret= but is read when a kernel is "
+                f"built, so {cells}, which built this one, run again under it."
+            )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=error,
+        location=where,
+        call_site=ctx.call_site() if ctx.call_site() != where else None,
+        fixes=fixes,
+        notes=tuple(notes),
+    )

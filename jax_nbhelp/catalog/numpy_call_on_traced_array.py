@@ -1,0 +1,174 @@
+"""A NumPy function called on a traced array: ``np.asarray(x)`` or ``np.sin(x)`` inside
+``jax.jit`` (``TracerArrayConversionError``).
+
+NumPy computes right away on concrete arrays, and a tracer has no values. ``jax.numpy``
+has the same functions for traced arrays. The rewrite to ``jnp.<name>`` is offered only for
+functions known to mean the same thing in both libraries, and marked safe only where the
+result is bit-for-bit the same (conversions, abs, max, ...); transcendental functions and
+sums are XLA's own implementations, whose last bits can differ from NumPy's.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.fix_builders import rewrite_fix
+from jax_nbhelp.model import Diagnosis, Fix, Location
+
+CODE = "JNH305"
+NAME = "numpy-call-on-traced-array"
+TITLE = "NumPy function called on a traced array"
+ERROR = "TracerArrayConversionError"
+
+_IMPORTS = "import jax, jax.numpy as jnp\nimport numpy as np"
+
+EXAMPLES = (
+    Example(
+        setup=(_IMPORTS, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2"),
+        failing="out = double(jnp.ones(3))",
+        fix="Use jnp.asarray",
+        check="out.tolist() == [2.0, 2.0, 2.0]",
+        fixed=(_IMPORTS, "@jax.jit\ndef double(x):\n    return jnp.asarray(x) * 2",
+               "out = double(jnp.ones(3))"),
+    ),
+    Example(
+        setup=(_IMPORTS, "@jax.jit\ndef wave(x):\n    return np.sin(x) + 1"),
+        failing="out = wave(jnp.zeros(3))",
+        fix="Use jnp.sin",
+        check="out.tolist() == [1.0, 1.0, 1.0]",
+        fixed=(_IMPORTS, "@jax.jit\ndef wave(x):\n    return jnp.sin(x) + 1",
+               "out = wave(jnp.zeros(3))"),
+    ),
+    # np.unique has no jit-able twin without size=: explained, not rewritten.
+    Example(
+        setup=(_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)"),
+        failing="out = labels(jnp.array([3, 1, 3, 2]))",
+        fix=NO_FIX,
+        check="out.tolist() == [1, 2, 3]",
+        fixed=(_IMPORTS, "@jax.jit\ndef labels(x):\n    return jnp.unique(x, size=3)",
+               "out = labels(jnp.array([3, 1, 3, 2]))"),
+    ),
+)
+
+WHY = (
+    "NumPy computes right away, on arrays whose values it can read. Under jax.jit your "
+    "function runs with tracers, which stand for arrays whose values exist only when the "
+    "compiled program runs, so NumPy has nothing to read. jax.numpy offers the same "
+    "functions as operations jit can compile."
+)
+
+# Same values bit for bit: conversions, sign and rounding operations, exact arithmetic, and
+# reductions (np.sum(x) on a JAX array already calls x.sum(), so it never fails itself, but
+# it may share a line with a call that does).
+_REDUCE = ("axis", "keepdims")
+_EXACT: dict[str, tuple[str, ...]] = {
+    "asarray": (), "array": (), "abs": (), "absolute": (), "negative": (), "sign": (),
+    "floor": (), "ceil": (), "square": (),
+    **dict.fromkeys(("sum", "mean", "prod", "max", "min", "amax", "amin"), _REDUCE),
+    "argmax": ("axis",), "argmin": ("axis",),
+}
+# Same function, computed by XLA: float results can differ from NumPy's in the last bits.
+_ROUNDED: dict[str, tuple[str, ...]] = dict.fromkeys(
+    ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "exp", "exp2",
+     "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt"),
+    (),
+)
+_ALLOWED = {**_EXACT, **_ROUNDED}
+# np.asarray(x, dtype=...) can mean another dtype under jnp (x64 is off): only the plain form.
+_SINGLE_ARGUMENT = frozenset({"asarray", "array"})
+
+
+def _numpy_fix(ctx: ErrorContext, location: Location) -> Fix | None:
+    numpy = ctx.alias("numpy")
+    jnp = ctx.alias("jax.numpy")
+    parsed = _tracing.parse(location.source)
+    if numpy is None or parsed is None:
+        return None
+    from jax_nbhelp.rewrite import CannotRewrite, numpy_calls_at
+
+    try:
+        found = numpy_calls_at(parsed[1], location.lineno, numpy)
+    except CannotRewrite:
+        return None
+    if not found or any(name not in _ALLOWED for name in found):
+        return None
+    spell = jnp or "jnp"
+    unique = list(dict.fromkeys(found))
+    label = "Use " + ", ".join(f"{spell}.{name}" for name in unique)
+    exact = all(name in _EXACT for name in unique)
+    summary = (f"Call {', '.join(f'{spell}.{n}' for n in unique)} instead of "
+               f"{', '.join(f'{numpy}.{n}' for n in unique)} on line {location.lineno}: "
+               "jax.numpy works on traced arrays.")
+    safety = ("Same values: the function returns exactly what NumPy would." if exact else
+              "Same function, computed by XLA instead of NumPy: float results can differ "
+              "from NumPy's in the last bits.")
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite import numpy_calls_to_jnp
+
+        if jnp is None:
+            raise CannotRewrite("jax.numpy is not imported in this notebook: run "
+                                "`import jax.numpy as jnp` first")
+        return numpy_calls_to_jnp(source, location.lineno, _ALLOWED, numpy, jnp)
+
+    return rewrite_fix(ctx, location, transform, label=label, summary=summary, safety=safety,
+                       safe=exact)
+
+
+def _single_argument_only(ctx: ErrorContext, location: Location) -> bool:
+    """Whether every np.asarray/np.array on the line is the plain one-argument form."""
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return False
+    tree, _ = parsed
+    numpy = ctx.alias("numpy")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == numpy
+                and node.func.attr in _SINGLE_ARGUMENT
+                and node.lineno <= location.lineno <= (node.end_lineno or 0)
+                and (len(node.args) != 1 or node.keywords)):
+            return False
+    return True
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = _tracing.error_link(ctx, ERROR)
+    if link is None:
+        return None
+    location = ctx.deepest_user_location()
+    origin = _tracing.trace_origin(link.message)
+    call = _tracing.jit_call(ctx, origin) if origin is not None else None
+    line = f"`{location.line.strip()}`" if location is not None else "A line"
+    where = f" at {location.label}" if location is not None else ""
+    inside = f" inside {_tracing.traced_in(origin)}" if origin is not None else ""
+    explanation = (f"{line}{where} hands a traced array to NumPy{inside}. NumPy needs the "
+                   "array's values, which a tracer does not have.")
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    fixes: tuple[Fix, ...] = ()
+    if location is not None and _single_argument_only(ctx, location):
+        fix = _numpy_fix(ctx, location)
+        fixes = (fix,) if fix is not None else ()
+    notes = [
+        f"Use {jnp}.<function> on traced arrays. If you really need NumPy (or SciPy) there, "
+        "call it outside the jitted function, or through jax.pure_callback."
+    ]
+    if not fixes:
+        notes.insert(0, "jax_nbhelp only rewrites NumPy calls whose jax.numpy twin is known "
+                        "to compute the same thing; check the jax.numpy docs for this one "
+                        "(some need size= under jit, e.g. jnp.unique, jnp.nonzero).")
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=call.caller if call is not None and call.caller != location else None,
+        fixes=fixes,
+        notes=tuple(notes),
+    )

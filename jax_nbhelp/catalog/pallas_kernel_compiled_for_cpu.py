@@ -1,0 +1,211 @@
+"""A Pallas kernel compiled for the CPU, where Pallas can only interpret kernels.
+
+``pallas_call``, ``pl.kernel``, ``core_map`` and ``plgpu.kernel`` compile kernels for TPUs and
+GPUs. On the CPU backend (a CPU-only runtime, or a computation placed on the CPU) lowering
+stops with "Only interpret mode is supported on CPU backend." unless the kernel was built in
+one of the interpret modes; which one depends on the kernel (see ``interpret_modes``).
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp import interpret_fixes, interpret_modes
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.model import Diagnosis, Fix
+
+CODE = "JNH201"
+NAME = "pallas-kernel-compiled-for-cpu"
+TITLE = "Pallas kernel compiled for the CPU without interpret mode"
+MESSAGE = "Only interpret mode is supported on CPU backend"
+
+_SHAPE = "jax.ShapeDtypeStruct((8, 128), jnp.float32)"
+
+_GRID = f'''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+
+def add_one(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1
+
+add_one_kernel = pl.pallas_call(add_one, out_shape={_SHAPE})
+'''
+
+_CORE_MAP = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+mesh = pltpu.create_tensorcore_mesh("core", num_cores=1)
+
+@jax.jit
+def add_one(x):
+    def stateful(refs):
+        x_ref, o_ref = refs
+
+        @pl.core_map(mesh)
+        def _():
+            def body(buf):
+                pltpu.sync_copy(x_ref, buf)
+                buf[...] += 1
+                pltpu.sync_copy(buf, o_ref)
+            pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype))
+
+    _, out = pl.run_state(stateful)((x, jnp.zeros_like(x)))
+    return out
+'''
+
+_MESH_KERNEL = f'''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+mesh = pltpu.create_tensorcore_mesh("core", num_cores=1)
+
+def add_one_body(x_hbm, o_hbm):
+    def body(buf):
+        pltpu.sync_copy(x_hbm, buf)
+        buf[...] += 1
+        pltpu.sync_copy(buf, o_hbm)
+    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32))
+
+# The output type is passed by position: jax 0.10 calls it out_type, 0.9 out_shape.
+add_one = pl.kernel(add_one_body, {_SHAPE}, mesh=mesh)
+'''
+
+_GPU_KERNEL = f'''\
+import functools
+import jax, jax.numpy as jnp
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+@functools.partial(plgpu.kernel, out_type={_SHAPE})
+def add_one(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1
+'''
+
+_CALL = "out = add_one_kernel(jnp.ones((8, 128)))"
+_CALL_MESH = "out = add_one(jnp.ones((8, 128)))"
+_CHECK = "bool((out == 2).all())"
+_GPU_HOME = "jax._src.pallas.mosaic_gpu.interpret.params"
+
+EXAMPLES = (
+    Example(
+        setup=(_GRID,),
+        failing=_CALL,
+        fix="Re-run in interpret mode",
+        check=_CHECK,
+    ),
+    Example(
+        setup=(_GRID,),
+        failing=_CALL,
+        fix="Pass interpret=True",
+        check=_CHECK,
+        fixed=(_GRID.replace("out_shape=jax", "interpret=True, out_shape=jax"), _CALL),
+    ),
+    Example(
+        setup=(_CORE_MAP,),
+        failing=_CALL_MESH,
+        fix="Re-run in TPU interpret mode",
+        check=_CHECK,
+    ),
+    Example(
+        setup=(_MESH_KERNEL,),
+        failing=_CALL_MESH,
+        fix="Pass interpret=pltpu.InterpretParams()",
+        check=_CHECK,
+        fixed=(_MESH_KERNEL.replace("mesh=mesh)", "mesh=mesh, interpret=pltpu.InterpretParams())"),
+               _CALL_MESH),
+    ),
+    Example(
+        setup=(_GPU_KERNEL,),
+        failing=_CALL_MESH,
+        fix="Re-run in GPU interpret mode",
+        check=_CHECK,
+        fixed=(f"from {_GPU_HOME} import InterpretGPUParams\n"
+               + _GPU_KERNEL.replace(f"out_type={_SHAPE})",
+                                     f"out_type={_SHAPE}, interpret=InterpretGPUParams())"),
+               _CALL_MESH),
+        requires=(_GPU_HOME,),
+    ),
+)
+
+WHY = (
+    "Pallas turns a kernel into machine code for a TPU (Mosaic) or a GPU (Mosaic GPU, "
+    "Triton); the CPU backend has no kernel compiler. On a CPU a kernel can only be "
+    "interpreted: its body runs as ordinary JAX operations, one program at a time, with the "
+    "chip's memory and copies simulated. There are three interpreters and each fits "
+    "different kernels: interpret=True for plain grid kernels, pltpu.InterpretParams() for TPU "
+    "kernels (TPU meshes, core_map, DMAs, semaphores) and GPU interpret params for Mosaic GPU "
+    "kernels."
+)
+
+NO_PLAIN_INTERPRET = (
+    "interpret=True is not offered: over a TPU mesh (core_map, pl.kernel) it runs without an "
+    "error and returns zeros."
+)
+
+
+def _kind_sentence(choice: interpret_fixes.Choice) -> str:
+    reasons = " and ".join(choice.reasons[:2])
+    if choice.mode is None:
+        return (f"It mixes TPU and GPU features ({reasons}), so no interpreter can run it: "
+                "use one family's memory spaces and mesh.")
+    info = interpret_modes.describe(choice.mode)
+    seen = " (read from your code: JAX's own view of the kernel was not available)" if (
+        choice.from_source) else ""
+    return f"It needs {info.name} (interpret={info.code}) because {reasons}{seen}."
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    if link is None:
+        return None
+    situation = interpret_fixes.analyse(ctx)
+    choice = situation.choice
+    where = situation.where
+    call_site = ctx.call_site()
+    at = f" built at {where.label}" if where is not None else ""
+    reached = (f", called from {call_site.label}," if call_site is not None and where is not None
+               and call_site != where else "")
+    explanation = (
+        f"The Pallas kernel{at}{reached} was compiled for the CPU, and Pallas compiles kernels "
+        f"only for TPUs and GPUs: on a CPU it can only interpret them. {_kind_sentence(choice)} "
+        + interpret_modes.backend_sentence(interpret_modes.initialized_platforms())
+    )
+    notes: list[str] = []
+    fixes: tuple[Fix, ...] = ()
+    if choice.mode is not None:
+        reason = interpret_modes.params_unavailable(choice.mode)
+        if reason is not None:
+            name = interpret_modes.describe(choice.mode).name
+            explanation += f" jax_nbhelp cannot offer {name}: {reason}."
+        fixes = (
+            interpret_fixes.runtime_fix(ctx, situation, choice.mode),
+            interpret_fixes.rewrite_fix(ctx, situation, choice.mode),
+        )
+        if choice.mode == "tpu" and ctx.kernel is not None and ctx.kernel.mesh_family == "tpu":
+            notes.append(NO_PLAIN_INTERPRET)
+    if situation.plan.reruns:
+        cells = ", ".join(f"In [{n}]" for n in situation.plan.reruns)
+        notes.append(
+            f"The interpret switch is read when a kernel is built, and {cells} built this one "
+            "before this cell ran: re-running only this cell under the switch would change "
+            "nothing."
+        )
+    imported = [name for name in situation.plan.imported if name in ctx.value_types]
+    if imported and not situation.plan.sites:
+        notes.append(
+            f"If the kernel comes from a module you import ({', '.join(imported)}), re-running "
+            "cells cannot rebuild it: pass interpret= where that module builds it."
+        )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=link.summary if link is ctx.top else ctx.top.summary,
+        location=where,
+        call_site=call_site if call_site != where else None,
+        fixes=fixes,
+        notes=tuple(notes),
+    )

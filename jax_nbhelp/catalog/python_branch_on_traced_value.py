@@ -1,0 +1,245 @@
+"""Python control flow (``if``, ``while``, ``and``/``or``/``not``, ``assert``) on a traced
+value: ``TracerBoolConversionError``.
+
+Under ``jax.jit`` every argument is a tracer, so ``if flag:`` fails even when the caller
+passes ``True``. Two stories, told apart by what the call site passes:
+
+* a setting (``True``, ``3``, ``"relu"``): mark the parameter static, where jit is applied;
+* data (an array): the branch has to become part of the computation (``jnp.where``,
+  ``lax.cond``; ``@pl.when`` in a Pallas kernel). That changes code the user wrote
+  deliberately, so it is explained, never done mechanically.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_nbhelp.catalog import _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.model import Diagnosis, Fix, Location
+
+CODE = "JNH301"
+NAME = "python-branch-on-traced-value"
+TITLE = "Python if/while on a traced value"
+ERROR = "TracerBoolConversionError"
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_FLAG = '''\
+@jax.jit
+def step(x, add_one):
+    if add_one:
+        return x + 1
+    return x - 1'''
+_RELU = '''\
+@jax.jit
+def relu(x):
+    if x > 0:
+        return x
+    return 0.0'''
+_PARTIAL = '''\
+@partial(jax.jit, static_argnames=("scale",))
+def step(x, scale, add_one):
+    if add_one:
+        return x * scale + 1
+    return x * scale'''
+
+EXAMPLES = (
+    # A Python flag: static_argnames on the decorator (defined in an earlier cell).
+    Example(
+        setup=(_IMPORTS, _FLAG),
+        failing="out = step(jnp.ones(3), True)",
+        fix="Make add_one static",
+        check="bool((out == 2).all())",
+        fixed=(_IMPORTS,
+               _FLAG.replace("@jax.jit", '@partial(jax.jit, static_argnames=("add_one",))'),
+               "out = step(jnp.ones(3), True)"),
+    ),
+    # Already partly static: the new name is merged into static_argnames.
+    Example(
+        setup=(_IMPORTS, _PARTIAL),
+        failing="out = step(jnp.ones(3), 2, add_one=False)",
+        fix="Make add_one static",
+        check="bool((out == 2).all())",
+        fixed=(_IMPORTS, _PARTIAL.replace('("scale",)', '("scale", "add_one")'),
+               "out = step(jnp.ones(3), 2, add_one=False)"),
+    ),
+    # jax.jit(f) as a call, flag from a Python variable in the namespace.
+    Example(
+        setup=(_IMPORTS, "def step(x, add_one):\n    return x + 1 if add_one else x - 1\n"
+                         "fast_step = jax.jit(step)", "use_one = True"),
+        failing="out = fast_step(jnp.ones(3), use_one)",
+        fix="Make add_one static",
+        check="bool((out == 2).all())",
+        fixed=(_IMPORTS, "def step(x, add_one):\n    return x + 1 if add_one else x - 1\n"
+                         "fast_step = jax.jit(step, static_argnames='add_one')",
+               "out = fast_step(jnp.ones(3), True)"),
+    ),
+    # Data: no mechanical fix; the explanation shows the jnp.where form.
+    Example(
+        setup=(_IMPORTS, _RELU),
+        failing="out = relu(jnp.float32(2.0))",
+        fix=NO_FIX,
+        check="float(out) == 2.0",
+        fixed=(_IMPORTS, "@jax.jit\ndef relu(x):\n    return jnp.where(x > 0, x, 0.0)",
+               "out = relu(jnp.float32(2.0))"),
+    ),
+)
+
+WHY = (
+    "jax.jit runs your Python function once with tracers in place of its arguments, "
+    "recording the operations to compile. A Python if, while, and/or/not or assert must "
+    "choose right then, but a tracer has no value yet: it stands for every value the "
+    "argument may take when the compiled program runs."
+)
+
+
+def _next_statement(tree: ast.Module, node: ast.stmt) -> ast.stmt | None:
+    for parent in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(parent, field, None)
+            if isinstance(block, list) and node in block:
+                index = block.index(node)
+                return block[index + 1] if index + 1 < len(block) else None
+    return None
+
+
+def _single_assign(block: list[ast.stmt]) -> tuple[str, ast.expr] | None:
+    if len(block) == 1 and isinstance(block[0], ast.Assign) and len(block[0].targets) == 1 \
+            and isinstance(block[0].targets[0], ast.Name):
+        return block[0].targets[0].id, block[0].value
+    return None
+
+
+def _assign_rewrite(code: str, node: ast.If, jnp: str, cond: str) -> str:
+    """``y = jnp.where(cond, a, b)`` for ``if cond: y = a`` (``else: y = b``), else ""."""
+    then = _single_assign(node.body)
+    if then is None:
+        return ""
+    target, value = then
+    otherwise = _single_assign(node.orelse)
+    if otherwise is not None and otherwise[0] == target:
+        other = _tracing.segment(code, otherwise[1])
+    elif not node.orelse:
+        other = target  # no else: the variable keeps the value it had
+    else:
+        return ""
+    return f"{target} = {jnp}.where({cond}, {_tracing.segment(code, value)}, {other})"
+
+
+def _if_advice(tree: ast.Module, code: str, node: ast.If, ctx: ErrorContext,
+               in_kernel: bool) -> str:
+    jnp, lax = _tracing.spellings(ctx)
+    cond = _tracing.segment(code, node.test)
+    if in_kernel:
+        pl = ctx.alias("jax.experimental.pallas") or "pl"
+        return (f"In a Pallas kernel, run the block conditionally with "
+                f"`@{pl}.when({cond})` on a nested `def _():` holding the body of the if "
+                f"(and a second `@{pl}.when(~({cond}))` block for an else).")
+    returns = None
+    if len(node.body) == 1 and isinstance(node.body[0], ast.Return) and node.body[0].value:
+        other: ast.stmt | None = None
+        if len(node.orelse) == 1:
+            other = node.orelse[0]
+        elif not node.orelse:
+            other = _next_statement(tree, node)
+        if isinstance(other, ast.Return) and other.value is not None:
+            returns = (f"return {jnp}.where({cond}, {_tracing.segment(code, node.body[0].value)}"
+                       f", {_tracing.segment(code, other.value)})")
+    rewrite = returns if returns is not None else _assign_rewrite(code, node, jnp, cond)
+    if rewrite:
+        return (f"Write the branch as part of the computation: `{rewrite}` computes both "
+                f"sides and keeps one per element; `{lax}.cond({cond}, true_fn, false_fn, "
+                "*operands)` runs only one (both must return the same shapes and dtypes).")
+    return (f"Write the branch as part of the computation: `{lax}.cond({cond}, true_fn, "
+            f"false_fn, *operands)` runs one of two functions (both must return the same "
+            f"shapes and dtypes), or `{jnp}.where({cond}, a, b)` picks per element.")
+
+
+def advice(ctx: ErrorContext, location: Location | None, in_kernel: bool) -> str:
+    """The idiomatic rewrite of the user's line, spelled with the user's own condition."""
+    jnp, lax = _tracing.spellings(ctx)
+    generic = (f"Use {jnp}.where(condition, a, b) or {lax}.cond(condition, true_fn, false_fn, "
+               "*operands) instead of Python control flow on arrays.")
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if parsed is None or location is None:
+        return generic
+    tree, code = parsed
+    statement = _tracing.node_at(tree, location.lineno, (ast.If, ast.While, ast.Assert))
+    if isinstance(statement, ast.If):
+        return _if_advice(tree, code, statement, ctx, in_kernel)
+    if isinstance(statement, ast.While):
+        cond = _tracing.segment(code, statement.test)
+        return (f"A loop whose end depends on traced values is "
+                f"`{lax}.while_loop(cond_fun, body_fun, init_val)`, with cond_fun returning "
+                f"`{cond}` for the loop state and body_fun the loop body.")
+    if isinstance(statement, ast.Assert):
+        return ("An assert on traced values cannot run while tracing: check the inputs "
+                "before calling the jitted function, or use jax.experimental.checkify "
+                "(checkify.check inside, checkify.checkify around the function).")
+    expression = _tracing.node_at(tree, location.lineno, (ast.IfExp, ast.BoolOp, ast.UnaryOp))
+    if isinstance(expression, ast.IfExp):
+        rewrite = (f"{jnp}.where({_tracing.segment(code, expression.test)}, "
+                   f"{_tracing.segment(code, expression.body)}, "
+                   f"{_tracing.segment(code, expression.orelse)})")
+        return f"Write `{_tracing.segment(code, expression)}` as `{rewrite}`."
+    if isinstance(expression, ast.BoolOp):
+        op = "logical_and" if isinstance(expression.op, ast.And) else "logical_or"
+        parts = ", ".join(_tracing.segment(code, v) for v in expression.values)
+        return (f"`and`/`or` ask for True or False: write `{jnp}.{op}({parts})` "
+                "(or & and | on boolean arrays).")
+    if isinstance(expression, ast.UnaryOp) and isinstance(expression.op, ast.Not):
+        return (f"`not` asks for True or False: write "
+                f"`{jnp}.logical_not({_tracing.segment(code, expression.operand)})`.")
+    return generic
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = _tracing.error_link(ctx, ERROR)
+    if link is None:
+        return None
+    location = ctx.deepest_user_location()
+    origin = _tracing.trace_origin(link.message)
+    in_kernel = origin is not None and origin.in_kernel
+    call = _tracing.jit_call(ctx, origin) if origin is not None else None
+    line = f"`{location.line.strip()}`" if location is not None else "A Python if or while"
+    where = f" at {location.label}" if location is not None else ""
+    fixes: tuple[Fix, ...] = ()
+    notes: list[str] = []
+    if origin is None:
+        explanation = (f"{line}{where} asks Python for True or False about a traced value, "
+                       "which has no value while JAX traces the function.")
+        notes.append(advice(ctx, location, in_kernel))
+    else:
+        explanation = (f"{line}{where} asks Python for True or False, but inside "
+                       f"{_tracing.traced_in(origin)} {_tracing.depends_on(origin)}.")
+        assert call is not None
+        if _static_fix.can_be_static(call):
+            explanation += _static_fix.settings_sentence(call)
+            fixes = (_static_fix.static_argnames_fix(ctx, call),)
+        elif call.any_array or any(a.kind == "scalar" for a in call.arguments):
+            explanation += _tracing.data_sentence(call)
+            notes.append(advice(ctx, location, in_kernel))
+        else:
+            notes.append(advice(ctx, location, in_kernel))
+            if origin.for_jit:
+                names = ", ".join(repr(n) for n in origin.arguments if n.isidentifier())
+                notes.append(
+                    "If it is a setting rather than data (a Python bool, int or str), mark it "
+                    f"static instead: jax.jit(..., static_argnames=({names},))."
+                    if names else
+                    "If it is a setting held inside a dict or tuple argument, pass it as a "
+                    "separate argument and mark that static (static_argnames)."
+                )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=call.caller if call is not None and call.caller != location else None,
+        fixes=fixes,
+        notes=tuple(notes),
+    )

@@ -1,0 +1,84 @@
+"""A collective ``run_scoped`` whose body writes to a ``jax.new_ref`` from outside it.
+
+Under ``jax.jit``, mutable references (``jax.new_ref``) are turned into ordinary values
+before compilation ("discharged"). The discharge rule of run_scoped cannot do that for a
+shared allocation, so it stops before XLA's lowering rule (the flagship error) is reached.
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp.catalog import _run_scoped_family as family
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.model import Diagnosis
+
+CODE = "JNH105"
+NAME = "run-scoped-collective-discharged"
+TITLE = "Collective run_scoped writing to a jax.new_ref under jit"
+MESSAGE = "run_scoped discharge does not support collective_axes"
+
+_HELPER = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+def scale_into(x):
+    result = jax.new_ref(jnp.zeros_like(x))
+    def body(scratch):
+        scratch[...] = x * 2
+        result[...] = scratch[...] + 1
+    pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")
+    return result[...]
+'''
+
+_CALL = "out = jax.jit(scale_into)(jnp.ones((8, 128)))"
+
+EXAMPLES = (
+    Example(
+        setup=(_HELPER,),
+        failing=_CALL,
+        fix="Remove collective_axes",
+        check="bool((out == 3).all())",
+        fixed=(_HELPER.replace(', collective_axes="core"', ""), _CALL),
+    ),
+)
+
+WHY = (
+    "jax.jit turns mutable references (jax.new_ref) into plain values before compiling. "
+    "run_scoped's rule for that step handles private scratch only; a collective allocation "
+    "is shared by the programs of a Pallas kernel, and outside a kernel there is exactly "
+    "one program, so there is nothing to share."
+)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    if ctx.find(MESSAGE) is None:
+        return None
+    location = family.operation_location(ctx)
+    call_site = ctx.call_site()
+    where = f" at {location.label}" if location else ""
+    explanation = (
+        f"The pl.run_scoped(..., collective_axes=...) call{where} writes to a jax.new_ref "
+        "created outside its body, and was compiled with jax.jit outside any Pallas kernel. "
+        "JAX cannot turn that reference into a value while the scratch is collective."
+    )
+    fix = family.remove_collective_axes_fix(
+        ctx,
+        location,
+        safety=(
+            "Same result outside a kernel: there is one program, so a shared allocation is "
+            "simply a private one. Inside a plgpu.kernel with several threads keep "
+            "collective_axes and run the kernel in GPU interpret mode instead."
+        ),
+    )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=call_site if call_site != location else None,
+        fixes=(fix,),
+    )

@@ -1,0 +1,102 @@
+"""A collective ``run_scoped`` in a kernel run in TPU interpret mode.
+
+TPU interpret mode (``interpret=pltpu.InterpretParams()``) simulates TPU cores, and a TPU
+core's scratch memory is its own: no TPU backend allocates scratch shared between cores
+(Mosaic TPU refuses collective run_scoped as well), so the interpreter refuses it.
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp.catalog import _run_scoped_family as family
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.model import Diagnosis
+
+CODE = "JNH104"
+NAME = "run-scoped-collective-in-tpu-interpreter"
+TITLE = "Collective run_scoped in a kernel run in TPU interpret mode"
+MESSAGE = "run_scoped_p with collective axes is not supported"
+
+_KERNEL = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+mesh = pltpu.create_tensorcore_mesh("core", num_cores=2)
+
+def per_core(x_hbm, o_hbm):
+    core = jax.lax.axis_index("core")
+    def body(buf):
+        pltpu.sync_copy(x_hbm.at[core], buf)
+        buf[...] = buf[...] * 2 + 1
+        pltpu.sync_copy(buf, o_hbm.at[core])
+    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32), collective_axes="core")
+
+kernel = pl.kernel(per_core, jax.ShapeDtypeStruct((2, 8, 128), jnp.float32), mesh=mesh,
+                   interpret=pltpu.InterpretParams())
+'''
+
+_CALL = "x = jnp.arange(2 * 8 * 128.0).reshape(2, 8, 128)\nout = kernel(x)"
+
+EXAMPLES = (
+    Example(
+        setup=(_KERNEL,),
+        failing=_CALL,
+        fix="Remove collective_axes",
+        check="bool((out == x * 2 + 1).all())",
+        fixed=(_KERNEL.replace(', collective_axes="core"', ""), _CALL),
+    ),
+)
+
+WHY = (
+    "TPU interpret mode simulates TPU cores, and each core's VMEM and SMEM belong to that "
+    "core alone. No TPU backend can hand one scratch buffer to several cores (Mosaic TPU "
+    "refuses collective run_scoped as well), so the interpreter refuses collective_axes."
+)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    if ctx.find(MESSAGE) is None:
+        return None
+    location = family.operation_location(ctx)
+    failing = ctx.failing_cell()
+    where = f" at {location.label}" if location else ""
+    explanation = (
+        f"The collective pl.run_scoped(...) call{where} ran in TPU interpret mode, which gives "
+        "each core its own scratch memory and refuses collective_axes."
+    )
+    notes = [
+        "To pass data between cores, write it to an output or HBM buffer and synchronise "
+        "with semaphores (or remote DMAs between devices); a shared scratch buffer does not "
+        "exist on TPU."
+    ]
+    if family.is_gpu_kernel(ctx, location):
+        # A GPU kernel run by the TPU interpreter: its threads really share the scratch.
+        explanation += (
+            " The code uses Mosaic GPU, whose threads share such an allocation: it needs the "
+            "GPU interpreter, not the TPU one."
+        )
+        notes = [family.gpu_interpret_note()]
+        fix = family.gpu_interpret_fix(ctx, location)
+    else:
+        fix = family.remove_collective_axes_fix(
+            ctx,
+            location,
+            safety=(
+                "Each core gets its own scratch buffer, the only kind a TPU has, so the result "
+                "is what a TPU computes; values are the same whenever a core reads only what "
+                "it wrote itself."
+            ),
+        )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=failing if failing != location else None,
+        fixes=(fix,),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,125 @@
+"""A traced value used where Python needs an int: ``range(n)``, ``items[i]``, ``"ab" * n``
+under ``jax.jit`` (``TracerIntegerConversionError``).
+
+When the caller passes a Python int, the parameter is a setting: make it static. When it
+passes an array, the loop or the lookup has to become a JAX operation (``lax.fori_loop``,
+indexing an array), which is explained, not done.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_nbhelp.catalog import _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.model import Diagnosis, Fix, Location
+
+CODE = "JNH302"
+NAME = "traced-value-used-as-python-int"
+TITLE = "Traced value used as a Python int"
+ERROR = "TracerIntegerConversionError"
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_POWER = '''\
+@jax.jit
+def power(x, n):
+    out = x
+    for _ in range(n - 1):
+        out = out * x
+    return out'''
+
+EXAMPLES = (
+    Example(
+        setup=(_IMPORTS, _POWER),
+        failing="out = power(jnp.float32(2.0), 3)",
+        fix="Make n static",
+        check="float(out) == 8.0",
+        fixed=(_IMPORTS, _POWER.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
+               "out = power(jnp.float32(2.0), 3)"),
+    ),
+    Example(
+        setup=(_IMPORTS, _POWER),
+        failing="out = power(jnp.float32(2.0), jnp.int32(3))",
+        fix=NO_FIX,
+        check="float(out) == 8.0",
+        fixed=(_IMPORTS, "@jax.jit\ndef power(x, n):\n"
+                         "    return jax.lax.fori_loop(0, n - 1, lambda i, out: out * x, x)",
+               "out = power(jnp.float32(2.0), jnp.int32(3))"),
+    ),
+)
+
+WHY = (
+    "jax.jit runs your function once with tracers in place of its arguments. range(), list "
+    "indexing and sequence repetition need a real Python int right then, but a tracer only "
+    "has a type (an int32 scalar); its value exists when the compiled program runs."
+)
+
+
+def advice(ctx: ErrorContext, location: Location | None) -> str:
+    """How to keep the value traced, phrased for what the user's line does."""
+    jnp, lax = _tracing.spellings(ctx)
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if parsed is not None and location is not None:
+        tree, code = parsed
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "range" and node.lineno == location.lineno):
+                continue
+            bounds = ", ".join(_tracing.segment(code, a) for a in node.args)
+            start, stop = ("0", bounds) if len(node.args) == 1 else (
+                _tracing.segment(code, node.args[0]), _tracing.segment(code, node.args[1]))
+            if len(node.args) <= 2:
+                return (f"A loop over range({bounds}) with a traced bound is "
+                        f"`{lax}.fori_loop({start}, {stop}, body, init)`: body(i, carry) "
+                        "returns the next carry, and the bounds may be traced.")
+        if any(isinstance(node, ast.Subscript) and node.lineno == location.lineno
+               for node in ast.walk(tree)):
+            return (f"To pick from a Python list or tuple by a traced index, make it an array "
+                    f"first: `{jnp}.stack(items)[i]` (or `{jnp}.asarray(items)[i]`).")
+    return (f"Keep the value as an array and use JAX operations on it ({lax}.fori_loop for "
+            f"loops, indexing an array with {jnp}.stack(...)[i]), or pass a Python int and "
+            "mark the parameter static.")
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = _tracing.error_link(ctx, ERROR)
+    if link is None:
+        return None
+    location = ctx.deepest_user_location()
+    origin = _tracing.trace_origin(link.message)
+    call = _tracing.jit_call(ctx, origin) if origin is not None else None
+    line = f"`{location.line.strip()}`" if location is not None else "A line"
+    where = f" at {location.label}" if location is not None else ""
+    fixes: tuple[Fix, ...] = ()
+    notes: list[str] = []
+    explanation = f"{line}{where} needs a Python int"
+    if origin is None or call is None:
+        explanation += ", but gets a traced value, which has no value while JAX traces."
+        notes.append(advice(ctx, location))
+    else:
+        explanation += (f", but inside {_tracing.traced_in(origin)} "
+                        f"{_tracing.depends_on(origin)}.")
+        if _static_fix.can_be_static(call):
+            explanation += _static_fix.settings_sentence(call)
+            fixes = (_static_fix.static_argnames_fix(ctx, call),)
+        else:
+            if call.any_array:
+                explanation += _static_fix.unhashable_sentence(call)
+            notes.append(advice(ctx, location))
+            if call.any_array and origin.for_jit:
+                notes.append("If the count is really a setting, pass a Python int at the call "
+                             "(int(n) outside jit, or the literal) and mark the parameter "
+                             "static with static_argnames.")
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=call.caller if call is not None and call.caller != location else None,
+        fixes=fixes,
+        notes=tuple(notes),
+    )

@@ -1,0 +1,150 @@
+"""A traced value where JAX or Python needs a concrete one: a size (``jnp.arange(n)``,
+``jnp.zeros(n)``), a conversion (``float(x)``, ``x.item()``) or a data-dependent output
+length (``jnp.nonzero(x)``) under ``jax.jit``.
+
+``ConcretizationTypeError`` (other than its subclass ``TracerBoolConversionError``, JNH301),
+and the ``TypeError`` "Shapes must be 1D sequences of concrete values" that JAX raises for a
+traced size given as a shape. A Python int from the caller is a setting: make it static. An
+array from the caller cannot be static ("Non-hashable static arguments"), so that case is
+explained only.
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp.catalog import _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.context import ErrorContext, Link
+from jax_nbhelp.model import Diagnosis, Fix
+
+CODE = "JNH303"
+NAME = "traced-value-where-concrete-needed"
+TITLE = "Traced value where a concrete value is needed"
+ERROR = "ConcretizationTypeError"
+SHAPES = "Shapes must be 1D sequences of concrete values of integer type"
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_RAMP = '''\
+@jax.jit
+def ramp(x, n):
+    return x + jnp.arange(n)'''
+_PAD = '''\
+@jax.jit
+def padded(x, width):
+    return jnp.concatenate([x, jnp.zeros(width)])'''
+
+EXAMPLES = (
+    Example(
+        setup=(_IMPORTS, _RAMP),
+        failing="out = ramp(jnp.ones(4), 4)",
+        fix="Make n static",
+        check="out.tolist() == [1.0, 2.0, 3.0, 4.0]",
+        fixed=(_IMPORTS, _RAMP.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
+               "out = ramp(jnp.ones(4), 4)"),
+    ),
+    # The size arrives as an array: static_argnames would fail to hash it.
+    Example(
+        setup=(_IMPORTS, _RAMP, "n = jnp.int32(4)"),
+        failing="out = ramp(jnp.ones(4), n)",
+        fix=NO_FIX,
+        check="out.tolist() == [1.0, 2.0, 3.0, 4.0]",
+        fixed=(_IMPORTS, _RAMP.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
+               "n = jnp.int32(4)", "out = ramp(jnp.ones(4), int(n))"),
+    ),
+    # A size given as a shape raises a TypeError, not a ConcretizationTypeError.
+    Example(
+        setup=(_IMPORTS, _PAD),
+        failing="out = padded(jnp.ones(2), width=3)",
+        fix="Make width static",
+        check="out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]",
+        fixed=(_IMPORTS, _PAD.replace("@jax.jit", "@partial(jax.jit, static_argnames='width')"),
+               "out = padded(jnp.ones(2), width=3)"),
+    ),
+)
+
+WHY = (
+    "jax.jit compiles your function for the shapes and dtypes of its arguments, running it "
+    "once with tracers that stand for any value of those shapes. Array sizes, Python numbers "
+    "(float(x), x.item()) and output lengths that depend on the data must be known right "
+    "then, but a tracer has no value until the compiled program runs."
+)
+
+_SIZE_HINTS = ("jnp.arange", "jnp.linspace", SHAPES)
+_DATA_SIZE_HINTS = ("size argument", "jnp.unique()")
+_CONVERSION_HINTS = ("`float` function", "`int` function", "`complex` function", "item()",
+                     "tolist()")
+
+
+def _matches(ctx: ErrorContext) -> Link | None:
+    for link in ctx.chain:
+        if link.is_a("TracerBoolConversionError"):
+            return None  # JNH301's
+        if link.is_a(ERROR) or (link.is_a("TypeError") and link.message.startswith(SHAPES)):
+            return link
+    return None
+
+
+def advice(ctx: ErrorContext, message: str, function: str) -> str:
+    jnp, _ = _tracing.spellings(ctx)
+    if any(hint in message for hint in _SIZE_HINTS):
+        return (f"An array's size must be known when jit compiles {function}. Pass the size "
+                "as a Python int and mark that parameter static, or allocate the largest "
+                f"size you need and mask the rest: `{jnp}.arange(max_n) < n`.")
+    if any(hint in message for hint in _DATA_SIZE_HINTS):
+        return ("The result's length depends on the data, which jit cannot compile. Give it "
+                f"a fixed length: `{jnp}.nonzero(mask, size=k, fill_value=0)`, "
+                f"`{jnp}.unique(x, size=k, fill_value=0)`.")
+    if any(hint in message for hint in _CONVERSION_HINTS):
+        return ("float(x), int(x), x.item() and x.tolist() turn a traced array into Python "
+                f"numbers, which needs its value. Keep it an array (`x.astype({jnp}.float32)`"
+                "), and to look at values while debugging use "
+                "`jax.debug.print(\"{}\", x)`.")
+    return ("Keep the value traced (use jnp functions that take arrays), or pass a Python "
+            "value and mark the parameter static.")
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = _matches(ctx)
+    if link is None:
+        return None
+    location = ctx.deepest_user_location()
+    origin = _tracing.trace_origin(link.message)
+    call = _tracing.jit_call(ctx, origin) if origin is not None else None
+    line = f"`{location.line.strip()}`" if location is not None else "A line"
+    where = f" at {location.label}" if location is not None else ""
+    function = origin.function if origin is not None else "the function"
+    fixes: tuple[Fix, ...] = ()
+    notes: list[str] = []
+    explanation = f"{line}{where} needs a concrete value"
+    if origin is None or call is None:
+        explanation += ", but gets a traced one, which has no value while JAX traces."
+        notes.append(advice(ctx, link.message, function))
+    else:
+        explanation += (f", but inside {_tracing.traced_in(origin)} "
+                        f"{_tracing.depends_on(origin)}.")
+        if _static_fix.can_be_static(call):
+            explanation += _static_fix.settings_sentence(call)
+            fixes = (_static_fix.static_argnames_fix(ctx, call),)
+        else:
+            size = any(hint in link.message for hint in _SIZE_HINTS)
+            if call.any_array:
+                explanation += (_static_fix.unhashable_sentence(call) if size
+                                else _tracing.data_sentence(call))
+            notes.append(advice(ctx, link.message, function))
+            if call.any_array and origin.for_jit and size:
+                names = _tracing.quoted([a.parameter for a in call.arguments
+                                         if a.kind == "array"])
+                notes.append(f"If {names} is a size you know before the call, pass it as a "
+                             "Python int (the literal, or int(n) outside jit) and mark it "
+                             "static with static_argnames.")
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=call.caller if call is not None and call.caller != location else None,
+        fixes=fixes,
+        notes=tuple(notes),
+    )
