@@ -22,6 +22,14 @@ from jax_nbhelp.model import Location
 from jax_nbhelp.sources import locate
 
 
+def is_top_level(function: str) -> bool:
+    """Whether a frame's function name is a cell's or module's top level, not a function.
+
+    Python names it ``<module>``; IPython 7 names a cell's code ``<cell line: N>``.
+    """
+    return function == "<module>" or function.startswith("<cell line")
+
+
 @dataclass(frozen=True)
 class Frame:
     filename: str

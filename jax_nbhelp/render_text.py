@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
+from jax_nbhelp.context import is_top_level
 from jax_nbhelp.model import Diagnosis, Location
 
 MIME_TYPE = "application/vnd.jax-nbhelp.diagnosis+json"
@@ -15,7 +16,7 @@ def _wrap(text: str, indent: str = "  ") -> str:
 
 def _location_lines(title: str, location: Location) -> list[str]:
     lines = [f"{title} {location.label}" + (f", in {location.function}" if
-             location.function and location.function != "<module>" else "")]
+             location.function and not is_top_level(location.function) else "")]
     if location.line:
         lines.append(f"  --> {location.line.strip()}")
     return lines

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from jax_nbhelp.card.styles import CARD_CSS, hide_rules
+from jax_nbhelp.context import is_top_level
 from jax_nbhelp.model import CellRun, Diagnosis, Fix, FixResult, Location
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -56,7 +57,7 @@ def source_window(location: Location, context: int = 2) -> str:
 
 def location_html(heading: str, location: Location, context: int = 2) -> str:
     where = esc(location.label)
-    if location.function and location.function != "<module>":
+    if location.function and not is_top_level(location.function):
         where += f", in <code>{esc(location.function)}</code>"
     return (
         f'<div class="jnh-heading">{esc(heading)} <span class="jnh-muted">{where}</span></div>'

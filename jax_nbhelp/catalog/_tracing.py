@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from jax_nbhelp.context import ErrorContext, Frame, Link
+from jax_nbhelp.context import ErrorContext, Frame, Link, is_top_level
 from jax_nbhelp.model import Location
 
 _ORIGIN_RE = re.compile(
@@ -321,13 +321,18 @@ _TIMED_RE = re.compile(r"\s*(?:[\w.]+\s*=\s*)?%time(?:it)?(?:\s+-\w+(?:\s*\d+)?)
                        r"(?P<statement>.+)$")
 
 
-def jit_call(ctx: ErrorContext, origin: TraceOrigin) -> JitCall:
-    """Find the traced function's ``def`` and what its caller passed for each argument."""
-    definition = (ctx.place(origin.filename, origin.lineno)
-                  if origin.filename is not None and origin.lineno is not None else None)
+def jit_call(ctx: ErrorContext, origin: TraceOrigin,
+             definition: Location | None = None) -> JitCall:
+    """Find the traced function's ``def`` and what its caller passed for each argument.
+
+    ``definition`` (the def's first line) is found from JAX's message when not given.
+    """
+    if definition is None:
+        definition = (ctx.place(origin.filename, origin.lineno)
+                      if origin.filename is not None and origin.lineno is not None else None)
     caller_frame = _caller(ctx, origin)
     caller = caller_frame.location if caller_frame is not None else None
-    module_level = caller_frame is not None and caller_frame.function == "<module>"
+    module_level = caller_frame is not None and is_top_level(caller_frame.function)
     unknown = tuple(PassedArgument(name, None, "unknown") for name in origin.arguments)
 
     def result(arguments: tuple[PassedArgument, ...], callee: str | None = None) -> JitCall:
