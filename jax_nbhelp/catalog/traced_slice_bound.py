@@ -1,0 +1,215 @@
+"""A slice bound that is traced: ``x[:n]`` or ``x[start:start + 2]`` under ``jax.jit``.
+
+``IndexError: Slice entries must be static integers. Got slice(None, JitTracer(~int32[]),
+None) at position 0``. The message names neither the function nor the argument: the user's
+line (the deepest user frame) holds the subscript, its frame names the function, and the
+bounds the message shows as tracers are read from the slice on that line; the parameters
+they use are found in the function's signature, and what the caller passed for them on the
+calling line (the user frame before).
+
+A Python int from the caller is a setting: make the parameter static (the rule of
+JNH301-JNH303). Otherwise the result's size would depend on a traced value, which jit cannot
+compile; when the size is fixed, ``lax.dynamic_slice`` takes a traced start (explained only:
+it clamps a start that runs past the end, where Python slicing shortens the result).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import replace
+
+from jax_nbhelp.catalog import _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.context import ErrorContext, Frame
+from jax_nbhelp.model import Diagnosis, Fix
+
+CODE = "JNH308"
+NAME = "traced-slice-bound"
+TITLE = "Slice bound traced under jit"
+MESSAGE = "Slice entries must be static integers"
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_HEAD = '''\
+@jax.jit
+def head(x, n):
+    return x[:n]'''
+_WINDOW = '''\
+@jax.jit
+def window(x, start):
+    return x[start:start + 2]'''
+
+EXAMPLES = (
+    Example(
+        setup=(_IMPORTS, _HEAD),
+        failing="out = head(jnp.arange(5.0), 3)",
+        fix="Make n static",
+        check="out.tolist() == [0.0, 1.0, 2.0]",
+        fixed=(_IMPORTS, _HEAD.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
+               "out = head(jnp.arange(5.0), 3)"),
+    ),
+    # A traced start with a fixed size: lax.dynamic_slice, explained (it clamps the start).
+    Example(
+        setup=(_IMPORTS, _WINDOW, "i = jnp.int32(1)"),
+        failing="out = window(jnp.arange(5.0), i)",
+        fix=NO_FIX,
+        check="out.tolist() == [1.0, 2.0]",
+        fixed=(_IMPORTS, _WINDOW.replace("x[start:start + 2]",
+                                         "jax.lax.dynamic_slice(x, (start,), (2,))"),
+               "i = jnp.int32(1)", "out = window(jnp.arange(5.0), i)"),
+    ),
+)
+
+WHY = (
+    "jax.jit compiles your function for the shapes of its arguments, running it once with "
+    "tracers that stand for any value. A slice's bounds decide the shape of its result, so "
+    "they must be Python ints when jit compiles; a traced bound has no value until the "
+    "compiled program runs."
+)
+
+_SLICE_RE = re.compile(r"Got slice\((?P<parts>.*)\) at position (?P<position>\d+)")
+_PART_RE = re.compile(r"[^,()]*(?:\([^()]*\))?[^,()]*")
+
+
+def _traced_parts(message: str) -> tuple[tuple[bool, bool, bool], int] | None:
+    """Which of (lower, upper, step) the message shows as tracers, and the index position."""
+    match = _SLICE_RE.search(message)
+    if match is None:
+        return None
+    parts = [p.strip() for p in _PART_RE.findall(match.group("parts")) if p.strip()]
+    if len(parts) != 3:
+        return None
+    traced = tuple("Tracer" in part for part in parts)
+    return (traced[0], traced[1], traced[2]), int(match.group("position"))
+
+
+def _slice_at(tree: ast.Module, lineno: int, position: int) -> list[ast.Slice]:
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript) or node.lineno > lineno \
+                or lineno > (node.end_lineno or node.lineno):
+            continue
+        index = node.slice
+        items = index.elts if isinstance(index, ast.Tuple) else [index]
+        item = items[position] if position < len(items) else None
+        if isinstance(item, ast.Slice):
+            found.append(item)
+    return found
+
+
+def _enclosing_def(tree: ast.Module, name: str, lineno: int) -> ast.FunctionDef | None:
+    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef) and n.name == name
+            and n.lineno <= lineno <= (n.end_lineno or n.lineno)]
+    return max(defs, key=lambda d: d.lineno) if defs else None
+
+
+def _fixed_size(bound: ast.Slice) -> int | None:
+    """``k`` for ``x[s:s + k]``."""
+    upper = bound.upper
+    if bound.lower is None or bound.step is not None or not isinstance(upper, ast.BinOp) \
+            or not isinstance(upper.op, ast.Add) or not isinstance(upper.right, ast.Constant) \
+            or not isinstance(upper.right.value, int):
+        return None
+    if ast.dump(upper.left) != ast.dump(bound.lower):
+        return None
+    return upper.right.value
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = next((link for link in ctx.chain
+                 if link.is_a("IndexError") and link.message.startswith(MESSAGE)), None)
+    if link is None:
+        return None
+    frames = link.user_frames
+    location = ctx.deepest_user_location()
+    line = f"`{location.line.strip()}`" if location is not None else "A slice"
+    where = f" at {location.label}" if location is not None else ""
+    jnp, lax = _tracing.spellings(ctx)
+    fixes: tuple[Fix, ...] = ()
+    notes: list[str] = []
+    explanation = f"{line}{where} slices with a bound that is traced"
+    call: _tracing.JitCall | None = None
+    size: int | None = None
+    shown = _traced_parts(link.message)
+    parsed = _tracing.parse(location.source) if location is not None else None
+    inner = frames[-1] if frames else None
+    params: list[str] = []
+    if location is not None and parsed is not None and shown is not None and inner is not None:
+        tree, _ = parsed
+        traced, position = shown
+        slices = _slice_at(tree, location.lineno, position)
+        func = _enclosing_def(tree, inner.function, location.lineno)
+        if len(slices) == 1 and func is not None:
+            (bound,) = slices
+            size = _fixed_size(bound)
+            parameters = {a.arg for a in [*func.args.posonlyargs, *func.args.args,
+                                          *func.args.kwonlyargs]}
+            for part, is_traced in zip((bound.lower, bound.upper, bound.step), traced,
+                                       strict=True):
+                if part is None or not is_traced:
+                    continue
+                for name in ast.walk(part):
+                    if isinstance(name, ast.Name) and name.id in parameters \
+                            and name.id not in params:
+                        params.append(name.id)
+            if params:
+                call = _call(ctx, func, params, inner)
+    if params:
+        explanation += f": it comes from {_tracing.quoted(params)}"
+        if call is not None and call.origin.for_jit:
+            explanation += f", a tracer inside {call.origin.function} (traced for jit)"
+        explanation += "."
+    else:
+        explanation += ", which has no value while JAX traces."
+    if call is not None and _static_fix.can_be_static(call):
+        explanation += _static_fix.settings_sentence(call)
+        fixes = (_static_fix.static_argnames_fix(ctx, call),)
+    else:
+        if call is not None and call.any_array:
+            explanation += _tracing.data_sentence(call)
+        if size is not None:
+            notes.append(f"The slice always has {size} elements: "
+                         f"`{lax}.dynamic_slice(x, (start,), ({size},))` (or "
+                         f"`{lax}.dynamic_slice_in_dim(x, start, {size})`) takes a traced "
+                         "start. Unlike Python slicing it clamps a start that runs past the "
+                         "end, so the result always has that size.")
+        else:
+            notes.append(f"If the size is fixed, `{lax}.dynamic_slice(x, (start,), (size,))` "
+                         "takes a traced start with a Python int size. If the size is a "
+                         "setting you know before the call, pass it as a Python int and mark "
+                         "its parameter static (static_argnames). If it depends on the data, "
+                         f"keep the full array and mask the rest: `{jnp}.where("
+                         f"{jnp}.arange(len(x)) < n, x, 0)`.")
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=location,
+        call_site=call.caller if call is not None and call.caller != location else None,
+        fixes=fixes,
+        notes=tuple(notes),
+    )
+
+
+def _call(ctx: ErrorContext, func: ast.FunctionDef, params: list[str],
+          inner: Frame) -> _tracing.JitCall | None:
+    """What the caller passed for ``params``, with the def's jit (purpose "jit" if jitted)."""
+    if inner.location is None:
+        return None
+    first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
+    definition = replace(inner.location, lineno=first, line="")
+    jitted = any(_tracing.jits(d) for d in func.decorator_list)
+    origin = _tracing.TraceOrigin(function=func.name, filename=inner.filename, lineno=first,
+                                  purpose="jit", arguments=tuple(params))
+    call = _tracing.jit_call(ctx, origin, definition)
+    callee = call.callee or ""
+    if not jitted and not (callee.isidentifier() and callee != func.name
+                           and (ctx.type_of(callee) or "").endswith(("PjitFunction",
+                                                                     "JitWrapped"))) \
+            and not ("(" in callee and "jit" in callee.split("(")[0]):
+        origin = replace(origin, purpose="a JAX transformation")
+        call = replace(call, origin=origin)
+    return call

@@ -1,0 +1,354 @@
+"""An array, list or dict passed for a parameter that jit was told to treat as static.
+
+``ValueError: Non-hashable static arguments are not supported. An error occurred while
+trying to hash an object of type <class 'jaxlib._jax.ArrayImpl'>, 4. ...`` JAX raises it at
+the call, before tracing: the only user frame is the calling line, and the message names
+the value's type and repr but not the parameter. The parameter is found from the calling
+line, the jitted ``def`` and its ``static_argnames``/``static_argnums`` (on the decorator, a
+``g = jax.jit(f, ...)`` line in any cell, or ``jax.jit(f, ...)(...)`` on the calling line).
+
+Fixes: stop marking the parameter static (same values when the code only uses it as data;
+when it needs the value, the re-run fails with a tracer error that is diagnosed in turn), and
+when the call passes a global name holding an integer array or list whose value the message
+shows, pass ``int(n)`` / ``tuple(n.tolist())`` / ``tuple(n)`` instead (the same numbers as
+a Python value jit can hash).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, replace
+
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.context import ErrorContext, is_top_level
+from jax_nbhelp.fix_builders import rewrite_fix
+from jax_nbhelp.model import Diagnosis, Fix, Location
+
+CODE = "JNH307"
+NAME = "unhashable-static-argument"
+TITLE = "An array, list or dict passed for a static argument"
+MESSAGE = "Non-hashable static arguments are not supported"
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_SCALE = '''\
+@partial(jax.jit, static_argnames='scale')
+def scaled(x, scale):
+    return x * scale'''
+_RAMP = '''\
+def ramp(x, n):
+    return x + jnp.arange(n)'''
+_RAMP_JIT = "ramp_jit = jax.jit(ramp, static_argnums=1)"
+_TILE = '''\
+@partial(jax.jit, static_argnames='shape')
+def tiled(x, shape):
+    return jnp.zeros(shape) + x'''
+
+EXAMPLES = (
+    # Used as data: dropping it from static_argnames computes the same values.
+    Example(
+        setup=(_IMPORTS, _SCALE, "s = jnp.float32(2.0)"),
+        failing="out = scaled(jnp.ones(3), s)",
+        fix="Stop treating scale as static",
+        check="out.tolist() == [2.0, 2.0, 2.0]",
+        fixed=(_IMPORTS, _SCALE.replace("@partial(jax.jit, static_argnames='scale')",
+                                        "@jax.jit"),
+               "s = jnp.float32(2.0)", "out = scaled(jnp.ones(3), s)"),
+    ),
+    # A size, jitted in another cell with static_argnums: pass the array's value as an int.
+    Example(
+        setup=(_IMPORTS, _RAMP, _RAMP_JIT, "n = jnp.int32(4)"),
+        failing="out = ramp_jit(jnp.ones(4), n)",
+        fix="Pass int(n)",
+        check="out.tolist() == [1.0, 2.0, 3.0, 4.0]",
+        fixed=(_IMPORTS, _RAMP, _RAMP_JIT, "n = jnp.int32(4)",
+               "out = ramp_jit(jnp.ones(4), int(n))"),
+    ),
+    # A shape held in a list: a tuple of the same ints hashes.
+    Example(
+        setup=(_IMPORTS, _TILE, "shape = [2, 3]"),
+        failing="out = tiled(1.0, shape)",
+        fix="Pass tuple(shape)",
+        check="out.shape == (2, 3) and float(out.sum()) == 6.0",
+        fixed=(_IMPORTS, _TILE, "shape = [2, 3]", "out = tiled(1.0, tuple(shape))"),
+    ),
+)
+
+WHY = (
+    "jax.jit compiles your function once per combination of static values, and finds the "
+    "compiled program by hashing them. Arrays, lists and dicts cannot be hashed (they are "
+    "mutable, and an array's == is elementwise), so they can only be traced arguments: "
+    "values your code computes with, not settings such as sizes, shapes or flags."
+)
+
+_VALUE_RE = re.compile(r"hash an object of type <class '(?P<type>[^']+)'>, (?P<value>.*?)\. "
+                       r"The error was:", re.DOTALL)
+_ARRAY_TYPES = ("ArrayImpl", "numpy.ndarray")
+_INT_RE = re.compile(r"-?\d+")
+_INTS_RE = re.compile(r"\[\s*(?:-?\d+(?:,?\s+|,?\s*(?=\])))*\]")
+_JITTED = ("PjitFunction", "JitWrapped")
+
+
+@dataclass(frozen=True)
+class _JitSite:
+    function: str
+    func: ast.FunctionDef
+    static: tuple[str, ...]  # parameter names jit treats as static
+    names_listed: tuple[str, ...]
+    nums_listed: tuple[int, ...]
+    location: Location  # the cell holding the jit, at its line
+
+
+def _literal_strings(node: ast.expr) -> tuple[str, ...]:
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+    return tuple(i.value for i in items if isinstance(i, ast.Constant)
+                 and isinstance(i.value, str))
+
+
+def _literal_ints(node: ast.expr) -> tuple[int, ...]:
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+    return tuple(i.value for i in items if isinstance(i, ast.Constant)
+                 and isinstance(i.value, int) and not isinstance(i.value, bool))
+
+
+def _options(call: ast.Call) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    names: tuple[str, ...] = ()
+    nums: tuple[int, ...] = ()
+    for keyword in call.keywords:
+        if keyword.arg == "static_argnames":
+            names = _literal_strings(keyword.value)
+        elif keyword.arg == "static_argnums":
+            nums = _literal_ints(keyword.value)
+    return names, nums
+
+
+def _jit_options(decorator: ast.expr) -> ast.Call | None:
+    if isinstance(decorator, ast.Call) and _tracing.jits(decorator):
+        return decorator
+    return None
+
+
+def _site(func: ast.FunctionDef, function: str, options: ast.Call | None,
+          location: Location) -> _JitSite | None:
+    if options is None:
+        return None
+    names, nums = _options(options)
+    positional = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+    static = list(names)
+    static += [positional[n] for n in nums if 0 <= n < len(positional)
+               and positional[n] not in static]
+    if not static:
+        return None
+    return _JitSite(function, func, tuple(static), names, nums, location)
+
+
+def _history(ctx: ErrorContext) -> list[tuple[Location, ast.Module]]:
+    cells = []
+    for number in sorted(ctx.cell_sources, reverse=True):
+        place = ctx.cell(number)
+        parsed = _tracing.parse(place.source) if place is not None else None
+        if place is not None and parsed is not None:
+            cells.append((place, parsed[0]))
+    return cells
+
+
+def _latest_def(cells: list[tuple[Location, ast.Module]],
+                function: str) -> tuple[Location, ast.FunctionDef] | None:
+    for place, tree in cells:
+        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function]
+        if defs:
+            return place, defs[-1]
+    return None
+
+
+def _find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> _JitSite | None:
+    """The jitted function ``call`` calls and its static options."""
+    cells = _history(ctx)
+    func = call.func
+    if isinstance(func, ast.Call) and _tracing.is_jit(func.func) and func.args \
+            and isinstance(func.args[0], ast.Name):  # jax.jit(f, ...)(...)
+        function = func.args[0].id
+        found = _latest_def(cells, function)
+        if found is None:
+            return None
+        return _site(found[1], function, func, replace(caller, line=""))
+    if not isinstance(func, ast.Name) or not (ctx.type_of(func.id) or "").endswith(_JITTED):
+        return None
+    qualified = ctx.object_names.get(func.id, "")
+    function = qualified.rpartition(".")[2]
+    if not function.isidentifier():
+        return None
+    found = _latest_def(cells, function)
+    if found is None:
+        return None
+    place, definition = found
+    if func.id == function:  # a decorated def
+        options = next((o for d in definition.decorator_list
+                        if (o := _jit_options(d)) is not None), None)
+        lineno = min([definition.lineno, *(d.lineno for d in definition.decorator_list)])
+        return _site(definition, function, options, replace(place, lineno=lineno, line=""))
+    for cell, tree in cells:  # `alias = jax.jit(function, ...)`
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == func.id
+                    and isinstance(node.value, ast.Call) and _tracing.is_jit(node.value.func)
+                    and node.value.args
+                    and _tracing.names_function(node.value.args[0], function)):
+                return _site(definition, function, node.value,
+                             replace(cell, lineno=node.value.lineno, line=""))
+    return None
+
+
+def _kind_matches(node: ast.expr, ctx: ErrorContext, type_name: str, module_level: bool) -> bool:
+    """Whether the expression passed may be the unhashable value the message shows."""
+    if type_name.endswith(_ARRAY_TYPES):
+        return _tracing.classify(node, ctx, module_level) == "array"
+    literal = {"list": (ast.List, ast.ListComp), "dict": (ast.Dict, ast.DictComp),
+               "set": (ast.Set, ast.SetComp)}.get(type_name)
+    if literal is not None and isinstance(node, literal):
+        return True
+    return isinstance(node, ast.Name) and module_level \
+        and ctx.type_of(node.id) == f"builtins.{type_name}"
+
+
+def _conversion(type_name: str, value: str, name: str) -> str | None:
+    """``int(n)``/``tuple(n.tolist())``/``tuple(n)`` when the shown value is integers."""
+    value = value.strip()
+    if type_name.endswith(_ARRAY_TYPES):
+        if _INT_RE.fullmatch(value):
+            return f"int({name})"
+        if _INTS_RE.fullmatch(value) and "[" not in value[1:]:
+            return f"tuple({name}.tolist())"
+    if type_name == "list" and _INTS_RE.fullmatch(value) and "[" not in value[1:]:
+        return f"tuple({name})"
+    return None
+
+
+def _replace_argument(source: str, node: ast.expr, old: str, new: str) -> str:
+    from jax_nbhelp.rewrite import CannotRewrite
+
+    lines = source.splitlines(keepends=True)
+    index = node.lineno - 1
+    if node.end_lineno != node.lineno or not 0 <= index < len(lines):
+        raise CannotRewrite("the argument spans several lines")
+    raw = lines[index].encode()
+    start, end = node.col_offset, node.end_col_offset or node.col_offset
+    if raw[start:end].decode() != old:
+        raise CannotRewrite("the calling line is not plain Python jax_nbhelp can edit")
+    lines[index] = (raw[:start] + new.encode() + raw[end:]).decode()
+    return "".join(lines)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = next((link for link in ctx.chain
+                 if link.is_a("ValueError") and link.message.startswith(MESSAGE)), None)
+    if link is None:
+        return None
+    shown = _VALUE_RE.search(link.message)
+    type_name = shown.group("type") if shown else ""
+    value = shown.group("value") if shown else ""
+    caller = ctx.call_site()
+    frames = ctx.top.user_frames
+    module_level = bool(frames) and is_top_level(frames[-1].function)
+    kind = ("an array" if type_name.endswith(_ARRAY_TYPES)
+            else f"a {type_name}" if type_name else "a value that cannot be hashed")
+    short = value if len(value) <= 40 else value[:37] + "..."
+    what = f"{kind} ({short})" if value else kind
+    fixes: list[Fix] = []
+    notes: list[str] = []
+    site = parameter = node = None
+    code = ""
+    parsed = _tracing.parse(caller.source) if caller is not None else None
+    if caller is not None and parsed is not None:
+        tree, code = parsed
+        for call in [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                     and n.lineno <= caller.lineno <= (n.end_lineno or n.lineno)]:
+            site = _find_site(ctx, call, caller)
+            if site is None:
+                continue
+            candidates = []
+            for name in site.static:
+                passed = _tracing._bind(call, site.func, name)
+                if passed is not None and _kind_matches(passed, ctx, type_name, module_level):
+                    candidates.append((name, passed))
+            if len(candidates) == 1:
+                (parameter, node), = candidates
+            break
+    line = f"`{caller.line.strip()}`" if caller is not None else "A call"
+    where = f" at {caller.label}" if caller is not None else ""
+    if site is None:
+        explanation = (f"{line}{where} passes {what} for a parameter that jax.jit was told to "
+                       "treat as static (static_argnames or static_argnums).")
+    else:
+        jit_line = site.location.source.splitlines()[site.location.lineno - 1].strip() \
+            if site.location.source else ""
+        jitted = f"`{jit_line}` at {site.location.label}"
+        if parameter is None or node is None:
+            explanation = (f"{line}{where} passes {what} for one of {site.function}'s static "
+                           f"parameters ({_tracing.quoted(list(site.static))}), marked static "
+                           f"by {jitted}.")
+        else:
+            expression = _tracing.segment(code, node)
+            explanation = (f"{line}{where} passes {parameter}={expression}, {what}, but "
+                           f"{jitted} marks {parameter} static.")
+            fixes.append(_unstatic_fix(ctx, site, parameter))
+            if isinstance(node, ast.Name) and module_level and caller is not None:
+                conversion = _conversion(type_name, value, node.id)
+                if conversion is not None:
+                    fixes.append(_convert_fix(ctx, caller, node, node.id, conversion,
+                                              parameter, site.function))
+    notes.append("If the parameter is data your code computes with, don't mark it static: "
+                 "jit traces it like any array. If it is a setting (a size, a shape, a loop "
+                 "count, a flag), pass a Python value: int(n) for a 0-d integer array, "
+                 "tuple(...) for a list or 1-D array; a dict of settings can become a tuple "
+                 "of (key, value) pairs or a frozen dataclass.")
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=ctx.top.summary,
+        location=caller,
+        call_site=None,
+        fixes=tuple(fixes),
+        notes=tuple(notes),
+    )
+
+
+def _unstatic_fix(ctx: ErrorContext, site: _JitSite, parameter: str) -> Fix:
+    positional = [a.arg for a in [*site.func.args.posonlyargs, *site.func.args.args]]
+    index = positional.index(parameter) if parameter in positional else None
+    label = f"Stop treating {parameter} as static"
+    summary = (f"Remove {parameter} from the static arguments where jax.jit wraps "
+               f"{site.function}, so jit traces it like any other array argument.")
+    safety = (f"Same values when {site.function} only computes with {parameter}: jit then "
+              "runs the same operations on its traced value. If the code needs its value "
+              "(a size, a shape, a loop count, an if), the re-run fails with a tracer error, "
+              "which jax_nbhelp diagnoses in turn.")
+    lineno = site.location.lineno
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.remove_static_arg import remove_static_arg
+
+        return remove_static_arg(source, lineno, site.function, parameter, index)
+
+    return rewrite_fix(ctx, site.location, transform, label=label, summary=summary,
+                       safety=safety, safe=True)
+
+
+def _convert_fix(ctx: ErrorContext, caller: Location, node: ast.expr, name: str,
+                 conversion: str, parameter: str, function: str) -> Fix:
+    label = f"Pass {conversion}"
+    summary = (f"Pass {conversion} for {parameter}: the same numbers as a Python value, "
+               "which jit can hash and hand to your code as a static setting.")
+    safety = (f"Same values: {name} holds integers (the error shows them), and {conversion} "
+              f"is those integers as Python numbers. jit compiles {function} again for each "
+              f"new value of {parameter}.")
+
+    def transform(source: str) -> str:
+        return _replace_argument(source, node, name, conversion)
+
+    return rewrite_fix(ctx, caller, transform, label=label, summary=summary, safety=safety,
+                       safe=True)
