@@ -1,0 +1,106 @@
+"""A collective ``run_scoped`` along a Mosaic GPU kernel's cluster axis.
+
+GPU interpret mode shares scoped allocations between the threads of one block only. Naming a
+cluster axis (``plgpu.kernel(..., cluster=, cluster_names=)``) in ``collective_axes`` raises
+``Requesting collective allocations, but no explicit thread axis specified.`` when the
+kernel has no ``thread_name=``, and ``Collective allocations along cluster axes are not
+supported.`` when it has one. No rewrite keeps the meaning (memory shared across the blocks
+of a cluster), so the diagnosis explains and offers no fix.
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp.catalog import _run_scoped_family as family
+from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog.run_scoped_collective_axis_not_in_gpu_kernel import (
+    _CHECK,
+    _IMPORT_PARAMS,
+    _REQUIRES,
+)
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.model import Diagnosis
+
+CODE = "JNH110"
+NAME = "run-scoped-collective-along-gpu-cluster-axis"
+TITLE = "Collective run_scoped along a GPU kernel's cluster axis"
+NO_THREAD_AXIS = "Requesting collective allocations, but no explicit thread axis"
+CLUSTER_AXES = "Collective allocations along cluster axes are not supported."
+
+_CLUSTER = _IMPORT_PARAMS + '''
+def add_one(x_ref, o_ref):
+    def body(scratch):
+        scratch[...] = x_ref[...] * 2
+        o_ref[...] = scratch[...] + 1
+    pl.run_scoped(body, plgpu.SMEM((8, 128), jnp.float32), collective_axes="c")
+
+add_one_gpu = plgpu.kernel(add_one, jax.ShapeDtypeStruct((8, 128), jnp.float32),
+                           cluster=(2,), cluster_names=("c",), interpret=InterpretGPUParams())
+'''
+
+_CALL = "out = add_one_gpu(jnp.ones((8, 128)))"
+
+EXAMPLES = (
+    Example(
+        setup=(_CLUSTER,),
+        failing=_CALL,
+        fix=NO_FIX,
+        check=_CHECK,
+        fixed=(_CLUSTER.replace(', collective_axes="c"', ""), _CALL),
+        requires=_REQUIRES,
+    ),
+    Example(
+        setup=(_CLUSTER.replace('cluster_names=("c",), ',
+                                'cluster_names=("c",), num_threads=2, thread_name="wg", '),),
+        failing=_CALL,
+        fix=NO_FIX,
+        check=_CHECK,
+        fixed=(_CLUSTER.replace('collective_axes="c"', 'collective_axes="wg"').replace(
+            'cluster_names=("c",), ', 'cluster_names=("c",), num_threads=2, thread_name="wg", '),
+            _CALL),
+        requires=_REQUIRES,
+    ),
+)
+
+WHY = (
+    "A scoped allocation lives in one block's shared memory, which only that block's threads "
+    "(plgpu.kernel's thread_name= axis) can share. GPU interpret mode does not model memory "
+    "shared across the blocks of a cluster, so it refuses cluster axes in collective_axes, "
+    "and without thread_name= a kernel has no axis to share along at all."
+)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(NO_THREAD_AXIS) or ctx.find(CLUSTER_AXES)
+    if link is None:
+        return None
+    location = family.operation_location(ctx)
+    failing = ctx.failing_cell()
+    where = f" at {location.label}" if location is not None else ""
+    if NO_THREAD_AXIS in link.message:
+        explanation = (
+            f"The pl.run_scoped(...){where} shares its allocation along a cluster axis of a "
+            "GPU kernel built without thread_name= (so with one thread per block). Only the "
+            "threads of one block can share a scoped allocation."
+        )
+    else:
+        explanation = (
+            f"The pl.run_scoped(...){where} shares its allocation along a cluster axis. Only "
+            "the threads of one block (the kernel's thread_name= axis) can share a scoped "
+            "allocation."
+        )
+    notes = (
+        "Data that blocks of a cluster exchange must go through an output (GMEM) buffer; "
+        "scratch that one block uses alone needs no cluster axis in collective_axes (the "
+        "thread axis, when the kernel has threads).",
+    )
+    return Diagnosis(
+        code=CODE,
+        name=NAME,
+        title=TITLE,
+        explanation=explanation,
+        why=WHY,
+        error=link.summary,
+        location=location,
+        call_site=failing if failing != location else None,
+        notes=notes,
+    )
