@@ -9,12 +9,10 @@ The reverse of :mod:`static_argnames`: ``name`` leaves ``static_argnames`` and `
 from __future__ import annotations
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper
 
-from ._lines import split_lines, unparsable_message
 from .errors import CannotRewrite
 from .magics import rewrite_cell
-from .static_argnames import _jit_decorator, _pick, _TargetCollector, is_jit_expression
+from .static_argnames import _jit_decorator, find_jit_target, is_jit_expression
 
 __all__ = ["remove_static_arg"]
 
@@ -110,19 +108,7 @@ class _RemoveStaticArg(cst.CSTTransformer):
 
 def remove_static_arg_python(source: str, lineno: int | None, function: str, name: str,
                              index: int | None) -> str:
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
-    except cst.ParserSyntaxError as err:
-        raise CannotRewrite(unparsable_message(source, err.editor_line)) from None
-    line_count = len(split_lines(source)) or 1
-    if lineno is not None and not 1 <= lineno <= line_count:
-        raise CannotRewrite(f"Line {lineno} is outside the code, which has {line_count} lines.")
-    collector = _TargetCollector(function)
-    wrapper.visit(collector)
-    target = _pick(collector, lineno, function)
-    where = (f"The jax.jit decorator of {function} (line {target.first_line})"
-             if isinstance(target.node, cst.FunctionDef)
-             else f"{target.description} on line {target.first_line}")
+    wrapper, target, where = find_jit_target(source, lineno, function)
     return wrapper.module.visit(_RemoveStaticArg(target.node, name, index, where)).code
 
 

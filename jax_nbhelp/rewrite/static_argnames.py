@@ -285,12 +285,13 @@ def _pick(collector: _TargetCollector, lineno: int | None, function: str) -> _Ta
                         f"jax.jit({function}) call.")
 
 
-def add_static_argnames_python(source: str, lineno: int | None, function: str,
-                               names: Sequence[str], partial: str | None = None,
-                               jit_takes_options: bool = True) -> str:
-    """Like :func:`add_static_argnames` for plain Python (no IPython syntax)."""
-    if not names:
-        raise ValueError("names must not be empty")
+def find_jit_target(source: str, lineno: int | None,
+                    function: str) -> tuple[MetadataWrapper, _Target, str]:
+    """Parse ``source`` and find where it applies jit to ``function`` (see ``_pick``).
+
+    Returns the parsed module, the target and how to name it in a refusal. Shared by the
+    rewrites that add and remove static arguments, so both find the same place.
+    """
     try:
         wrapper = MetadataWrapper(cst.parse_module(source))
     except cst.ParserSyntaxError as err:
@@ -304,6 +305,16 @@ def add_static_argnames_python(source: str, lineno: int | None, function: str,
     where = (f"The jax.jit decorator of {function} (line {target.first_line})"
              if isinstance(target.node, cst.FunctionDef)
              else f"{target.description} on line {target.first_line}")
+    return wrapper, target, where
+
+
+def add_static_argnames_python(source: str, lineno: int | None, function: str,
+                               names: Sequence[str], partial: str | None = None,
+                               jit_takes_options: bool = True) -> str:
+    """Like :func:`add_static_argnames` for plain Python (no IPython syntax)."""
+    if not names:
+        raise ValueError("names must not be empty")
+    wrapper, target, where = find_jit_target(source, lineno, function)
     # Older JAX has no jax.jit(static_argnames=...) form: a bare decorator becomes
     # functools.partial(jax.jit, ...), importing functools when the caller has no name for it.
     import_functools = partial is None and not jit_takes_options
