@@ -6,7 +6,7 @@ Diagnoses decide WHAT to change; these helpers decide which cells must run again
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.model import CellRun, Fix, Location, RuntimeWrapper
@@ -16,13 +16,17 @@ def cell_label(location: Location) -> str:
     return f"In [{location.cell}]" if location.cell is not None else "the cell"
 
 
-def _failing_run(ctx: ErrorContext) -> CellRun | str:
+NOT_A_CELL = (
+    "the error did not come from a notebook cell jax_nbhelp can re-run (it re-runs "
+    "cells of an IPython session, not scripts)"
+)
+
+
+def failing_run(ctx: ErrorContext) -> CellRun | str:
+    """The failing cell as a run, or why it cannot be re-run."""
     failing = ctx.failing_cell()
     if failing is None:
-        return (
-            "the error did not come from a notebook cell jax_nbhelp can re-run (it re-runs "
-            "cells of an IPython session, not scripts)"
-        )
+        return NOT_A_CELL
     if failing.source is None:
         return f"the source of {cell_label(failing)} is no longer in the shell's history"
     return CellRun(label=cell_label(failing), source=failing.source, cell=failing.cell)
@@ -38,18 +42,25 @@ def rerun_fix(
     runtime: RuntimeWrapper,
     runtime_description: str,
     unavailable: str | None = None,
+    before: Sequence[CellRun] = (),
 ) -> Fix:
-    """Re-run the failing cell, unchanged, inside ``runtime``."""
-    run = _failing_run(ctx)
+    """Re-run the cells ``before`` and then the failing cell, unchanged, inside ``runtime``.
+
+    A cell of ``before`` that is the failing cell itself runs once, last.
+    """
+    run = failing_run(ctx)
+    runs: tuple[CellRun, ...] = ()
     if isinstance(run, str):
         unavailable = unavailable or run
+    else:
+        runs = (*(cell for cell in before if cell.cell != run.cell), run)
     return Fix(
         label=label,
         summary=summary,
         safety=safety,
         safe=safe,
         kind="runtime",
-        runs=(run,) if isinstance(run, CellRun) else (),
+        runs=runs,
         runtime=runtime,
         runtime_description=runtime_description,
         unavailable=unavailable,
@@ -123,7 +134,7 @@ def _rewrite_fix(
         label=cell_label(location), source=new_source, cell=location.cell,
         original=location.source,
     )
-    failing = _failing_run(ctx)
+    failing = failing_run(ctx)
     if isinstance(failing, str):
         return refused(failing, diff)
     same_cell = failing.cell == location.cell and failing.source == location.source

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from jax_nbhelp import interpret_modes
 from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import cell_label
+from jax_nbhelp.fix_builders import NOT_A_CELL, cell_label, rerun_fix
 from jax_nbhelp.interpret_modes import Mode
 from jax_nbhelp.kernel_cells import KernelPlan, Site, history, plan_for, sites_at
 from jax_nbhelp.model import CellRun, Fix, Location
@@ -197,38 +197,30 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
            "happens again." if reruns else "")
     )
     unavailable = interpret_modes.switch_unavailable() or interpret_modes.params_unavailable(mode)
-    failing = situation.failing
-    runs: list[CellRun] = []
-    ran = "the failing cell runs"
-    if failing is None or failing.source is None:
-        unavailable = unavailable or (
-            "the error did not come from a notebook cell jax_nbhelp can re-run"
-        )
-    else:
-        runs = [CellRun(label=f"In [{n}]", source=situation.cells[n], cell=n) for n in reruns]
-        runs.append(CellRun(label=cell_label(failing), source=failing.source, cell=failing.cell))
-        ran = ", ".join(run.label for run in runs) + (" run" if len(runs) > 1 else " runs")
-
     forcing = ("force_gpu_interpret_mode()" if mode == "gpu"
                else "pltpu.force_tpu_interpret_mode()")
 
     def switch() -> AbstractContextManager[None]:
         return interpret_modes.interpret_switch(mode)
 
-    return Fix(
+    fix = rerun_fix(
+        ctx,
         label=label,
         summary=summary,
         safety=safety,
         safe=True,
-        kind="runtime",
-        runs=tuple(runs),
         runtime=switch,
-        runtime_description=(
-            f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
-            f"(what {forcing} does) while {ran}, then restores it."
-        ),
+        runtime_description="",
         unavailable=unavailable,
+        before=[CellRun(label=f"In [{n}]", source=situation.cells[n], cell=n) for n in reruns],
     )
+    ran = (", ".join(run.label for run in fix.runs) + (" run" if len(fix.runs) > 1 else " runs")
+           if fix.runs else "the failing cell runs")
+    fix.runtime_description = (
+        f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
+        f"(what {forcing} does) while {ran}, then restores it."
+    )
+    return fix
 
 
 def cells_fix(
@@ -249,7 +241,7 @@ def cells_fix(
 
     failing = situation.failing
     if failing is None or failing.cell is None or failing.source is None:
-        return refused("the error did not come from a notebook cell jax_nbhelp can re-run")
+        return refused(NOT_A_CELL)
     if not edits:
         return refused("jax_nbhelp found nothing to change in your cells")
     edited: dict[int, str] = {}

@@ -16,7 +16,7 @@ import re
 
 from jax_nbhelp import capabilities
 from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
+from jax_nbhelp.fix_builders import NOT_A_CELL, rewrite_fix
 from jax_nbhelp.model import Fix, Location
 
 LABEL = "Run in an interpreted kernel"
@@ -127,7 +127,7 @@ def _interpreted_kernel_fix(ctx: ErrorContext, location: Location | None) -> Fix
         return _refused(gpu)
     failing = ctx.failing_cell()
     if failing is None:
-        return _refused("the error did not come from a notebook cell jax_nbhelp can re-run")
+        return _refused(NOT_A_CELL)
     prelude = runner_source(gpu)
 
     def transform(source: str) -> str:

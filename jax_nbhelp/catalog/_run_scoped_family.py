@@ -14,7 +14,7 @@ from dataclasses import replace
 from jax_nbhelp import capabilities
 from jax_nbhelp.capabilities import MOSAIC_GPU_MODULE
 from jax_nbhelp.context import ErrorContext, Link
-from jax_nbhelp.fix_builders import cell_label, rewrite_fix
+from jax_nbhelp.fix_builders import cell_label, rerun_fix, rewrite_fix
 from jax_nbhelp.model import CellRun, Fix, Location, RuntimeWrapper
 
 TRACE_LINK = "JaxStackTraceBeforeTransformation"
@@ -159,31 +159,19 @@ def rerun_cells_fix(
     Kernels read interpret settings when they are built, so the cell that defines the kernel
     body (usually the one holding the run_scoped call) runs again too.
     """
-    failing = ctx.failing_cell()
-    runs: list[CellRun] = []
-    if failing is None or failing.source is None:
-        unavailable = unavailable or (
-            "the error did not come from a notebook cell jax_nbhelp can re-run"
-        )
-    else:
-        if (
-            first is not None
-            and first.kind == "cell"
-            and first.source is not None
-            and first.cell != failing.cell
-        ):
-            runs.append(CellRun(label=cell_label(first), source=first.source, cell=first.cell))
-        runs.append(CellRun(label=cell_label(failing), source=failing.source, cell=failing.cell))
-    return Fix(
+    before: tuple[CellRun, ...] = ()
+    if first is not None and first.kind == "cell" and first.source is not None:
+        before = (CellRun(label=cell_label(first), source=first.source, cell=first.cell),)
+    return rerun_fix(
+        ctx,
         label=label,
         summary=summary,
         safety=safety,
         safe=True,
-        kind="runtime",
-        runs=tuple(runs),
         runtime=runtime,
         runtime_description=runtime_description,
         unavailable=unavailable,
+        before=before,
     )
 
 
