@@ -78,10 +78,14 @@ def _entry_section(shell: Any, entry: Any) -> str:
                   f"raises ``{error}``", ""]
         fixes = diagnosis.fixes if diagnosis is not None else ()
         if fixes:
-            lines += ["| fix | computes the same answer? | what it does |", "|---|---|---|"]
+            lines += ["| fix | computes the same answer? | what it does | what it runs |",
+                      "|---|---|---|---|"]
             for fix in fixes:
                 safety = ("yes: " if fix.safe else "**no**: ") + fix.safety
-                cells = [fix.label, safety, fix.summary]
+                runs = fix.runs_sentence().removeprefix("Runs: ") if fix.runs else "nothing"
+                if fix.not_rerun:
+                    runs += " Not re-run: " + "; ".join(fix.not_rerun) + "."
+                cells = [fix.label, safety, fix.summary, runs]
                 if fix.unavailable:
                     cells[2] += f" (not offered here: {fix.unavailable})"
                 lines.append("| " + " | ".join(_table_cell(c) for c in cells) + " |")

@@ -40,4 +40,4 @@ def show(diagnosis: Diagnosis) -> None:
 
             print(f"jax_nbhelp: the card failed ({type(exc).__name__}: {exc}).",
                   file=sys.stderr)
-    display(diagnosis_bundle(diagnosis), raw=True)  # type: ignore[no-untyped-call]
+    display(diagnosis_bundle(diagnosis), raw=True)

@@ -1,15 +1,19 @@
 """Shared ways to build a Fix: re-run the failing cell, or rewrite a line and re-run.
 
-Diagnoses decide WHAT to change; these helpers decide which cells must run again and turn
-"cannot" into a reason the user reads, so every diagnosis explains refusals the same way.
+Diagnoses decide WHAT to change; these helpers decide which statements must run again (see
+``run_plan``) and turn "cannot" into a reason the user reads, so every diagnosis explains
+refusals the same way.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import CellRun, Fix, Location, RuntimeWrapper
+from jax_nbhelp.model import CellEdit, CellRun, Fix, Location, RuntimeWrapper
+from jax_nbhelp.run_plan import FailingCell, plan_runs
+from jax_nbhelp.state import STATE
 
 
 def cell_label(location: Location) -> str:
@@ -22,14 +26,78 @@ NOT_A_CELL = (
 )
 
 
-def failing_run(ctx: ErrorContext) -> CellRun | str:
-    """The failing cell as a run, or why it cannot be re-run."""
+def failing_cell(ctx: ErrorContext) -> FailingCell | str:
+    """The failing cell and the line of the statement that raised, or why it cannot re-run."""
     failing = ctx.failing_cell()
-    if failing is None:
+    if failing is None or failing.cell is None:
         return NOT_A_CELL
     if failing.source is None:
         return f"the source of {cell_label(failing)} is no longer in the shell's history"
-    return CellRun(label=cell_label(failing), source=failing.source, cell=failing.cell)
+    restart = restart_last = None
+    undone = STATE.failed_fix
+    if undone is not None and undone.filename == failing.filename:
+        restart = undone.run.first_line
+        restart_last = None if undone.run.resumed else undone.run.last_line or None
+    return FailingCell(failing.cell, failing.source, _raising_line(ctx, failing), restart,
+                       restart_last)
+
+
+def _raising_line(ctx: ErrorContext, failing: Location) -> int:
+    """The cell line that raised. In a ``%%time`` cell the cell's own frame is the magic's
+    line; the body's frame (``<timed exec>``, numbered from the line after it) says which."""
+    from jax_nbhelp.cell_statements import parse_cell
+
+    parsed = parse_cell(failing.source or "")
+    if parsed is not None and parsed.cell_magic == "time":
+        for frame in ctx.top.frames:
+            if frame.filename == "<timed exec>":
+                return parsed.magic_line + frame.lineno
+    return failing.lineno
+
+
+@dataclass(frozen=True)
+class Planned:
+    runs: tuple[CellRun, ...]
+    not_rerun: tuple[str, ...]
+    edits: tuple[CellEdit, ...]
+
+
+def plan(
+    ctx: ErrorContext,
+    *,
+    edits: Mapping[int, tuple[str, str]] | None = None,
+    touch: Mapping[int, Mapping[int, str]] | None = None,
+) -> Planned | str:
+    """The runs of a fix that rewrites ``edits`` and re-runs ``touch`` (see ``run_plan``),
+    or why it cannot run. After a failed fix was undone, its runs are carried along."""
+    failing = failing_cell(ctx)
+    if isinstance(failing, str):
+        return failing
+    edits = dict(edits or {})
+    planned = plan_runs(failing, ctx.cell_sources, edits=edits, touch=touch)
+    runs = list(planned.runs)
+    merged: dict[int | None, CellEdit] = {}
+    undone = STATE.failed_fix
+    if failing.restart_line is not None and undone is not None:
+        runs = ([r for r in undone.before if not _superseded(r, planned.runs)] + runs
+                + [r for r in undone.after if not _superseded(r, planned.runs)])
+        merged = {edit.cell: edit for edit in undone.edits}
+    for number, (before, after) in sorted(edits.items()):
+        earlier = merged.get(number)
+        original = earlier.original if earlier else ctx.cell_sources.get(number, before)
+        merged[number] = CellEdit(label=f"In [{number}]", cell=number, original=original,
+                                  source=after)
+    return Planned(tuple(runs), planned.not_rerun, tuple(merged.values()))
+
+
+def _superseded(run: CellRun, runs: Sequence[CellRun]) -> bool:
+    """Whether a newer run covers some of ``run``'s lines of the same cell."""
+    def span(r: CellRun) -> tuple[int, int]:
+        return r.first_line, r.last_line or 10**9
+
+    first, last = span(run)
+    return any(other.cell == run.cell and span(other)[0] <= last and first <= span(other)[1]
+               for other in runs)
 
 
 def rerun_fix(
@@ -42,18 +110,19 @@ def rerun_fix(
     runtime: RuntimeWrapper,
     runtime_description: str,
     unavailable: str | None = None,
-    before: Sequence[CellRun] = (),
+    touch: Mapping[int, Mapping[int, str]] | None = None,
 ) -> Fix:
-    """Re-run the cells ``before`` and then the failing cell, unchanged, inside ``runtime``.
-
-    A cell of ``before`` that is the failing cell itself runs once, last.
-    """
-    run = failing_run(ctx)
+    """Re-run, unchanged and inside ``runtime``, the statements ``touch`` names (cell ->
+    {line: why}) with those that captured them, then the failing cell from the statement
+    that raised."""
+    planned = plan(ctx, touch=touch)
     runs: tuple[CellRun, ...] = ()
-    if isinstance(run, str):
-        unavailable = unavailable or run
+    not_rerun: tuple[str, ...] = ()
+    edits: tuple[CellEdit, ...] = ()
+    if isinstance(planned, str):
+        unavailable = unavailable or planned
     else:
-        runs = (*(cell for cell in before if cell.cell != run.cell), run)
+        runs, not_rerun, edits = planned.runs, planned.not_rerun, planned.edits
     return Fix(
         label=label,
         summary=summary,
@@ -64,6 +133,8 @@ def rerun_fix(
         runtime=runtime,
         runtime_description=runtime_description,
         unavailable=unavailable,
+        edits=edits,
+        not_rerun=not_rerun,
     )
 
 
@@ -130,13 +201,9 @@ def _rewrite_fix(
             "diff there and re-import the module",
             diff,
         )
-    edited = CellRun(
-        label=cell_label(location), source=new_source, cell=location.cell,
-        original=location.source,
-    )
-    failing = failing_run(ctx)
-    if isinstance(failing, str):
-        return refused(failing, diff)
-    same_cell = failing.cell == location.cell and failing.source == location.source
-    runs = (edited,) if same_cell else (edited, failing)
-    return Fix(label=label, summary=summary, safety=safety, safe=safe, runs=runs, diff=diff)
+    assert location.cell is not None
+    planned = plan(ctx, edits={location.cell: (location.source, new_source)})
+    if isinstance(planned, str):
+        return refused(planned, diff)
+    return Fix(label=label, summary=summary, safety=safety, safe=safe, runs=planned.runs,
+               diff=diff, edits=planned.edits, not_rerun=planned.not_rerun)

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field
 
 from jax_nbhelp import interpret_modes
 from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import NOT_A_CELL, cell_label, rerun_fix
+from jax_nbhelp.fix_builders import NOT_A_CELL, failing_cell, plan, rerun_fix
 from jax_nbhelp.interpret_modes import Mode
 from jax_nbhelp.kernel_cells import KernelPlan, Site, history, plan_for, sites_at
-from jax_nbhelp.model import CellRun, Fix, Location
+from jax_nbhelp.model import Fix, Location
 from jax_nbhelp.state import current_shell
 
 TPU_MODULE = "jax.experimental.pallas.tpu"
@@ -123,12 +123,15 @@ def analyse(ctx: ErrorContext) -> Situation:
     """The failing kernel: which interpreter fits it, and which cells build it."""
     failing = ctx.failing_cell()
     shell = current_shell()
-    if failing is None or failing.cell is None or failing.source is None:
+    raising = failing_cell(ctx)
+    if failing is None or failing.cell is None or failing.source is None or isinstance(
+            raising, str):
         plan = KernelPlan()
         cells: dict[int, str] = {}
     else:
         cells = history(shell, failing.cell)
-        plan = plan_for(failing.cell, failing.source, cells)
+        plan = plan_for(failing.cell, failing.source, cells,
+                        raising.restart_line or raising.lineno)
         cells[failing.cell] = failing.source
     deepest = ctx.deepest_user_location()
     traced: tuple[Site, ...] = ()
@@ -139,7 +142,8 @@ def analyse(ctx: ErrorContext) -> Situation:
         traced = sites_at(deepest.cell, deepest.source, deepest.lineno)
     known = {(s.cell, s.lineno) for s in plan.sites}
     plan = KernelPlan(plan.reruns, plan.sites + tuple(s for s in traced if (s.cell, s.lineno)
-                                                      not in known), plan.imported)
+                                                      not in known), plan.imported,
+                      plan.statements)
     where = None
     best = traced or tuple(s for s in plan.sites if s.eager and s.cell in plan.reruns) or (
         plan.sites
@@ -181,20 +185,16 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
     """Re-run the cells that build the kernel, then the failing cell, with the switch on."""
     info = interpret_modes.describe(mode)
     label = f"Re-run in {info.name.removeprefix('plain ')}"
-    reruns = list(situation.plan.reruns)
     rebuilt = ""
-    if reruns:
-        again = "it runs" if len(reruns) == 1 else "they run"
-        rebuilt = (f" {_labels(reruns)} built the kernel (or captured it) before this cell ran, "
-                   f"so {again} again first.")
-    summary = (f"Re-run the failing cell with Pallas's interpret switch set to "
-               f"{info.code}.{rebuilt}")
+    if situation.plan.statements:
+        rebuilt = (" The statements that built the kernel (or captured it) before it ran "
+                   "run again first; nothing else of their cells does.")
+    summary = (f"Re-run the failing cell from the statement that raised, with Pallas's "
+               f"interpret switch set to {info.code}.{rebuilt}")
     safety = (
         f"{SAME_KERNEL} Your code is not changed: kernels built during the re-run keep the mode "
         "for this session, but a fresh run of the notebook fails again until interpret= is in "
         "the code."
-        + (f" Anything else {_labels(reruns)} {'does' if len(reruns) == 1 else 'do'} "
-           "happens again." if reruns else "")
     )
     unavailable = interpret_modes.switch_unavailable() or interpret_modes.params_unavailable(mode)
     forcing = ("force_gpu_interpret_mode()" if mode == "gpu"
@@ -212,10 +212,10 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
         runtime=switch,
         runtime_description="",
         unavailable=unavailable,
-        before=[CellRun(label=f"In [{n}]", source=situation.cells[n], cell=n) for n in reruns],
+        touch=situation.plan.touch(),
     )
-    ran = (", ".join(run.label for run in fix.runs) + (" run" if len(fix.runs) > 1 else " runs")
-           if fix.runs else "the failing cell runs")
+    ran = (", then ".join(run.where for run in fix.runs)
+           + (" run" if len(fix.runs) > 1 else " runs") if fix.runs else "the failing cell runs")
     fix.runtime_description = (
         f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
         f"(what {forcing} does) while {ran}, then restores it."
@@ -224,6 +224,7 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
 
 
 def cells_fix(
+    ctx: ErrorContext,
     situation: Situation,
     edits: dict[int, Callable[[str], str]],
     *,
@@ -253,17 +254,15 @@ def cells_fix(
     diff = "".join(
         unified_diff(situation.cells[n], edited[n], f"In [{n}]") for n in sorted(edited)
     )
-    order = sorted((set(edited) | set(situation.plan.reruns)) - {failing.cell})
-    runs = [
-        CellRun(label=f"In [{n}]", source=edited.get(n, situation.cells[n]), cell=n,
-                original=situation.cells[n])
-        for n in order
-    ]
-    runs.append(CellRun(label=cell_label(failing),
-                        source=edited.get(failing.cell, failing.source),
-                        cell=failing.cell, original=failing.source))
-    return Fix(label=label, summary=summary.format(runs=", ".join(r.label for r in runs)),
-               safety=safety, safe=safe, runs=tuple(runs), diff=diff)
+    sources = {n: (situation.cells[n], edited[n]) for n in edited}
+    planned = plan(ctx, edits=sources, touch=situation.plan.touch())
+    if isinstance(planned, str):
+        return Fix(label=label, summary=summary, safety=safety, safe=safe, unavailable=planned,
+                   diff=diff)
+    return Fix(label=label,
+               summary=summary.format(runs=", then ".join(r.where for r in planned.runs)),
+               safety=safety, safe=safe, runs=planned.runs, diff=diff, edits=planned.edits,
+               not_rerun=planned.not_rerun)
 
 
 def rewrite_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
@@ -301,7 +300,7 @@ def rewrite_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
 
     edits = {number: editor(cell_sites) for number, cell_sites in by_cell.items()}
     return cells_fix(
-        situation, edits, label=label,
+        ctx, situation, edits, label=label,
         summary=(f"Pass interpret={value} where {_labels(sorted(by_cell))} builds the kernel, "
                  "then re-run {runs}."),
         safety=safety, safe=True,

@@ -15,9 +15,16 @@ bound it, and followed through the expressions that were evaluated when it was b
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from jax_nbhelp.cell_statements import (
+    NameWalker,
+    bound_names,
+    cell_scope_statements,
+    walk_names,
+)
 
 _ALWAYS = frozenset({"pallas_call", "core_map"})
 _MAX_STEPS = 400
@@ -47,6 +54,15 @@ class KernelPlan:
     reruns: tuple[int, ...] = ()  # earlier cells, in execution order
     sites: tuple[Site, ...] = ()
     imported: tuple[str, ...] = ()  # names the failing code uses that come from imports
+    # the statements to run again: (cell, line, why), the failing cell's own included
+    statements: tuple[tuple[int, int, str], ...] = ()
+
+    def touch(self) -> dict[int, dict[int, str]]:
+        """``statements`` as ``fix_builders.rerun_fix`` takes them: cell -> {line: why}."""
+        found: dict[int, dict[int, str]] = {}
+        for cell, line, why in self.statements:
+            found.setdefault(cell, {}).setdefault(line, why)
+        return found
 
 
 def dotted(node: ast.AST) -> str | None:
@@ -96,56 +112,16 @@ def _parse(number: int, source: str) -> _Cell | None:
         tree = ast.parse(escaped)
     except Exception:
         return None
-    cell = _Cell(number, source, escaped, tree)
-    for stmt in _cell_scope_statements(tree.body):
-        for name in _bound_names(stmt):
-            cell.bindings.setdefault(name, []).append(stmt)
-    return cell
+    return _with_body(_Cell(number, source, escaped, tree), tree.body)
 
 
-def _cell_scope_statements(body: Iterable[ast.stmt]) -> Iterator[ast.stmt]:
-    """Simple statements and definitions that run at cell scope (into if/for/with/try)."""
-    for stmt in body:
-        if isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With
-                      | ast.AsyncWith | ast.Try):
-            yield stmt
-            for part in ("body", "orelse", "finalbody"):
-                yield from _cell_scope_statements(getattr(stmt, part, []))
-            for handler in getattr(stmt, "handlers", []):
-                yield from _cell_scope_statements(handler.body)
-        else:
-            yield stmt
-
-
-def _target_names(target: ast.AST) -> Iterator[str]:
-    if isinstance(target, ast.Name):
-        yield target.id
-    elif isinstance(target, ast.Tuple | ast.List):
-        for element in target.elts:
-            yield from _target_names(element)
-    elif isinstance(target, ast.Starred):
-        yield from _target_names(target.value)
-
-
-def _bound_names(stmt: ast.stmt) -> Iterator[str]:
-    if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        yield stmt.name
-    elif isinstance(stmt, ast.Assign):
-        for target in stmt.targets:
-            yield from _target_names(target)
-    elif isinstance(stmt, ast.AnnAssign | ast.AugAssign | ast.For | ast.AsyncFor):
-        yield from _target_names(stmt.target)
-    elif isinstance(stmt, ast.With | ast.AsyncWith):
-        for item in stmt.items:
-            if item.optional_vars is not None:
-                yield from _target_names(item.optional_vars)
-    elif isinstance(stmt, ast.Import | ast.ImportFrom):
-        for alias in stmt.names:
-            yield (alias.asname or alias.name).split(".")[0]
-    if not isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        for node in ast.walk(stmt):
-            if isinstance(node, ast.NamedExpr):
-                yield from _target_names(node.target)
+def _with_body(cell: _Cell, body: list[ast.stmt]) -> _Cell:
+    """``cell`` reduced to the top-level statements ``body``, with their bindings."""
+    part = _Cell(cell.number, cell.source, cell.escaped, ast.Module(body=body, type_ignores=[]))
+    for stmt in cell_scope_statements(body):
+        for name in bound_names(stmt):
+            part.bindings.setdefault(name, []).append(stmt)
+    return part
 
 
 def _eager_and_lazy(stmt: ast.stmt) -> tuple[list[ast.AST], list[ast.AST]]:
@@ -165,64 +141,32 @@ def _eager_and_lazy(stmt: ast.stmt) -> tuple[list[ast.AST], list[ast.AST]]:
     return [stmt], []
 
 
-class _Walker(ast.NodeVisitor):
-    """Names loaded and constructor calls, split into run-now and run-later (function bodies)."""
-
-    def __init__(self, eager: bool) -> None:
-        self.eager = eager
-        self.names: list[tuple[str, bool]] = []
-        self.calls: list[tuple[ast.Call, str, bool]] = []
-        self.local: set[str] = set()
-
-    def _later(self, nodes: Iterable[ast.AST], args: ast.arguments | None) -> None:
-        saved, saved_local = self.eager, set(self.local)
-        self.eager = False
-        if args is not None:
-            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs,
-                        *([args.vararg] if args.vararg else []),
-                        *([args.kwarg] if args.kwarg else [])]:
-                self.local.add(arg.arg)
-        for node in nodes:
-            self.visit(node)
-        self.eager, self.local = saved, saved_local
-
-    def visit_FunctionDef(self, node: ast.FunctionDef) -> None:
-        for item in [*node.decorator_list, *node.args.defaults]:
-            self.visit(item)
-        self.local.add(node.name)
-        self._later(node.body, node.args)
-
-    visit_AsyncFunctionDef = visit_FunctionDef  # type: ignore[assignment]
-
-    def visit_Lambda(self, node: ast.Lambda) -> None:
-        self._later([node.body], node.args)
-
-    def visit_Name(self, node: ast.Name) -> None:
-        if isinstance(node.ctx, ast.Load) and not (not self.eager and node.id in self.local):
-            self.names.append((node.id, self.eager))
-        elif isinstance(node.ctx, ast.Store) and not self.eager:
-            self.local.add(node.id)
-
-    def visit_Call(self, node: ast.Call) -> None:
-        name = constructor_of(node)
-        if name is not None:
-            self.calls.append((node, name, self.eager))
-        self.generic_visit(node)
+KernelCall = tuple[ast.Call, str, bool]  # the call, its constructor, whether it runs now
 
 
-def _walk(nodes: Iterable[ast.AST], eager: bool) -> _Walker:
-    walker = _Walker(eager)
-    for node in nodes:
-        walker.visit(node)
-    return walker
+def _walk(nodes: Iterable[ast.AST], eager: bool) -> tuple[NameWalker, list[KernelCall]]:
+    """Names loaded (see ``NameWalker``), and the calls among them that build kernels."""
+    walker = walk_names(nodes, eager)
+    calls = [(call, name, call_eager) for call, call_eager in walker.calls
+             if (name := constructor_of(call)) is not None]
+    return walker, calls
+
+
+# A statement to run again: (cell, its first line, why).
+Rerun = tuple[int, int, str]
+BUILDS = "builds the kernel"
+CAPTURES = "captures the kernel"
 
 
 class _Planner:
     def __init__(self, cells: dict[int, _Cell], failing: _Cell) -> None:
         self.cells = cells
         self.failing = failing
+        # The failing cell's statements before the one that raised are in ``cells`` under
+        # its own number; names the resumed part reads are looked up up to and including it.
+        self.horizon = failing.number + 1
         self.order = sorted(cells)
-        self.memo: dict[tuple[str, int], frozenset[int]] = {}
+        self.memo: dict[tuple[str, int], frozenset[Rerun]] = {}
         self.sites: dict[tuple[int, int, str], Site] = {}
         self.imported: set[str] = set()
         self.steps = 0
@@ -240,32 +184,36 @@ class _Planner:
         if key not in self.sites:
             self.sites[key] = Site(cell.number, call.lineno, end, name, eager, text)
 
-    def statement(self, cell: _Cell, stmt: ast.stmt) -> tuple[bool, set[int]]:
-        """(whether re-running ``cell`` rebuilds something, the other cells needed)."""
+    def statement(self, cell: _Cell, stmt: ast.stmt) -> tuple[str | None, set[Rerun]]:
+        """(why running ``stmt`` again rebuilds something, or None; the other statements
+        needed)."""
         eager_nodes, lazy_nodes = _eager_and_lazy(stmt)
-        rebuilds = False
-        needed: set[int] = set()
+        why: str | None = None
+        needed: set[Rerun] = set()
         if isinstance(stmt, ast.Import | ast.ImportFrom):
-            return False, needed
+            return None, needed
         for nodes, eager in ((eager_nodes, True), (lazy_nodes, False)):
-            walker = _walk(nodes, eager)
-            for call, name, call_eager in walker.calls:
+            walker, calls = _walk(nodes, eager)
+            for call, name, call_eager in calls:
                 self._site(cell, call, name, call_eager)
-                rebuilds = rebuilds or call_eager
+                if call_eager:
+                    why = BUILDS
             for loaded, loaded_eager in walker.names:
                 # A value captured now was looked up when this cell ran; a name in a
                 # function body is looked up when the function runs (now: the latest).
-                before = cell.number if loaded_eager else self.failing.number
+                before = cell.number if loaded_eager and cell is not self.failing \
+                    else self.horizon
                 if cell is self.failing and loaded in cell.bindings:
                     continue  # rebuilt by re-running the failing cell itself
                 stale = self.stale(loaded, before)
                 needed |= stale
-                if stale and loaded_eager:
-                    rebuilds = True
-        return rebuilds, needed
+                if stale and loaded_eager and why is None:
+                    why = CAPTURES
+        return why, needed
 
-    def stale(self, name: str, before: int) -> frozenset[int]:
-        """The cells to re-run so that ``name`` (as seen before cell ``before``) is rebuilt."""
+    def stale(self, name: str, before: int) -> frozenset[Rerun]:
+        """The statements to re-run so that ``name`` (as seen before cell ``before``) is
+        rebuilt."""
         key = (name, before)
         if key in self.memo:
             return self.memo[key]
@@ -277,49 +225,60 @@ class _Planner:
         if found is None:
             return frozenset()
         cell, statements = found
-        result: set[int] = set()
+        result: set[Rerun] = set()
         for stmt in statements:
             if isinstance(stmt, ast.Import | ast.ImportFrom):
                 self.imported.add(name)
                 continue
-            rebuilds, needed = self.statement(cell, stmt)
+            why, needed = self.statement(cell, stmt)
             result |= needed
-            if rebuilds:
-                result.add(cell.number)
+            if why is not None:
+                result.add((cell.number, stmt.lineno, why))
         self.memo[key] = frozenset(result)
         return self.memo[key]
 
     def plan(self) -> KernelPlan:
-        needed: set[int] = set()
-        for stmt in _cell_scope_statements(self.failing.tree.body):
+        needed: set[Rerun] = set()
+        for stmt in cell_scope_statements(self.failing.tree.body):
             if isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While | ast.With
                           | ast.AsyncWith | ast.Try):
                 eager_nodes, _ = _eager_and_lazy(stmt)
-                walker = _walk(eager_nodes, True)
+                walker, _ = _walk(eager_nodes, True)
                 for loaded, _eager in walker.names:
                     if loaded not in self.failing.bindings:
-                        needed |= self.stale(loaded, self.failing.number)
+                        needed |= self.stale(loaded, self.horizon)
                 continue
             _, more = self.statement(self.failing, stmt)
             needed |= more
-        needed.discard(self.failing.number)
         sites = sorted(self.sites.values(), key=lambda s: (s.cell, s.lineno))
-        return KernelPlan(tuple(sorted(needed)), tuple(sites), tuple(sorted(self.imported)))
+        cells = sorted({cell for cell, _, _ in needed} - {self.failing.number})
+        return KernelPlan(tuple(cells), tuple(sites), tuple(sorted(self.imported)),
+                          tuple(sorted(needed)))
 
 
-def plan_for(failing_cell: int, failing_source: str, history: dict[int, str]) -> KernelPlan:
-    """The plan for re-running ``failing_source`` (cell ``failing_cell``) with its kernels
-    rebuilt. ``history`` maps earlier execution counts to their raw source. Never raises."""
+def plan_for(failing_cell: int, failing_source: str, history: dict[int, str],
+             resume_line: int = 1) -> KernelPlan:
+    """The plan for re-running ``failing_source`` (cell ``failing_cell``) from the top-level
+    statement at ``resume_line`` with its kernels rebuilt. ``history`` maps earlier execution
+    counts to their raw source. Never raises."""
     try:
-        failing = _parse(failing_cell, failing_source)
-        if failing is None:
+        whole = _parse(failing_cell, failing_source)
+        if whole is None:
             return KernelPlan()
         cells = {
             number: parsed
             for number, source in history.items()
             if number < failing_cell and (parsed := _parse(number, source)) is not None
         }
-        return _Planner(cells, failing).plan()
+        body = whole.tree.body
+        # Statements that end before the resume line already ran and stay as they are,
+        # unless what the resumed part needs was built by one of them.
+        split = next((i for i, stmt in enumerate(body)
+                      if (getattr(stmt, "end_lineno", None) or stmt.lineno) >= resume_line),
+                     len(body))
+        if split:
+            cells[failing_cell] = _with_body(whole, body[:split])
+        return _Planner(cells, _with_body(whole, body[split:])).plan()
     except RecursionError:
         return KernelPlan()
 

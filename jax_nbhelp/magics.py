@@ -40,14 +40,15 @@ def _apply(args: list[str]) -> None:
     result = fix.apply()
     print(result)
     if result.ok:
-        for run in fix.runs:
-            if run.changed:
-                print(f"\nThe fixed source of {run.label} (your cell is unchanged; paste this "
-                      f"into it to keep the fix):\n\n{run.source}\n")
+        from jax_nbhelp.model import fix_edits_to_copy
+
+        for edit in fix_edits_to_copy(fix):
+            print(f"\nThe fixed source of {edit.label} (your cell is unchanged; paste this "
+                  f"into it to keep the fix):\n\n{edit.source}\n")
     if result.ok and result.value is not None:
         from IPython.display import display
 
-        display(result.value)  # type: ignore[no-untyped-call]
+        display(result.value)
     if not result.ok and result.diagnosis is not None:
         from jax_nbhelp.display import show
 

@@ -48,16 +48,72 @@ class Location:
 
 @dataclass(frozen=True)
 class CellRun:
-    """One piece of source a fix executes, in order, exactly as its preview shows it."""
+    """One piece of a cell that a fix executes, exactly as its preview shows it.
 
-    label: str
+    ``source`` is whole top-level statements of the cell (lines ``first_line`` to
+    ``last_line``), or the whole cell; it runs at those lines, so a traceback points at the
+    line the user sees. A ``%%time`` cell's ``header`` line runs with its statements.
+    """
+
+    label: str  # the cell, as a user names it: "In [2]"
     source: str
     cell: int | None = None
-    original: str | None = None
+    first_line: int = 1
+    last_line: int = 0  # 0: as far as the source goes
+    why: str = ""  # "rewritten: def scaled", "uses scaled", "the for loop where line 4 raised"
+    rewritten: bool = False
+    resumed: bool = False  # the failing cell, from the statement that raised to its end
+    cell_source: str | None = None  # the whole cell as it reads with the fix
+    header: str = ""  # a %%time cell's first line, which runs with the statements
+    header_line: int = 0
 
     @property
     def changed(self) -> bool:
-        return self.original is not None and self.original != self.source
+        return self.rewritten
+
+    @property
+    def where(self) -> str:
+        """Which lines run: ``In [3] from line 2``, ``In [2], lines 3-7``."""
+        last = self.last_line or self.first_line + max(
+            0, len((self.source[len(self.header):]).splitlines()) - 1)
+        if self.resumed:
+            span = f" from line {self.first_line}"
+        elif last > self.first_line:
+            span = f", lines {self.first_line}-{last}"
+        else:
+            span = f", line {self.first_line}"
+        return f"{self.label}{span}"
+
+    @property
+    def description(self) -> str:
+        return self.where + (f" ({self.why})" if self.why else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "cell": self.cell,
+            "source": self.source,
+            "changed": self.changed,
+            "first_line": self.first_line,
+            "last_line": self.last_line,
+            "why": self.why,
+            "where": self.where,
+            "resumed": self.resumed,
+        }
+
+
+@dataclass(frozen=True)
+class CellEdit:
+    """A whole cell before and after a rewrite fix: what "Apply to cell" writes."""
+
+    label: str
+    cell: int | None
+    original: str
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "cell": self.cell, "original": self.original,
+                "source": self.source}
 
 
 @dataclass
@@ -72,11 +128,17 @@ class FixResult:
     seconds: float = 0.0
     value: Any = None
     traceback: str | None = None
+    restored: tuple[str, ...] = ()  # names put back as they were because the fix failed
+    # what was handed to IPython, run by run: each run's source, placed at its lines
+    executed: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if self.ok:
             return f"Fixed: {self.fix_label!r} ran without error in {self.seconds:.2f} s."
         lines = [f"Not fixed: {self.fix_label!r} failed.", f"  {self.error}"]
+        if self.restored:
+            lines.append(f"  Undone: {', '.join(self.restored)} "
+                         f"{'is' if len(self.restored) == 1 else 'are'} as before the fix.")
         if self.diagnosis is not None:
             lines.append(
                 f"  jax_nbhelp knows this error: {self.diagnosis.title} "
@@ -92,6 +154,7 @@ class FixResult:
             "seconds": round(self.seconds, 3),
             "source": self.source,
             "diagnosis": self.diagnosis.to_json() if self.diagnosis else None,
+            "restored": list(self.restored),
         }
 
 
@@ -117,6 +180,10 @@ class Fix:
     unavailable: str | None = None
     kind: Literal["rewrite", "runtime"] = "rewrite"
     diff: str = ""
+    edits: tuple[CellEdit, ...] = ()
+    # statements that read a name the fix changes but are not re-run (a loop, x += 1):
+    # running them again would repeat their effects; the preview names them
+    not_rerun: tuple[str, ...] = ()
 
     def preview(self) -> str:
         """The unified diff of the source it will run, or a description of a runtime fix."""
@@ -128,13 +195,20 @@ class Fix:
         if self.diff:
             parts.append(self.diff.rstrip("\n"))
         if self.runs:
-            order = ", then ".join(
-                run.label + (" (rewritten)" if run.changed else "") for run in self.runs
-            )
-            parts.append(f"Runs: {order}.")
+            parts.append(self.runs_sentence())
+        if self.not_rerun:
+            parts.append("Not re-run (running them again would repeat what they did): "
+                         + "; ".join(self.not_rerun) + ".")
         if self.unavailable:
             parts.append(f"Cannot apply here: {self.unavailable}")
+        for run in self.runs:
+            parts.append(f"── {run.description} ──")
+            parts.append(run.source.rstrip("\n"))
         return "\n".join(parts)
+
+    def runs_sentence(self) -> str:
+        """``Runs: In [2], lines 3-7 (rewritten: def scaled); then In [3] from line 2.``"""
+        return "Runs: " + "; then ".join(run.description for run in self.runs) + "."
 
     def apply(self) -> FixResult:
         """Run the fix in the current IPython shell and report success or the new error."""
@@ -153,10 +227,9 @@ class Fix:
             "diff": self.diff,
             "available": self.unavailable is None,
             "unavailable": self.unavailable,
-            "runs": [
-                {"label": r.label, "cell": r.cell, "source": r.source, "changed": r.changed}
-                for r in self.runs
-            ],
+            "runs": [run.to_json() for run in self.runs],
+            "edits": [edit.to_json() for edit in self.edits],
+            "not_rerun": list(self.not_rerun),
         }
 
 
@@ -194,3 +267,20 @@ class Diagnosis:
             "notes": list(self.notes),
             "fixes": [fix.to_json() for fix in self.fixes],
         }
+
+
+def fix_edits_to_copy(fix: Fix) -> list[CellEdit]:
+    """The cells of ``fix.edits`` whose fixed source differs from what the user's cell holds
+    (in a chain, a fix carries an earlier fix's rewrite, which the cell does not hold yet)."""
+    from jax_nbhelp.state import current_shell
+
+    history = getattr(getattr(current_shell(), "history_manager", None), "input_hist_raw",
+                      None)
+    found = []
+    for edit in fix.edits:
+        typed = edit.original
+        if isinstance(history, list) and edit.cell is not None and 0 <= edit.cell < len(history):
+            typed = history[edit.cell]
+        if edit.source != typed:
+            found.append(edit)
+    return found

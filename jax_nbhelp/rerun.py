@@ -10,25 +10,70 @@ from __future__ import annotations
 import ast
 import contextlib
 import os
+import sys
 import time
 import traceback
 from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.model import CellRun, Fix, FixResult
-from jax_nbhelp.state import STATE, RerunSource, current_shell
+from jax_nbhelp.state import STATE, FailedFix, RerunSource, current_shell
 
 
-def _compile_and_run(shell: Any, run: CellRun) -> Any:
-    """Run ``run.source`` as IPython would run a cell; return the last expression's value."""
-    transformed = shell.transform_cell(run.source)
+def _leading_blank_lines(source: str) -> int:
+    count = 0
+    for line in source.splitlines():
+        if line.strip():
+            break
+        count += 1
+    return count
+
+
+def _cell_filename(shell: Any, run: CellRun) -> str:
+    """A filename for the cell as the fix leaves it, cached so tracebacks show its lines.
+
+    The whole cell is cached, not the piece that runs: lines keep their numbers, and a later
+    error in code the fix defined is located in its cell at its line.
+    """
+    whole = run.cell_source if run.cell_source is not None else run.source
+    transformed = shell.transform_cell(whole)
     try:
-        filename = shell.compile.cache(transformed, run.cell or 0, raw_code=run.source)
+        filename = str(shell.compile.cache(transformed, run.cell or 0, raw_code=whole))
     except TypeError:  # IPython before 8 takes no raw_code
-        filename = shell.compile.cache(transformed, run.cell or 0)
-    # Errors raised from this code are located in the source the fix ran, not the old cell.
-    STATE.reruns[filename] = RerunSource(cell=run.cell, source=run.source)
+        filename = str(shell.compile.cache(transformed, run.cell or 0))
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    typed = history[run.cell] if isinstance(history, list) and run.cell is not None and \
+        0 <= run.cell < len(history) else None
+    if whole != typed:
+        # Errors raised from this code are located in the source the fix ran.
+        STATE.reruns[filename] = RerunSource(cell=run.cell, source=whole)
+    return filename
+
+
+def executed_source(run: CellRun) -> str:
+    """What is handed to IPython for ``run``: its source, placed at its lines.
+
+    A ``%%time`` cell's body is compiled by the magic itself, numbered from the line after
+    the header, so blank lines (and nothing else) stand in for the statements that do not
+    run again.
+    """
+    if not run.header:
+        return run.source
+    gap = "\n" * max(0, run.first_line - run.header_line - 1)
+    return run.header + gap + run.source[len(run.header):]
+
+
+def _compile_and_run(shell: Any, run: CellRun, source: str) -> Any:
+    """Run ``source`` (``executed_source(run)``) at its own lines of its cell; return the
+    last expression's value."""
+    filename = _cell_filename(shell, run)
+    whole = run.cell_source if run.cell_source is not None else run.source
+    # IPython drops a cell's leading blank lines before compiling it (sources.locate adds
+    # them back); the piece must be numbered the same way.
+    first = (run.header_line if run.header else run.first_line) - _leading_blank_lines(whole)
+    transformed = shell.transform_cell(source)
     tree = ast.parse(transformed, filename=filename)
+    ast.increment_lineno(tree, max(0, first - 1 - _leading_blank_lines(source)))
     tree = shell.transform_ast(tree) or tree
     body = tree.body
     last_expr = body.pop() if body and isinstance(body[-1], ast.Expr) else None
@@ -43,6 +88,62 @@ def _compile_and_run(shell: Any, run: CellRun) -> Any:
     expression = ast.Expression(body=last_expr.value)
     return eval(compile(expression, filename, "eval", flags, dont_inherit=True),
                 namespace_globals, namespace_locals)
+
+
+class _Snapshot:
+    """The user's names as they were before a fix, to put back if the fix fails.
+
+    Only bindings are restored (what a statement assigned, defined or deleted); an object
+    changed in place (``history.append(...)``) cannot be, which is why a fix never runs such
+    a statement again unless it is in the part of the failing cell that had not run.
+    """
+
+    def __init__(self, namespace: dict[str, Any]) -> None:
+        self.namespace = namespace
+        self.saved = dict(namespace)
+
+    def restore(self) -> list[str]:
+        changed = []
+        for name in list(self.namespace):
+            if name not in self.saved:
+                del self.namespace[name]
+                changed.append(name)
+            elif self.namespace[name] is not self.saved[name]:
+                self.namespace[name] = self.saved[name]
+                changed.append(name)
+        for name, value in self.saved.items():
+            if name not in self.namespace:
+                self.namespace[name] = value
+                changed.append(name)
+        return sorted(changed)
+
+
+def _forget_traces() -> None:
+    """Drop JAX's caches of traced and compiled functions.
+
+    JAX caches a trace by the function object. A function the fix did not re-define
+    (``scaled_core = lambda x: scaled(x)``) looks ``scaled`` up when it is traced, so its
+    cached trace still holds the old ``scaled``. Only the caches go: the next call of any
+    jitted function compiles again.
+    """
+    jax = sys.modules.get("jax")
+    clear = getattr(jax, "clear_caches", None)
+    if callable(clear):
+        clear()
+
+
+def _record_output(shell: Any, run: CellRun, value: Any) -> None:
+    """Give the value of the failing cell's last expression to ``Out[N]``, ``_N`` and ``_``,
+    as if the cell had run once (see the README: what a fix leaves in the kernel)."""
+    if value is None or run.cell is None:
+        return
+    namespace = shell.user_ns
+    out = namespace.get("Out")
+    if isinstance(out, dict):
+        out[run.cell] = value
+    namespace[f"_{run.cell}"] = value
+    namespace["___"], namespace["__"] = namespace.get("__", ""), namespace.get("_", "")
+    namespace["_"] = value
 
 
 def _user_traceback(exc: BaseException) -> TracebackType | None:
@@ -90,19 +191,25 @@ def _apply(fix: Fix) -> FixResult:
     start = time.perf_counter()
     value: Any = None
     ran = fix.runs[-1]
+    snapshot = _Snapshot(shell.user_ns)
+    executed: list[str] = []
+    redefines = any(run.rewritten for run in fix.runs)
+    if redefines:
+        _forget_traces()
     try:
         wrapper = fix.runtime() if fix.runtime is not None else contextlib.nullcontext()
         with wrapper:
             for run in fix.runs:
                 ran = run
-                value = _compile_and_run(shell, run)
+                executed.append(executed_source(run))
+                value = _compile_and_run(shell, run, executed[-1])
     except Exception as exc:
-        from jax_nbhelp.engine import diagnose
-
-        try:
-            diagnosis = diagnose(exc, shell)
-        except Exception:
-            diagnosis = None
+        # A fix that did not succeed leaves the names as it found them (a half-applied
+        # fix, such as a kernel rebuilt in interpret mode, would change the next error).
+        restored = snapshot.restore()
+        if redefines:
+            _forget_traces()  # traces made with the fix's definitions are stale again
+        diagnosis = _diagnose_undone(fix, ran, exc, shell)
         return FixResult(
             ok=False,
             fix_label=fix.label,
@@ -111,12 +218,35 @@ def _apply(fix: Fix) -> FixResult:
             source=ran.source,
             seconds=time.perf_counter() - start,
             traceback=_format_error(shell, exc),
+            restored=tuple(restored),
+            executed=tuple(executed),
         )
-    edited = [run for run in fix.runs if run.changed]
+    _record_output(shell, ran, value)
     return FixResult(
         ok=True,
         fix_label=fix.label,
-        source=(edited[0] if edited else fix.runs[-1]).source,
+        source=ran.source,
         seconds=time.perf_counter() - start,
         value=value,
+        executed=tuple(executed),
     )
+
+
+def _diagnose_undone(fix: Fix, ran: CellRun, exc: BaseException, shell: Any) -> Any:
+    """Diagnose the error of a fix that was undone: fixes for it carry this fix's runs."""
+    from jax_nbhelp.engine import diagnose
+
+    index = fix.runs.index(ran)
+    STATE.failed_fix = FailedFix(
+        filename=_cell_filename(shell, ran),
+        run=ran,
+        before=fix.runs[:index],
+        after=fix.runs[index + 1:],
+        edits=fix.edits,
+    )
+    try:
+        return diagnose(exc, shell)
+    except Exception:
+        return None
+    finally:
+        STATE.failed_fix = None

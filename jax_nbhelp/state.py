@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from jax_nbhelp.model import Diagnosis, FixResult
+    from jax_nbhelp.model import CellEdit, CellRun, Diagnosis, FixResult
 
 
 @dataclass
@@ -17,6 +17,22 @@ class RerunSource:
     source: str
 
 
+@dataclass(frozen=True)
+class FailedFix:
+    """A fix whose run raised and was undone, while its new error is being diagnosed.
+
+    The names it rebound were restored, so a fix for the new error must run again what
+    that fix ran: the runs before the one that raised, that run from its start, and the
+    runs after it.
+    """
+
+    filename: str  # the code that raised
+    run: CellRun  # the run that raised
+    before: tuple[CellRun, ...]
+    after: tuple[CellRun, ...]
+    edits: tuple[CellEdit, ...]
+
+
 @dataclass
 class State:
     shell: Any = None
@@ -24,6 +40,8 @@ class State:
     last_result: FixResult | None = None
     # filename given to code a fix executed -> the raw source it holds
     reruns: dict[str, RerunSource] = field(default_factory=dict)
+    # set only while the error of a failed fix is diagnosed
+    failed_fix: FailedFix | None = None
 
 
 STATE = State()

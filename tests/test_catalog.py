@@ -10,6 +10,7 @@ from conftest import Notebook
 
 from jax_nbhelp.context import build_context
 from jax_nbhelp.engine import entries, matching
+from jax_nbhelp.rerun import executed_source
 
 CASES = [
     pytest.param(entry, index, example, id=f"{entry.CODE}-{index}")
@@ -51,9 +52,17 @@ def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, 
         assert diagnosis.fixes == ()
         return
     fix = next(f for f in diagnosis.fixes if f.label == example.fix)
+    preview = fix.preview()
     result = fix.apply()
     assert result.ok, f"{result.error}\n{result.traceback}"
     assert eval(example.check, loaded.shell.user_ns)
+    # What ran is, byte for byte, what the preview showed: each run's source, placed at its
+    # lines (a %%time cell's body is moved down by blank lines, nothing else).
+    assert result.executed == tuple(executed_source(run) for run in fix.runs)
+    for run, executed in zip(fix.runs, result.executed, strict=True):
+        assert f"── {run.description} ──\n{run.source.rstrip(chr(10))}" in preview
+        assert executed.replace(run.header + "\n" * (len(executed) - len(run.source)),
+                                run.header, 1) == run.source
 
 
 @pytest.mark.parametrize(("entry", "index", "example"), CASES)

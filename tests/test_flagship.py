@@ -158,10 +158,16 @@ def test_magics_in_the_cells_survive_the_rewrite(loaded: Notebook) -> None:
     failed = loaded.run(magic + CALL)
     assert isinstance(failed.error, ValueError)
     remove = _fix("Remove collective_axes")
+    # Only the rewritten def runs again, not the magics around it; the failing cell
+    # resumes at the magic's line.
     edited = remove.runs[0]
-    assert edited.source.startswith("%config InteractiveShell")
-    assert edited.source.endswith("%who_ls function")
-    assert remove.runs[1].source == magic + CALL
+    assert edited.where == "In [3], lines 2-6"
+    assert edited.source.startswith("def scaled(x):")
+    assert remove.runs[-1].source == (magic + CALL).splitlines()[-1]
+    # The whole cell, magics kept, is what the notebook gets.
+    (cell,) = remove.edits
+    assert cell.source.startswith("%config InteractiveShell")
+    assert cell.source.endswith("%who_ls function")
     _assert_fixed(loaded, "Remove collective_axes")
 
 

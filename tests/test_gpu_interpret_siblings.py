@@ -181,9 +181,9 @@ def test_collective_axes_none_is_set_to_the_thread_axis(loaded: Notebook) -> Non
 
 
 @needs_gpu_interpreter
-def test_kernel_built_in_another_cell_is_not_passed_off_as_fixed(loaded: Notebook) -> None:
-    # The fix re-runs the body's cell; a kernel built in a later cell keeps the old body, so
-    # the re-run fails again instead of reporting a fix that did not happen.
+def test_kernel_built_in_another_cell_is_rebuilt(loaded: Notebook) -> None:
+    # The fix re-defines the body; the kernel built from it in a later cell captured the old
+    # body, so that statement runs again too (and nothing else of either cell).
     body, _, build = missing_entry._MISSING.partition("add_one_gpu = ")
     loaded.ok(body)
     loaded.ok("add_one_gpu = " + build)
@@ -192,4 +192,8 @@ def test_kernel_built_in_another_cell_is_not_passed_off_as_fixed(loaded: Noteboo
     (diagnosis,) = matching(build_context(failed.error, loaded.shell))
     assert diagnosis.code == "JNH109"
     (fix,) = diagnosis.fixes
-    assert not fix.apply().ok
+    assert [run.label for run in fix.runs] == ["In [3]", "In [4]", "In [5]"]
+    assert "uses add_one" in fix.runs[1].why
+    result = fix.apply()
+    assert result.ok, result.error
+    assert bool((loaded["out"] == 3).all())

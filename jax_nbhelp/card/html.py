@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from jax_nbhelp.card.styles import CARD_CSS, hide_rules
 from jax_nbhelp.context import is_top_level
-from jax_nbhelp.model import CellRun, Diagnosis, Fix, FixResult, Location
+from jax_nbhelp.model import CellEdit, Diagnosis, Fix, FixResult, Location
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
@@ -131,26 +131,26 @@ def header_html(diagnosis: Diagnosis) -> str:
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
 
 
-def fixed_sources_html(runs: Sequence[CellRun]) -> str:
+def fixed_sources_html(edits: Sequence[CellEdit]) -> str:
     """The rewritten source of each cell a fix changed, to copy into the notebook."""
     return "".join(
-        f'<div class="jnh-text">Fixed source of {esc(run.label)}: copy it into the cell '
-        "(jax_nbhelp re-ran it but cannot edit your notebook).</div>"
-        f'<pre class="jnh-copy">{esc(run.source)}</pre>'
-        for run in runs
+        f'<div class="jnh-text">Fixed source of {esc(edit.label)}: copy it into the cell '
+        "(jax_nbhelp ran the fix but cannot edit your notebook).</div>"
+        f'<pre class="jnh-copy">{esc(edit.source)}</pre>'
+        for edit in edits
     )
 
 
-def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellRun] | None = None,
+def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | None = None,
                  traceback: bool = False) -> str:
     """The end of the card: fixed (and how long it took) or not, with the new error.
 
-    ``to_copy``: the runs whose source differs from the user's cells (default: the runs the
-    fix rewrote).
+    ``to_copy``: the cells whose fixed source differs from the user's cells (default: every
+    cell the fix rewrote).
     """
     label = esc(fix.label)
     if to_copy is None:
-        to_copy = [run for run in fix.runs if run.changed]
+        to_copy = list(fix.edits)
     if result.ok:
         parts = [
             f'<div class="jnh-outcome jnh-ok"><strong>✓ Fixed.</strong> “{label}” ran without '
@@ -162,6 +162,9 @@ def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellRun] | No
             f'<div class="jnh-outcome jnh-fail"><strong>✗ Not fixed.</strong> “{label}” '
             f'failed:<div class="jnh-error">{esc(result.error or "unknown error")}</div></div>'
         ]
+        if result.restored:
+            parts.append('<div class="jnh-text jnh-muted">Undone: '
+                         f"{esc(', '.join(result.restored))} as before the fix.</div>")
         if traceback and result.traceback:
             parts.append(f'<details><summary>Traceback of the re-run</summary><pre '
                          f'class="jnh-trace">{esc(strip_ansi(result.traceback))}</pre></details>')

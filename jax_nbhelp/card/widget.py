@@ -18,7 +18,7 @@ import ipywidgets as widgets
 from IPython.utils.capture import capture_output
 
 from jax_nbhelp.card import html
-from jax_nbhelp.model import CellRun, Diagnosis, Fix, FixResult
+from jax_nbhelp.model import CellEdit, Diagnosis, Fix, FixResult, fix_edits_to_copy
 from jax_nbhelp.render_text import MIME_TYPE, render_diagnosis
 from jax_nbhelp.state import current_shell
 
@@ -139,23 +139,9 @@ class DiagnosisCard:
             button.disabled = not enabled or fix.unavailable is not None
 
     @staticmethod
-    def to_copy(fix: Fix) -> list[CellRun]:
-        """The runs whose source differs from what the user's cells hold.
-
-        More than ``run.changed``: in a chain, a fix re-runs the source an earlier fix
-        rewrote, which the user's cell does not hold yet either.
-        """
-        history = getattr(getattr(current_shell(), "history_manager", None),
-                          "input_hist_raw", None)
-        runs = []
-        for run in fix.runs:
-            typed = run.original
-            if isinstance(history, list) and run.cell is not None \
-                    and 0 <= run.cell < len(history):
-                typed = history[run.cell]
-            if run.changed or (typed is not None and typed != run.source):
-                runs.append(run)
-        return runs
+    def to_copy(fix: Fix) -> list[CellEdit]:
+        """The cells whose fixed source differs from what the user's cells hold."""
+        return fix_edits_to_copy(fix)
 
     def click(self, number: int) -> None:
         """Press the button of fix ``number`` (what a user's click does)."""
@@ -203,8 +189,8 @@ class DiagnosisCard:
         """Show the static copy, then the live card right after it (see styles.hide_rules)."""
         from IPython.display import display
 
-        display(self.static_bundle(), raw=True, display_id=self.card_id)  # type: ignore[no-untyped-call]
-        display(self.widget_bundle(), raw=True)  # type: ignore[no-untyped-call]
+        display(self.static_bundle(), raw=True, display_id=self.card_id)
+        display(self.widget_bundle(), raw=True)
         self._published = True
 
     def republish(self) -> None:
@@ -215,7 +201,7 @@ class DiagnosisCard:
 
         # Best effort: the live card already shows the outcome.
         with contextlib.suppress(Exception):
-            update_display(self.static_bundle(), raw=True, display_id=self.card_id)  # type: ignore[no-untyped-call]
+            update_display(self.static_bundle(), raw=True, display_id=self.card_id)
 
 
 def _value_output(value: Any) -> dict[str, Any]:

@@ -56,8 +56,9 @@ def thread_names_in_cells(ctx: ErrorContext) -> tuple[str, ...]:
 
 
 FRESH_NOTE = (
-    "The kernel must be built (plgpu.kernel called) in the cell that is re-run, or in a cell "
-    "run after it: a kernel built earlier keeps the old body."
+    "A kernel built from the old body (add_one_gpu = plgpu.kernel(...)) keeps it: the fix "
+    "runs such statements again, and the preview names them. A kernel built some other way "
+    "(in a module, or inside a loop) must be built again by hand."
 )
 
 

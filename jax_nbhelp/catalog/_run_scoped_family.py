@@ -14,8 +14,8 @@ from dataclasses import replace
 from jax_nbhelp import capabilities
 from jax_nbhelp.capabilities import MOSAIC_GPU_MODULE
 from jax_nbhelp.context import ErrorContext, Link
-from jax_nbhelp.fix_builders import cell_label, rerun_fix, rewrite_fix
-from jax_nbhelp.model import CellRun, Fix, Location, RuntimeWrapper
+from jax_nbhelp.fix_builders import rerun_fix, rewrite_fix
+from jax_nbhelp.model import Fix, Location, RuntimeWrapper
 
 TRACE_LINK = "JaxStackTraceBeforeTransformation"
 
@@ -75,7 +75,8 @@ def mentions_mosaic_gpu(ctx: ErrorContext, *locations: Location | None) -> bool:
     return False
 
 
-REMOVE_SUMMARY = "Delete collective_axes from the run_scoped call, re-run its cell, then this one."
+REMOVE_SUMMARY = ("Delete collective_axes from the run_scoped call, re-define the code that "
+                  "holds it, then resume the failing cell.")
 
 
 _TPU_SPACES = r"(VMEM|SMEM|VMEM_SHARED|HBM|SemaphoreType)"
@@ -154,14 +155,15 @@ def rerun_cells_fix(
     runtime_description: str,
     unavailable: str | None,
 ) -> Fix:
-    """Re-run, unchanged and inside ``runtime``, the cell at ``first`` and then the failing cell.
+    """Re-run, unchanged and inside ``runtime``, the statement at ``first`` (with those that
+    captured what it binds) and then the failing cell from the statement that raised.
 
-    Kernels read interpret settings when they are built, so the cell that defines the kernel
-    body (usually the one holding the run_scoped call) runs again too.
+    Kernels read interpret settings when they are built, so the statement that defines the
+    kernel body (usually the one holding the run_scoped call) runs again too.
     """
-    before: tuple[CellRun, ...] = ()
-    if first is not None and first.kind == "cell" and first.source is not None:
-        before = (CellRun(label=cell_label(first), source=first.source, cell=first.cell),)
+    touch: dict[int, dict[int, str]] = {}
+    if first is not None and first.kind == "cell" and first.cell is not None:
+        touch = {first.cell: {first.lineno: "defines the kernel's code"}}
     return rerun_fix(
         ctx,
         label=label,
@@ -171,7 +173,7 @@ def rerun_cells_fix(
         runtime=runtime,
         runtime_description=runtime_description,
         unavailable=unavailable,
-        before=before,
+        touch=touch,
     )
 
 
@@ -183,7 +185,7 @@ GPU_SAFETY = (
 
 
 def gpu_interpret_fix(ctx: ErrorContext, location: Location | None) -> Fix:
-    """Re-run the kernel (its cell, then the failing one) in GPU interpret mode."""
+    """Re-run the kernel (its definition, then the failing cell) in GPU interpret mode."""
     return rerun_cells_fix(
         ctx,
         location,
@@ -192,7 +194,7 @@ def gpu_interpret_fix(ctx: ErrorContext, location: Location | None) -> Fix:
         safety=GPU_SAFETY,
         runtime=capabilities.gpu_interpret_mode,
         runtime_description=(
-            "Re-runs the cells unchanged with JAX's interpret-mode switch set to "
+            "Runs the statements below unchanged with JAX's interpret-mode switch set to "
             "InterpretGPUParams() (it overrides interpret=), then restores the switch."
         ),
         unavailable=capabilities.gpu_interpret_mode_reason(),

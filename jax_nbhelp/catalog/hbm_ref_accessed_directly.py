@@ -172,7 +172,7 @@ def _fix(ctx: ErrorContext, location: Location, ref: str | None, operand: int | 
         return operand_to_vmem(source, site.lineno, operand)
 
     edits: dict[int, Callable[[str], str]] = {site.cell: transform}
-    return interpret_fixes.cells_fix(situation, edits, label=label, summary=summary,
+    return interpret_fixes.cells_fix(ctx, situation, edits, label=label, summary=summary,
                                      safety=safety, safe=True)
 
 

@@ -87,12 +87,28 @@ _CALL_MESH = "out = add_one(jnp.ones((8, 128)))"
 _CHECK = "bool((out == 2).all())"
 _GPU_HOME = "jax._src.pallas.mosaic_gpu.interpret.params"
 
+# A notebook's state: a counter, a PRNG key and a data load run before the error. The fix
+# runs again only the statement that built the kernel and the failing statement on.
+_STATEFUL_SETUP = ("step = 0\nkey = jax.random.key(0)\nLOADS = 0",
+                   "LOADS += 1\n" + _GRID)
+_STATEFUL_CALL = ("step += 1\nkey, sub = jax.random.split(key)\n"
+                  "x = jax.random.normal(sub, (8, 128))\nout = add_one_kernel(x)")
+_STATEFUL_CHECK = ("step == 1 and LOADS == 1 and bool(jnp.allclose(out, x + 1)) and "
+                   "bool((jax.random.key_data(key) == jax.random.key_data("
+                   "jax.random.split(jax.random.key(0))[0])).all())")
+
 EXAMPLES = (
     Example(
         setup=(_GRID,),
         failing=_CALL,
         fix="Re-run in interpret mode",
         check=_CHECK,
+    ),
+    Example(
+        setup=_STATEFUL_SETUP,
+        failing=_STATEFUL_CALL,
+        fix="Re-run in interpret mode",
+        check=_STATEFUL_CHECK,
     ),
     Example(
         setup=(_GRID,),

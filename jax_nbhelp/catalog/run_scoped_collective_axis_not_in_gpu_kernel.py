@@ -133,8 +133,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 location,
                 thread,
                 label=f"Use the thread axis '{thread}'",
-                summary=f"Set collective_axes=\"{thread}\" on the run_scoped call, re-run its "
-                "cell, then this one.",
+                summary=f"Set collective_axes=\"{thread}\" on the run_scoped call, re-define "
+                "the code that holds it, then resume the failing cell.",
                 safety=(
                     f"`{thread}` is the kernel's only axis, so it is the only name "
                     "collective_axes can hold here; the kernel's threads then share the "

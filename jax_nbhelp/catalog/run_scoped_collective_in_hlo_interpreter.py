@@ -146,8 +146,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 location,
                 label="Remove collective_axes, run in TPU interpret mode",
                 summary=(
-                    "Delete collective_axes, then re-run its cell and this one in TPU "
-                    "interpret mode."
+                    "Delete collective_axes, re-define the code that holds it, then resume "
+                    "the failing cell in TPU interpret mode."
                 ),
                 safety=(
                     "Each core gets its own scratch buffer, the only kind a TPU allocates, so "
@@ -157,13 +157,13 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 ),
             ),
             capabilities.tpu_interpret_mode,
-            "Runs the rewritten cells with JAX's interpret-mode switch set to "
+            "Runs the statements below with JAX's interpret-mode switch set to "
             "pltpu.InterpretParams(), then restores it.",
             capabilities.tpu_interpret_mode_reason(),
         )
         notes.append(
             "jax 0.10 reads the interpret setting when pl.kernel is built, so the kernel must "
-            "be built in one of the re-run cells; if no kernel ran in TPU interpret mode, the "
+            "be built by a statement the fix runs; if no kernel ran in TPU interpret mode, the "
             "fix says so instead of passing."
         )
     else:

@@ -87,7 +87,8 @@ def _fix(ctx: ErrorContext, name: str, location: Location) -> Fix:
         location,
         transform,
         label="Call it without jax.jit",
-        summary=f"Remove the jax.jit decorator from {name}, re-run its cell, then this one.",
+        summary=(f"Remove the jax.jit decorator from {name}, re-define it, then resume the "
+                 "failing cell."),
         safety=(
             "Same values: inside a kernel jax.jit changes nothing but the call boundary, and "
             f"without it {name} is traced into the kernel, where the threads share its "

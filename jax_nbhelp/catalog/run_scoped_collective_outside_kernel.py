@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from jax_nbhelp import one_program
 from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._run_scoped_family import REMOVE_SUMMARY
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.fix_builders import rerun_fix, rewrite_fix
 from jax_nbhelp.model import Diagnosis, Fix, Location
@@ -43,7 +44,22 @@ def shared_scale(x):
     return pl.run_scoped(body, plgpu.SMEM(x.shape, x.dtype), collective_axes="wg")
 '''
 
+# A notebook's state: the helper's cell loads data first, the failing cell counts a step
+# first. The fix re-defines only the helper and resumes at the call.
+_STATEFUL_HELPER = _HELPER.replace(
+    "\ndef scaled", "\nLOADS += 1\nDATA = jnp.full((8, 128), 1.0)\n\ndef scaled", 1)
+_STATEFUL_CALL = "step += 1\nout = jax.jit(scaled)(DATA * step)"
+_STATEFUL_CHECK = "step == 1 and LOADS == 1 and bool((out == 3).all())"
+
 EXAMPLES = (
+    Example(
+        setup=("step = 0\nLOADS = 0", _STATEFUL_HELPER),
+        failing=_STATEFUL_CALL,
+        fix="Remove collective_axes",
+        check=_STATEFUL_CHECK,
+        fixed=("step = 0\nLOADS = 0",
+               _STATEFUL_HELPER.replace(', collective_axes="core"', ""), _STATEFUL_CALL),
+    ),
     Example(
         setup=(_HELPER,),
         failing="out = jax.jit(scaled)(jnp.ones((8, 128)))",
@@ -112,7 +128,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     one_program_fix = rerun_fix(
         ctx,
         label="Run as one program",
-        summary="Re-run the failing cell with run_scoped's collective axes ignored, this run only.",
+        summary=("Resume the failing cell with run_scoped's collective axes ignored, this "
+                 "run only."),
         safety=(
             "Same result: outside a kernel there is one program, so a shared allocation is "
             "simply a private one. Your code is not changed: later runs fail again until you "
@@ -121,7 +138,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         safe=True,
         runtime=one_program.collective_axes_ignored,
         runtime_description=(
-            "Re-runs the failing cell unchanged while XLA lowers run_scoped as if "
+            "Runs the statements below unchanged while XLA lowers run_scoped as if "
             "collective_axes=() (one program), then restores JAX's rule and clears its caches."
         ),
         unavailable=one_program.unavailable_reason(),
@@ -138,7 +155,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         location,
         transform,
         label="Remove collective_axes",
-        summary="Delete collective_axes from the run_scoped call, re-run its cell, then this one.",
+        summary=REMOVE_SUMMARY,
         safety="Same result outside a kernel (but see the note on multi-thread GPU kernels).",
         safe=True,
     )

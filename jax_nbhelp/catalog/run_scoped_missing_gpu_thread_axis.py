@@ -72,8 +72,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 location,
                 thread,
                 label=f"Share it along the thread axis '{thread}'",
-                summary=f"Set collective_axes=\"{thread}\" on the run_scoped call, re-run its "
-                "cell, then this one.",
+                summary=f"Set collective_axes=\"{thread}\" on the run_scoped call, re-define "
+                "the code that holds it, then resume the failing cell.",
                 safety=(
                     "Same values as on a GPU: Mosaic GPU gives the threads of a block one "
                     "allocation whatever run_scoped says; collective_axes only states it. Do "
