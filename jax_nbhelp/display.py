@@ -18,10 +18,12 @@ from jax_nbhelp.render_text import MIME_TYPE, render_diagnosis
 
 
 def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
+    from jax_nbhelp.frontend import bundle_json, register
+
     return {
         "text/plain": render_diagnosis(diagnosis),
         "text/html": diagnosis_html(diagnosis),
-        MIME_TYPE: diagnosis.to_json(),
+        MIME_TYPE: bundle_json(diagnosis, register(diagnosis)),
     }
 
 

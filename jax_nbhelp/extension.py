@@ -38,6 +38,7 @@ def unload(shell: Any) -> None:
     if STATE.shell is shell:
         STATE.shell = None
         STATE.reruns.clear()
+        STATE.cards.clear()
 
 
 def is_loaded(shell: Any) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +43,10 @@ class State:
     reruns: dict[str, RerunSource] = field(default_factory=dict)
     # set only while the error of a failed fix is diagnosed
     failed_fix: FailedFix | None = None
+    # card id -> the diagnosis it shows, for the JupyterLab extension (frontend.py)
+    cards: dict[str, Diagnosis] = field(default_factory=dict)
+    # this kernel process: a bundle from another session is stale
+    session: str = field(default_factory=lambda: uuid.uuid4().hex)
 
 
 STATE = State()

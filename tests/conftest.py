@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +18,18 @@ from jax_nbhelp.render_text import MIME_TYPE
 from jax_nbhelp.state import STATE
 
 PALLAS_IMPORTS = PRELUDE
+SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "diagnosis.schema.json"
+
+
+def validate_bundle(bundle: dict[str, Any], definition: str | None = None) -> None:
+    """Raise if ``bundle`` breaks docs/diagnosis.schema.json (or its ``$defs[definition]``),
+    the contract the TypeScript side reads bundles by."""
+    import jsonschema
+
+    schema = json.loads(SCHEMA.read_text())
+    if definition is not None:
+        schema = {**schema, "$ref": f"#/$defs/{definition}"}
+    jsonschema.Draft202012Validator(schema).validate(bundle)
 
 # The flagship's helper: a kernel helper tested under plain jit (In [3] after `loaded`).
 SCALED_HELPER = '''\

@@ -74,8 +74,10 @@ def _free_port() -> int:
 
 
 @contextmanager
-def jupyterlab(root: Path) -> Iterator[str]:
-    """Serve ``root`` with JupyterLab (no token, isolated settings); yield its base URL."""
+def jupyterlab(root: Path, *, extension: bool = True, app: str = "jupyterlab") -> Iterator[str]:
+    """Serve ``root`` with JupyterLab, or Notebook 7 (``app="notebook"``), with no token and
+    isolated settings; yield its base URL. ``extension=False`` disables jax_nbhelp's
+    JupyterLab extension, as in a frontend that cannot load it (the widget card shows)."""
     port = _free_port()
     state = Path(tempfile.mkdtemp(prefix="jnh-lab-"))
     env = dict(os.environ)
@@ -83,7 +85,7 @@ def jupyterlab(root: Path) -> Iterator[str]:
     env["JUPYTER_RUNTIME_DIR"] = str(state / "runtime")
     env["JUPYTER_CONFIG_DIR"] = str(state / "config")
     command = [
-        sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1",
+        sys.executable, "-m", app, "--no-browser", "--ip=127.0.0.1",
         f"--port={port}", f"--ServerApp.root_dir={root}", "--IdentityProvider.token=",
         "--ServerApp.password=", "--ServerApp.disable_check_xsrf=True",
         "--LabApp.expose_app_in_browser=True", "--LabApp.news_url=None",
@@ -96,6 +98,15 @@ def jupyterlab(root: Path) -> Iterator[str]:
     (notification / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}'
     )
+    if not extension:
+        labconfig = state / "config" / "labconfig"
+        labconfig.mkdir(parents=True)
+        (labconfig / "page_config.json").write_text(
+            '{"disabledExtensions": {"jax-nbhelp": true}}')
+    if app == "notebook":
+        command = [c.replace("--LabApp.", "--JupyterNotebookApp.") for c in command
+                   if "news_url" not in c]
+        command.append("--expose-app-in-browser")
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = open(state / "server.log", "wb")  # noqa: SIM115 - closed below

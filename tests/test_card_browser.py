@@ -1,4 +1,6 @@
-"""The card in a real browser: JupyterLab 4 on 127.0.0.1, Chromium driven by Playwright.
+"""The ipywidgets card in a real browser: JupyterLab 4 on 127.0.0.1, Chromium driven by
+Playwright, with jax_nbhelp's JupyterLab extension disabled, as in the frontends that
+cannot load it (VS Code, Colab): there the widget is the card.
 
 Runs the failing notebook, clicks a fix in the card and sees "Fixed"; then saves, closes
 the kernel and reopens the notebook (the widget model is gone, as after any restart) and
@@ -48,7 +50,7 @@ def _output_children(page: Any, cell: int) -> list[dict[str, str]]:
 
 def test_click_a_fix_in_jupyterlab_then_reopen_without_the_widget(tmp_path: Path) -> None:
     lab_driver.write_notebook(tmp_path / "card.ipynb", lab_driver.FLAGSHIP_CELLS)
-    with lab_driver.jupyterlab(tmp_path) as url:
+    with lab_driver.jupyterlab(tmp_path, extension=False) as url:
         with lab_driver.chromium() as page:
             lab_driver.open_notebook(page, url, "card.ipynb")
             lab_driver.run_all(page)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib.util
 
 import pytest
-from conftest import Notebook
+from conftest import Notebook, validate_bundle
 
 from jax_nbhelp.context import build_context
 from jax_nbhelp.engine import entries, matching
@@ -43,6 +43,9 @@ def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, 
     codes = [d.code for d in matching(build_context(failed.error, loaded.shell))]
     assert codes == [entry.CODE]
     assert [d["code"] for d in failed.diagnoses] == [entry.CODE]
+    # What the kernel published is what the shared contract says (docs/).
+    for bundle in failed.diagnoses:
+        validate_bundle(bundle)
 
     import jax_nbhelp
 

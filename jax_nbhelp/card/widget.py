@@ -18,6 +18,7 @@ import ipywidgets as widgets
 from IPython.utils.capture import capture_output
 
 from jax_nbhelp.card import html
+from jax_nbhelp.frontend import bundle_json, register
 from jax_nbhelp.model import CellEdit, Diagnosis, Fix, FixResult, fix_edits_to_copy
 from jax_nbhelp.render_text import MIME_TYPE, render_diagnosis
 from jax_nbhelp.state import current_shell
@@ -69,6 +70,8 @@ class DiagnosisCard:
         self.widget.add_class("jnh-card")
         if parent is None:
             self.widget.add_class(f"jnh-live-{self.card_id}")
+            # The JupyterLab extension applies fixes of this card by its id.
+            register(diagnosis, self.card_id)
 
     # -- clicking -------------------------------------------------------------------------
 
@@ -177,7 +180,7 @@ class DiagnosisCard:
         return {
             "text/plain": self.static_text(),
             "text/html": html.static_html(self.card_id, self.static_body()),
-            MIME_TYPE: self.diagnosis.to_json(),
+            MIME_TYPE: bundle_json(self.diagnosis, self.card_id),
         }
 
     def widget_bundle(self) -> dict[str, Any]:

@@ -1,0 +1,115 @@
+/**
+ * The diagnosis bundle, as the kernel publishes it. The written contract is
+ * `docs/diagnosis.schema.json`; tests on the Python and TypeScript sides validate real
+ * bundles against it.
+ */
+
+/** The mime type of a diagnosis (the card renders it). */
+export const DIAGNOSIS_MIME = 'application/vnd.jax-nbhelp.diagnosis+json';
+
+/** The mime type of a fix's outcome, which `jax_nbhelp.frontend` displays. */
+export const RESULT_MIME = 'application/vnd.jax-nbhelp.result+json';
+
+/** A line of user code: a notebook cell (by execution count) or a file. */
+export interface ILocation {
+  kind: 'cell' | 'file' | 'code';
+  filename: string;
+  lineno: number;
+  line: string;
+  function: string;
+  /** The execution count of the cell (In [N]), or null for a file. */
+  cell: number | null;
+  source: string | null;
+  rewritten: boolean;
+  /** Where, as a user says it: "In [2], line 5". */
+  label: string;
+}
+
+/** One piece of a cell that a fix runs: whole top-level statements, at their lines. */
+export interface IRun {
+  label: string;
+  cell: number | null;
+  source: string;
+  changed: boolean;
+  first_line: number;
+  last_line: number;
+  why: string;
+  where: string;
+  resumed: boolean;
+}
+
+/** A whole cell before and after a rewrite: what "Apply to cell" writes. */
+export interface IEdit {
+  label: string;
+  /** The execution count of the cell to change. */
+  cell: number | null;
+  /** What the cell must still hold for the edit to apply. */
+  original: string;
+  /** What the cell holds after the fix. */
+  source: string;
+}
+
+/** One way out of the error. */
+export interface IFix {
+  label: string;
+  summary: string;
+  safety: string;
+  safe: boolean;
+  kind: 'rewrite' | 'runtime';
+  preview: string;
+  diff: string;
+  available: boolean;
+  unavailable: string | null;
+  runs: IRun[];
+  edits: IEdit[];
+  not_rerun: string[];
+}
+
+/** A diagnosed error: what happened, where, why, and the ways out. */
+export interface IDiagnosis {
+  version: 1;
+  code: string;
+  name: string;
+  title: string;
+  explanation: string;
+  why: string;
+  error: string;
+  location: ILocation | null;
+  call_site: ILocation | null;
+  notes: string[];
+  fixes: IFix[];
+  /** The kernel's handle for this diagnosis (null: not appliable from the frontend). */
+  card_id?: string | null;
+  /** The kernel process that made it; another one means the kernel restarted. */
+  session?: string | null;
+}
+
+/** What happened when a fix ran in the kernel. */
+export interface IFixResult {
+  /** False when the kernel does not know the card (restarted, or another session). */
+  known: boolean;
+  ok?: boolean;
+  fix?: string;
+  error?: string | null;
+  seconds?: number;
+  restored?: string[];
+  traceback?: string | null;
+  /** The failing cell's last value, as IPython prints it, when the fix succeeded. */
+  value?: string | null;
+  /** The new error's diagnosis, when jax_nbhelp knows it (fixes chain). */
+  diagnosis?: IDiagnosis | null;
+}
+
+/** Whether `value` looks like a diagnosis bundle this frontend can show. */
+export function isDiagnosis(value: unknown): value is IDiagnosis {
+  if (typeof value !== 'object' || value === null) {
+    return false;
+  }
+  const data = value as Record<string, unknown>;
+  return (
+    data.version === 1 &&
+    typeof data.code === 'string' &&
+    typeof data.title === 'string' &&
+    Array.isArray(data.fixes)
+  );
+}

@@ -1,0 +1,324 @@
+/**
+ * The native card: the diagnosis as DOM, built with `textContent` only (user code, error
+ * text and JAX's messages never become markup). Pure DOM, unit-tested in jsdom; the
+ * renderer wires its buttons to the kernel and the notebook.
+ */
+
+import { IDiagnosis, IFix, IFixResult, ILocation } from './bundle';
+
+/** Whether the card's buttons can act, and if not, why. */
+export type CardState =
+  | { kind: 'live' }
+  | { kind: 'checking' }
+  | { kind: 'disabled'; reason: string };
+
+/** Captured output of a fix's run (what it printed or displayed). */
+export interface IRunOutput {
+  name: 'stdout' | 'stderr';
+  text: string;
+}
+
+function element<K extends keyof HTMLElementTagNameMap>(
+  doc: Document,
+  tag: K,
+  className?: string,
+  text?: string
+): HTMLElementTagNameMap[K] {
+  const node = doc.createElement(tag);
+  if (className) {
+    node.className = className;
+  }
+  if (text !== undefined) {
+    node.textContent = text;
+  }
+  return node;
+}
+
+/** The offending line with a little context, numbered, the line itself marked. */
+export function sourceWindow(doc: Document, location: ILocation, context = 2): HTMLElement {
+  const pre = element(doc, 'pre', 'jnh-src');
+  const lines = location.source ? location.source.split('\n') : [];
+  let shown: [number, string][];
+  if (location.lineno > 0 && location.lineno <= lines.length) {
+    const first = Math.max(1, location.lineno - context);
+    const last = Math.min(lines.length, location.lineno + context);
+    shown = [];
+    for (let n = first; n <= last; n++) {
+      shown.push([n, lines[n - 1]]);
+    }
+  } else {
+    shown = [[location.lineno, location.line]];
+  }
+  const width = String(shown[shown.length - 1][0]).length;
+  shown.forEach(([number, text], i) => {
+    const hit = number === location.lineno;
+    const row = element(doc, 'span', hit ? 'jnh-line jnh-hit' : 'jnh-line');
+    row.appendChild(
+      element(doc, 'span', 'jnh-ln', `${String(number).padStart(width)} ${hit ? '→' : ' '} `)
+    );
+    row.appendChild(doc.createTextNode(text));
+    pre.appendChild(row);
+    if (i < shown.length - 1) {
+      pre.appendChild(doc.createTextNode('\n'));
+    }
+  });
+  return pre;
+}
+
+function locationBlock(doc: Document, heading: string, location: ILocation): HTMLElement {
+  const block = element(doc, 'div', 'jnh-where');
+  const title = element(doc, 'div', 'jnh-heading', `${heading} `);
+  let where = location.label;
+  if (location.function && !location.function.startsWith('<')) {
+    where += `, in ${location.function}`;
+  }
+  title.appendChild(element(doc, 'span', 'jnh-muted', where));
+  block.appendChild(title);
+  block.appendChild(sourceWindow(doc, location));
+  return block;
+}
+
+/** `fix.preview` line by line, diff lines marked; its text is exactly the preview. */
+export function previewBlock(doc: Document, fix: IFix): HTMLElement {
+  const pre = element(doc, 'pre', 'jnh-preview');
+  fix.preview.split('\n').forEach((line, i, all) => {
+    let css = '';
+    if (line.startsWith('+') && !line.startsWith('+++')) {
+      css = 'jnh-add';
+    } else if (line.startsWith('-') && !line.startsWith('---')) {
+      css = 'jnh-del';
+    } else if (line.startsWith('@@')) {
+      css = 'jnh-hunk';
+    }
+    pre.appendChild(css ? element(doc, 'span', `jnh-line ${css}`, line) : doc.createTextNode(line));
+    if (i < all.length - 1) {
+      pre.appendChild(doc.createTextNode('\n'));
+    }
+  });
+  return pre;
+}
+
+/** What a fix's button says: rewrites write the notebook, runtime fixes only run. */
+export function buttonLabel(number: number, fix: IFix): string {
+  const action = fix.edits.length > 0 ? 'Apply to cell' : 'Run';
+  return `Fix ${number}: ${fix.label} (${action})`;
+}
+
+/** The card for one diagnosis; a failed fix nests the card of its new error. */
+export class CardView {
+  readonly node: HTMLElement;
+  readonly buttons: HTMLButtonElement[] = [];
+  readonly status: HTMLElement;
+  readonly outcome: HTMLElement;
+  readonly nested: HTMLElement;
+  private _state: CardState = { kind: 'live' };
+  private _running = false;
+
+  constructor(
+    readonly doc: Document,
+    readonly diagnosis: IDiagnosis,
+    readonly onApply: (number: number) => void
+  ) {
+    const d = diagnosis;
+    this.node = element(doc, 'div', 'jnh-native');
+    this.node.dataset.jnhCode = d.code;
+    const title = element(doc, 'div', 'jnh-title', d.title);
+    title.appendChild(element(doc, 'span', 'jnh-code', `jax_nbhelp ${d.code}`));
+    this.node.appendChild(title);
+    this.node.appendChild(element(doc, 'div', 'jnh-error', d.error));
+    this.node.appendChild(element(doc, 'div', 'jnh-text', d.explanation));
+    if (d.location) {
+      this.node.appendChild(locationBlock(doc, 'Where:', d.location));
+    }
+    if (d.call_site) {
+      this.node.appendChild(locationBlock(doc, 'Reached from:', d.call_site));
+    }
+    this.node.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
+    this.node.appendChild(element(doc, 'div', 'jnh-text', d.why));
+    for (const note of d.notes) {
+      const text = element(doc, 'div', 'jnh-text');
+      text.appendChild(element(doc, 'strong', undefined, 'Note: '));
+      text.appendChild(doc.createTextNode(note));
+      this.node.appendChild(text);
+    }
+    if (d.fixes.length === 0) {
+      this.node.appendChild(
+        element(
+          doc,
+          'div',
+          'jnh-text jnh-muted',
+          'No mechanical fix is correct here; the explanation says what to change.'
+        )
+      );
+    }
+    d.fixes.forEach((fix, i) => this.node.appendChild(this._fixBlock(i + 1, fix)));
+    this.status = element(doc, 'div', 'jnh-status');
+    this.outcome = element(doc, 'div', 'jnh-outcome-area');
+    this.nested = element(doc, 'div', 'jnh-nested');
+    this.node.appendChild(this.status);
+    this.node.appendChild(this.outcome);
+    this.node.appendChild(this.nested);
+    this._sync();
+  }
+
+  private _fixBlock(number: number, fix: IFix): HTMLElement {
+    const doc = this.doc;
+    const block = element(doc, 'div', 'jnh-fix');
+    const button = element(doc, 'button', fix.safe ? 'jnh-button' : 'jnh-button jnh-warn');
+    button.type = 'button';
+    button.textContent = buttonLabel(number, fix);
+    button.title = fix.summary;
+    button.addEventListener('click', () => this.onApply(number));
+    this.buttons.push(button);
+    block.appendChild(button);
+    block.appendChild(element(doc, 'div', 'jnh-text', fix.summary));
+    const safety = element(doc, 'div', 'jnh-text');
+    safety.appendChild(
+      element(
+        doc,
+        'span',
+        fix.safe ? 'jnh-safe' : 'jnh-unsafe',
+        fix.safe ? 'Safe: ' : 'Changes what the program computes: '
+      )
+    );
+    safety.appendChild(doc.createTextNode(fix.safety));
+    block.appendChild(safety);
+    if (fix.unavailable) {
+      block.appendChild(
+        element(doc, 'div', 'jnh-text jnh-unavailable', `Cannot apply here: ${fix.unavailable}`)
+      );
+    } else if (fix.edits.length === 0) {
+      block.appendChild(
+        element(
+          doc,
+          'div',
+          'jnh-text jnh-muted',
+          'Runs in the kernel only: your notebook itself stays as it is.'
+        )
+      );
+    }
+    const details = element(doc, 'details', 'jnh-details');
+    details.appendChild(element(doc, 'summary', undefined, 'What it runs'));
+    details.appendChild(previewBlock(doc, fix));
+    block.appendChild(details);
+    return block;
+  }
+
+  /** Whether the buttons may act: live, still checking the kernel, or disabled with why. */
+  get state(): CardState {
+    return this._state;
+  }
+
+  setState(state: CardState): void {
+    this._state = state;
+    this._sync();
+  }
+
+  setRunning(number: number | null): void {
+    this._running = number !== null;
+    if (number !== null) {
+      const fix = this.diagnosis.fixes[number - 1];
+      this.status.className = 'jnh-status jnh-running';
+      this.status.textContent = `Running fix ${number}, “${fix.label}”…`;
+    }
+    this._sync();
+  }
+
+  private _sync(): void {
+    const live = this._state.kind === 'live' && !this._running;
+    this.buttons.forEach((button, i) => {
+      button.disabled = !live || !this.diagnosis.fixes[i].available;
+    });
+    if (this._state.kind === 'disabled') {
+      this.status.className = 'jnh-status jnh-disabled';
+      this.status.textContent = this._state.reason;
+    } else if (!this._running) {
+      this.status.className = 'jnh-status';
+      this.status.textContent = '';
+    }
+  }
+
+  /** Say why a fix did not run (nothing was changed). */
+  showRefusal(number: number, reason: string): void {
+    this.outcome.textContent = '';
+    const fix = this.diagnosis.fixes[number - 1];
+    const box = element(doc(this), 'div', 'jnh-outcome jnh-fail');
+    box.appendChild(element(doc(this), 'strong', undefined, '✗ Not applied. '));
+    box.appendChild(doc(this).createTextNode(`“${fix.label}”: ${reason}`));
+    this.outcome.appendChild(box);
+  }
+
+  /**
+   * Show a fix's outcome: fixed (and where it landed) or not, the run's own output, its
+   * traceback, and the new error's card when jax_nbhelp knows it.
+   */
+  showOutcome(
+    number: number,
+    result: IFixResult,
+    outputs: IRunOutput[],
+    written: string[]
+  ): void {
+    const d = doc(this);
+    const fix = this.diagnosis.fixes[number - 1];
+    this.outcome.textContent = '';
+    this.nested.textContent = '';
+    for (const output of outputs) {
+      this.outcome.appendChild(element(d, 'pre', `jnh-run-output jnh-${output.name}`, output.text));
+    }
+    const box = element(d, 'div', result.ok ? 'jnh-outcome jnh-ok' : 'jnh-outcome jnh-fail');
+    if (!result.known) {
+      box.appendChild(element(d, 'strong', undefined, '✗ Not applied. '));
+      box.appendChild(
+        d.createTextNode(
+          'The kernel no longer knows this diagnosis (it restarted): run the failing cell ' +
+            'again for a fresh one.'
+        )
+      );
+      this.outcome.appendChild(box);
+      return;
+    }
+    if (result.ok) {
+      box.appendChild(element(d, 'strong', undefined, '✓ Fixed. '));
+      box.appendChild(
+        d.createTextNode(`“${fix.label}” ran without error in ${(result.seconds ?? 0).toFixed(2)} s.`)
+      );
+      this.outcome.appendChild(box);
+      if (result.value) {
+        this.outcome.appendChild(element(d, 'pre', 'jnh-value', `Out: ${result.value}`));
+      }
+      const where =
+        written.length > 0
+          ? `Written into ${written.join(', ')} (Ctrl+Z in a cell undoes it).`
+          : fix.edits.length === 0
+            ? 'Your notebook is unchanged: this fix ran in the kernel only, so a fresh run ' +
+              'of the notebook fails again until the code changes.'
+            : 'Your cells already held the fixed source.';
+      this.outcome.appendChild(element(d, 'div', 'jnh-text', where));
+      return;
+    }
+    box.appendChild(element(d, 'strong', undefined, '✗ Not fixed. '));
+    box.appendChild(d.createTextNode(`“${fix.label}” failed:`));
+    box.appendChild(element(d, 'div', 'jnh-error', result.error ?? 'unknown error'));
+    this.outcome.appendChild(box);
+    if (result.restored && result.restored.length > 0) {
+      this.outcome.appendChild(
+        element(d, 'div', 'jnh-text jnh-muted', `Undone: ${result.restored.join(', ')} as before the fix.`)
+      );
+    }
+    if (result.traceback) {
+      const details = element(d, 'details', 'jnh-details');
+      details.appendChild(element(d, 'summary', undefined, 'Traceback of the re-run'));
+      details.appendChild(element(d, 'pre', 'jnh-trace', result.traceback));
+      this.outcome.appendChild(details);
+    }
+    if (result.diagnosis) {
+      this.outcome.appendChild(
+        element(d, 'div', 'jnh-text', 'jax_nbhelp knows the new error; its diagnosis follows.')
+      );
+    }
+  }
+}
+
+function doc(card: CardView): Document {
+  return card.doc;
+}

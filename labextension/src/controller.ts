@@ -1,0 +1,186 @@
+/**
+ * One native card at work in a notebook: it asks the kernel whether the diagnosis is still
+ * known, applies fixes (writing rewrite fixes into the cells), watches for kernel restarts,
+ * and nests the card of a failed fix's new error.
+ */
+
+import { ICodeCellModel } from '@jupyterlab/cells';
+import { NotebookPanel } from '@jupyterlab/notebook';
+import { Kernel } from '@jupyterlab/services';
+
+import { applyWrites, ICellState, planEdits } from './apply';
+import { IDiagnosis, IFixResult } from './bundle';
+import { CardView } from './card';
+import { ask, frontendCall } from './kernel';
+
+const CONTROLLERS = new WeakMap<HTMLElement, CardController>();
+
+export const NO_KERNEL =
+  'No kernel is running. The explanation stands; to apply a fix, run the failing cell ' +
+  'again with jax_nbhelp loaded.';
+export const STALE =
+  'This diagnosis is stale: the kernel restarted since the error. Run the failing cell ' +
+  'again for a fresh one.';
+const NO_NOTEBOOK = 'Fixes can be applied from a notebook with a running kernel.';
+
+/** The controller of the card whose root is `node`, if any. */
+export function controllerOf(node: Element | null): CardController | undefined {
+  return node ? CONTROLLERS.get(node as HTMLElement) : undefined;
+}
+
+/** The cells of a notebook as the edit logic sees them. */
+export function cellStates(panel: NotebookPanel): ICellState[] {
+  return panel.content.widgets.map(cell => ({
+    executionCount:
+      cell.model.type === 'code' ? (cell.model as ICodeCellModel).executionCount : null,
+    source: cell.model.sharedModel.getSource()
+  }));
+}
+
+export class CardController {
+  readonly view: CardView;
+  private _panel: NotebookPanel | null = null;
+  private _nested: CardController | null = null;
+
+  constructor(
+    readonly diagnosis: IDiagnosis,
+    host: HTMLElement,
+    private readonly findPanel: () => NotebookPanel | null
+  ) {
+    this.view = new CardView(host.ownerDocument, diagnosis, number => {
+      void this.apply(number);
+    });
+    host.appendChild(this.view.node);
+    CONTROLLERS.set(this.view.node, this);
+  }
+
+  private get kernel(): Kernel.IKernelConnection | null {
+    return this._panel?.sessionContext.session?.kernel ?? null;
+  }
+
+  /** Called once the card is in the page: find its notebook and check the kernel. */
+  attached(): void {
+    if (this._panel !== null) {
+      return;
+    }
+    this._panel = this.findPanel();
+    if (this._panel === null) {
+      this.view.setState({ kind: 'disabled', reason: NO_NOTEBOOK });
+      return;
+    }
+    const context = this._panel.sessionContext;
+    const stale = () => this.view.setState({ kind: 'disabled', reason: STALE });
+    context.statusChanged.connect((_, status) => {
+      if (status === 'restarting' || status === 'autorestarting' || status === 'dead') {
+        stale();
+      }
+    });
+    context.kernelChanged.connect(() => stale());
+    void this.check();
+  }
+
+  /** Whether the kernel still knows this diagnosis; disables the buttons if not. */
+  async check(): Promise<void> {
+    if (!this.diagnosis.card_id) {
+      this.view.setState({ kind: 'disabled', reason: NO_KERNEL });
+      return;
+    }
+    const kernel = this.kernel;
+    if (kernel === null) {
+      this.view.setState({ kind: 'disabled', reason: NO_KERNEL });
+      return;
+    }
+    // Optimistic: a click before the answer is checked by the kernel itself.
+    this.view.setState({ kind: 'live' });
+    // The card appears while its cell is still running; a request queued behind a failing
+    // cell of "Run all" is aborted by the kernel, so an aborted check is asked again.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        const answer = await ask(kernel, frontendCall('status', this.diagnosis.card_id));
+        if (answer.aborted) {
+          await new Promise(resolve => setTimeout(resolve, 500 * (attempt + 1)));
+          continue;
+        }
+        if (answer.result === null || !answer.result.known) {
+          this.view.setState({ kind: 'disabled', reason: STALE });
+        }
+        return;
+      } catch {
+        this.view.setState({ kind: 'disabled', reason: NO_KERNEL });
+        return;
+      }
+    }
+  }
+
+  /** Index of the first fix that can be applied (1-based), or null. */
+  firstFix(): number | null {
+    const index = this.diagnosis.fixes.findIndex(fix => fix.available);
+    return index < 0 ? null : index + 1;
+  }
+
+  /** Unfold the traceback above the card and bring the card into view. */
+  reveal(): void {
+    this.view.node.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** Apply fix `number`: run it in the kernel; for a rewrite, write the fixed cells. */
+  async apply(number: number): Promise<void> {
+    const fix = this.diagnosis.fixes[number - 1];
+    const kernel = this.kernel;
+    const panel = this._panel;
+    if (!fix || !fix.available || this.view.state.kind !== 'live') {
+      return;
+    }
+    if (kernel === null || panel === null || !this.diagnosis.card_id) {
+      this.view.setState({ kind: 'disabled', reason: NO_KERNEL });
+      return;
+    }
+    const writes = fix.edits.length > 0;
+    if (writes) {
+      const plan = planEdits(fix.edits, cellStates(panel));
+      if (!plan.ok) {
+        this.view.showRefusal(number, plan.reason);
+        return;
+      }
+    }
+    this.view.setRunning(number);
+    let result: IFixResult;
+    let outputs = [] as { name: 'stdout' | 'stderr'; text: string }[];
+    try {
+      const answer = await ask(kernel, frontendCall('apply', this.diagnosis.card_id, number));
+      outputs = answer.outputs;
+      const busy = 'The kernel was busy and set the request aside: click again.';
+      result = answer.result ?? {
+        known: true,
+        ok: false,
+        error: answer.aborted ? busy : (answer.error ?? 'no answer')
+      };
+    } catch (reason) {
+      result = { known: true, ok: false, error: `The kernel did not answer: ${reason}` };
+    } finally {
+      this.view.setRunning(null);
+    }
+    const written: string[] = [];
+    if (result.ok && writes) {
+      // The fix ran; the cells get its source unless they changed while it ran.
+      const plan = planEdits(fix.edits, cellStates(panel));
+      if (plan.ok) {
+        applyWrites(plan.writes, (index, source) => {
+          panel.content.widgets[index].model.sharedModel.setSource(source);
+        });
+        written.push(...plan.writes.map(write => write.label));
+      } else {
+        outputs.push({ name: 'stderr', text: `Not written into the notebook: ${plan.reason}\n` });
+      }
+    }
+    if (!result.known) {
+      this.view.setState({ kind: 'disabled', reason: STALE });
+    }
+    this.view.showOutcome(number, result, outputs, written);
+    this._nested = null;
+    if (!result.ok && result.diagnosis) {
+      this._nested = new CardController(result.diagnosis, this.view.nested, () => this._panel);
+      this._nested.attached();
+    }
+  }
+}

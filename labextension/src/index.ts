@@ -1,0 +1,92 @@
+/**
+ * jax_nbhelp in JupyterLab and Notebook 7: a native renderer for the diagnosis bundle, with
+ * "Apply to cell" for rewrite fixes, and two commands (palette and cell context menu).
+ */
+
+import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
+import { ICommandPalette } from '@jupyterlab/apputils';
+import { INotebookTracker } from '@jupyterlab/notebook';
+import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
+
+import { DIAGNOSIS_MIME } from './bundle';
+import { controllerOf } from './controller';
+import { DiagnosisRenderer } from './renderer';
+
+/** Command ids, one namespace. */
+export const CommandIDs = {
+  applyFirstFix: 'jax-nbhelp:apply-first-fix',
+  showDiagnosis: 'jax-nbhelp:show-diagnosis'
+};
+
+// Ahead of text/html (rank 50), so this card shows instead of the static copy.
+const RANK = 10;
+
+const plugin: JupyterFrontEndPlugin<void> = {
+  id: 'jax-nbhelp:plugin',
+  description: "jax_nbhelp's diagnosis card, with Apply to cell.",
+  autoStart: true,
+  requires: [IRenderMimeRegistry, INotebookTracker],
+  optional: [ICommandPalette],
+  activate: (
+    app: JupyterFrontEnd,
+    rendermime: IRenderMimeRegistry,
+    tracker: INotebookTracker,
+    palette: ICommandPalette | null
+  ) => {
+    rendermime.addFactory(
+      {
+        safe: true,
+        mimeTypes: [DIAGNOSIS_MIME],
+        defaultRank: RANK,
+        createRenderer: options => new DiagnosisRenderer(options, tracker)
+      },
+      RANK
+    );
+
+    const activeCard = () => {
+      const cell = tracker.activeCell;
+      const nodes = cell ? Array.from(cell.node.querySelectorAll('.jnh-native')) : [];
+      // The outermost card of the cell: nested cards belong to it.
+      const root = nodes.find(node => !node.parentElement?.closest('.jnh-native'));
+      return controllerOf(root ?? null);
+    };
+
+    app.commands.addCommand(CommandIDs.showDiagnosis, {
+      label: 'Show diagnosis',
+      caption: "Bring the active cell's jax_nbhelp diagnosis into view",
+      isEnabled: () => activeCard() !== undefined,
+      execute: () => activeCard()?.reveal()
+    });
+    app.commands.addCommand(CommandIDs.applyFirstFix, {
+      label: 'Apply first fix',
+      caption: "Apply the first fix of the active cell's jax_nbhelp diagnosis",
+      isEnabled: () => {
+        const card = activeCard();
+        return card !== undefined && card.firstFix() !== null;
+      },
+      execute: async () => {
+        const card = activeCard();
+        const first = card?.firstFix();
+        if (card && first) {
+          await card.apply(first);
+        }
+      }
+    });
+    for (const command of [CommandIDs.applyFirstFix, CommandIDs.showDiagnosis]) {
+      palette?.addItem({ command, category: 'jax_nbhelp' });
+    }
+    app.contextMenu.addItem({ type: 'separator', selector: '.jp-CodeCell', rank: 60 });
+    app.contextMenu.addItem({
+      command: CommandIDs.applyFirstFix,
+      selector: '.jp-CodeCell',
+      rank: 61
+    });
+    app.contextMenu.addItem({
+      command: CommandIDs.showDiagnosis,
+      selector: '.jp-CodeCell',
+      rank: 62
+    });
+  }
+};
+
+export default plugin;

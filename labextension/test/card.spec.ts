@@ -1,0 +1,154 @@
+/**
+ * The native card on real bundles (made by tests/bundle_fixtures.py from the catalog's own
+ * examples): every bundle satisfies the shared contract (docs/diagnosis.schema.json), and
+ * renders as text, with its buttons enabled, or disabled with a reason.
+ */
+
+import Ajv2020 from 'ajv/dist/2020';
+
+import schema from '../../docs/diagnosis.schema.json';
+import { IDiagnosis, IFixResult, isDiagnosis } from '../src/bundle';
+import { buttonLabel, CardView } from '../src/card';
+import { frontendCall } from '../src/kernel';
+import fixtures from './fixtures/bundles.json';
+
+const diagnoses = fixtures.diagnoses as unknown as IDiagnosis[];
+const results = fixtures.results as unknown as IFixResult[];
+
+const ajv = new Ajv2020({ allErrors: true, strict: false });
+const validateDiagnosis = ajv.compile(schema);
+const validateResult = ajv.getSchema(`${schema.$id}#/$defs/result`)!;
+
+describe('the contract', () => {
+  it('covers the catalog', () => {
+    expect(diagnoses.length).toBeGreaterThan(15);
+    expect(new Set(diagnoses.map(d => d.code)).size).toBe(diagnoses.length);
+  });
+
+  it.each(diagnoses.map(d => [d.code, d]))('%s satisfies the schema', (_code, diagnosis) => {
+    const valid = validateDiagnosis(diagnosis);
+    expect(validateDiagnosis.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+    expect(isDiagnosis(diagnosis)).toBe(true);
+  });
+
+  it('fix outcomes satisfy the schema', () => {
+    for (const result of results) {
+      expect(validateResult(result)).toBe(true);
+    }
+  });
+
+  it('rejects a bundle that breaks it', () => {
+    const broken = { ...diagnoses[0], fixes: [{ label: 'x' }] };
+    expect(validateDiagnosis(broken)).toBe(false);
+  });
+});
+
+function card(diagnosis: IDiagnosis, clicks: number[] = []): CardView {
+  return new CardView(document, diagnosis, number => clicks.push(number));
+}
+
+describe('CardView', () => {
+  const flagship = diagnoses.find(d => d.code === 'JNH101')!;
+
+  it('shows the cause, the place and one button per fix', () => {
+    const view = card(flagship);
+    const text = view.node.textContent ?? '';
+    expect(text).toContain(flagship.title);
+    expect(text).toContain(flagship.error);
+    expect(text).toContain(`Where: ${flagship.location!.label}`);
+    expect(view.buttons.map(b => b.textContent)).toEqual(
+      flagship.fixes.map((fix, i) => buttonLabel(i + 1, fix))
+    );
+    expect(view.buttons[1].textContent).toContain('(Apply to cell)');
+    expect(view.buttons[0].textContent).toContain('(Run)');
+  });
+
+  it('shows each preview exactly, with what runs', () => {
+    const view = card(flagship);
+    const previews = Array.from(view.node.querySelectorAll('pre.jnh-preview'));
+    expect(previews.map(p => p.textContent)).toEqual(flagship.fixes.map(f => f.preview));
+    expect(previews[1].textContent).toContain('Runs: ');
+  });
+
+  it('never turns user text into markup', () => {
+    const hostile = {
+      ...flagship,
+      error: 'ValueError: <img src=x onerror=alert(1)>',
+      explanation: '<script>alert(1)</script>'
+    };
+    const view = card(hostile);
+    expect(view.node.querySelector('img')).toBeNull();
+    expect(view.node.querySelector('script')).toBeNull();
+    expect(view.node.textContent).toContain('<script>alert(1)</script>');
+  });
+
+  it('disables its buttons with the reason (no kernel, stale)', () => {
+    const clicks: number[] = [];
+    const view = card(flagship, clicks);
+    view.setState({ kind: 'disabled', reason: 'No kernel is running.' });
+    expect(view.buttons.every(b => b.disabled)).toBe(true);
+    expect(view.status.textContent).toBe('No kernel is running.');
+    view.setState({ kind: 'live' });
+    expect(view.buttons.every(b => !b.disabled)).toBe(true);
+    view.buttons[1].click();
+    expect(clicks).toEqual([2]);
+  });
+
+  it('keeps a fix that cannot apply disabled', () => {
+    const withUnavailable = diagnoses.find(d => d.fixes.some(f => !f.available));
+    if (withUnavailable === undefined) {
+      return;
+    }
+    const view = card(withUnavailable);
+    withUnavailable.fixes.forEach((fix, i) => {
+      expect(view.buttons[i].disabled).toBe(!fix.available);
+    });
+  });
+
+  it('shows a success, where it landed and the value', () => {
+    const view = card(flagship);
+    view.showOutcome(2, results[0], [{ name: 'stdout', text: 'hello\n' }], ['In [2]']);
+    const text = view.outcome.textContent ?? '';
+    expect(text).toContain('✓ Fixed.');
+    expect(text).toContain('Written into In [2]');
+    expect(text).toContain('Out: 3072.0');
+    expect(text).toContain('hello');
+  });
+
+  it('says a runtime fix leaves the notebook unchanged', () => {
+    const view = card(flagship);
+    view.showOutcome(1, { known: true, ok: true, seconds: 0.1 }, [], []);
+    expect(view.outcome.textContent).toContain('Your notebook is unchanged');
+  });
+
+  it('shows a failure with its traceback and the new diagnosis follows', () => {
+    const view = card(flagship);
+    view.showOutcome(1, results[1], [], []);
+    const text = view.outcome.textContent ?? '';
+    expect(text).toContain('✗ Not fixed.');
+    expect(text).toContain('its diagnosis follows');
+    expect(results[1].diagnosis && isDiagnosis(results[1].diagnosis)).toBe(true);
+  });
+
+  it('tells a click on a card the kernel forgot', () => {
+    const view = card(flagship);
+    view.showOutcome(1, results[2], [], []);
+    expect(view.outcome.textContent).toContain('no longer knows this diagnosis');
+  });
+
+  it('refuses with the reason and changes nothing', () => {
+    const view = card(flagship);
+    view.showRefusal(2, 'In [2] was edited since the error.');
+    expect(view.outcome.textContent).toContain('✗ Not applied.');
+    expect(view.outcome.textContent).toContain('In [2] was edited since the error.');
+  });
+});
+
+describe('frontendCall', () => {
+  it('quotes its arguments as Python literals', () => {
+    expect(frontendCall('apply', 'ab"c', 2)).toBe(
+      '__import__("jax_nbhelp.frontend").frontend.apply("ab\\"c", 2)'
+    );
+  });
+});

@@ -1,0 +1,109 @@
+"""Real bundles for the TypeScript tests: ``python tests/bundle_fixtures.py``.
+
+Runs the first example of every catalog entry in a real IPython shell and keeps what the
+kernel publishes (the diagnosis bundle, ids made stable), then applies fixes through
+``jax_nbhelp.frontend`` for a success and a failure whose new error is diagnosed. The
+TypeScript tests validate these against docs/diagnosis.schema.json and render them; the
+Python tests validate freshly made ones against the same schema.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = ROOT / "labextension" / "test" / "fixtures" / "bundles.json"
+sys.path.insert(0, str(ROOT))
+
+
+def _run(shell: Any, source: str) -> Any:
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as captured:
+        result = shell.run_cell(source, store_history=True)
+    return result, captured
+
+
+def _published(captured: Any) -> list[dict[str, Any]]:
+    from jax_nbhelp.render_text import MIME_TYPE
+
+    return [dict(out.data)[MIME_TYPE] for out in captured.outputs if MIME_TYPE in out.data]
+
+
+def _answer(captured: Any) -> dict[str, Any]:
+    from jax_nbhelp.frontend import RESULT_MIME
+
+    (answer,) = [dict(out.data)[RESULT_MIME] for out in captured.outputs
+                 if RESULT_MIME in out.data]
+    return dict(answer)
+
+
+def _stable(value: Any, ids: dict[str, str]) -> Any:
+    """Card ids and the session replaced by stable names, so the file does not churn."""
+    if isinstance(value, dict):
+        out = {}
+        for key, item in value.items():
+            if key in ("card_id", "session") and isinstance(item, str):
+                item = ids.setdefault(item, f"{key}-{len(ids)}")
+            out[key] = _stable(item, ids)
+        return out
+    if isinstance(value, list):
+        return [_stable(item, ids) for item in value]
+    return value
+
+
+def make(shell: Any) -> dict[str, Any]:
+    """Bundles of every catalog entry's first example, and frontend answers."""
+    from jax_nbhelp.catalog._example import PRELUDE
+    from jax_nbhelp.engine import entries
+
+    diagnoses: list[dict[str, Any]] = []
+    for entry in entries():
+        example = entry.EXAMPLES[0]
+        if any(__import__("importlib").util.find_spec(m) is None for m in example.requires):
+            continue
+        shell.reset(new_session=True)
+        _run(shell, "%load_ext jax_nbhelp")
+        _run(shell, PRELUDE)
+        for cell in example.setup:
+            _run(shell, cell)
+        _, captured = _run(shell, example.failing)
+        diagnoses += _published(captured)
+
+    # A fix that works, then one that fails with a diagnosed error (the chain).
+    shell.reset(new_session=True)
+    _run(shell, PRELUDE)
+    helper = ("def scaled(x):\n    def body(ref):\n        ref[...] = x * 2\n"
+              "        return ref[...] + 1\n    return pl.run_scoped(body, "
+              "pltpu.VMEM(x.shape, x.dtype), collective_axes='core')")
+    _run(shell, helper)
+    _, captured = _run(shell, "out = jax.jit(scaled)(jnp.ones((8, 128)))\nfloat(out.sum())")
+    (flagship,) = _published(captured)
+    _run(shell, "import jax_nbhelp.frontend as f")
+    _, captured = _run(shell, f"f.apply({flagship['card_id']!r}, 2)")
+    fixed = _answer(captured)
+    _run(shell, helper)
+    _, captured = _run(shell, "out = scaled(jnp.ones((8, 128)))")
+    (eager,) = _published(captured)
+    _, captured = _run(shell, f"f.apply({eager['card_id']!r}, 1)")
+    chained = _answer(captured)
+    _, captured = _run(shell, "f.status('no-such-card')")
+    unknown = _answer(captured)
+    ids: dict[str, str] = {}
+    return _stable({"diagnoses": diagnoses, "results": [fixed, chained, unknown]}, ids)
+
+
+def main() -> None:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance(colors="nocolor")
+    FIXTURES.parent.mkdir(parents=True, exist_ok=True)
+    FIXTURES.write_text(json.dumps(make(shell), indent=1, sort_keys=True) + "\n")
+    print(f"wrote {FIXTURES.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    main()

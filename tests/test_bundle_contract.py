@@ -1,0 +1,85 @@
+"""The diagnosis bundle and the frontend calls, against the contract both sides share
+(docs/diagnosis.schema.json): real bundles from a real shell, and the fixtures the
+TypeScript tests read."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from bundle_fixtures import FIXTURES
+from conftest import SCALED_HELPER, Notebook, validate_bundle
+
+from jax_nbhelp.engine import entries
+from jax_nbhelp.frontend import RESULT_MIME
+from jax_nbhelp.state import STATE
+
+CALL = "out = jax.jit(scaled)(jnp.ones((8, 128)))\nfloat(out.sum())"
+
+
+def _answer(nb: Notebook, call: str) -> dict[str, object]:
+    out = nb.ok(f"import jax_nbhelp.frontend as _f; _f.{call}")
+    (answer,) = [bundle[RESULT_MIME] for bundle in out.bundles if RESULT_MIME in bundle]
+    validate_bundle(answer, "result")
+    return answer
+
+
+def test_a_published_bundle_carries_its_card_and_session(loaded: Notebook) -> None:
+    loaded.ok(SCALED_HELPER)
+    (bundle,) = loaded.run(CALL).diagnoses
+    validate_bundle(bundle)
+    assert bundle["session"] == STATE.session
+    assert bundle["card_id"] in STATE.cards
+    assert _answer(loaded, f"status({bundle['card_id']!r})") == {
+        "known": True, "session": STATE.session}
+
+
+def test_apply_from_the_frontend_reports_the_outcome_and_value(loaded: Notebook) -> None:
+    loaded.ok(SCALED_HELPER)
+    (bundle,) = loaded.run(CALL).diagnoses
+    answer = _answer(loaded, f"apply({bundle['card_id']!r}, 2)")
+    assert answer["known"] is True
+    assert answer["ok"] is True
+    assert answer["value"] == "3072.0"
+    assert float(loaded["out"].sum()) == 3072.0
+
+
+def test_a_failed_fix_answers_the_new_diagnosis_with_its_own_card(loaded: Notebook) -> None:
+    loaded.ok(SCALED_HELPER)
+    (bundle,) = loaded.run("out = scaled(jnp.ones((8, 128)))").diagnoses
+    answer = _answer(loaded, f"apply({bundle['card_id']!r}, 1)")
+    assert answer["ok"] is False
+    nested = answer["diagnosis"]
+    assert isinstance(nested, dict)
+    assert nested["code"] == "JNH101"
+    assert nested["card_id"] in STATE.cards
+    again = _answer(loaded, f"apply({nested['card_id']!r}, 2)")
+    assert again["ok"] is True
+
+
+def test_a_card_the_kernel_does_not_know_is_stale_not_an_error(loaded: Notebook) -> None:
+    assert _answer(loaded, "status('from-another-session')")["known"] is False
+    assert _answer(loaded, "apply('from-another-session', 1)")["known"] is False
+
+
+def test_the_typescript_fixtures_are_real_bundles_of_the_whole_catalog() -> None:
+    data = json.loads(FIXTURES.read_text())
+    for bundle in data["diagnoses"]:
+        validate_bundle(bundle)
+    for result in data["results"]:
+        validate_bundle(result, "result")
+    runnable = {entry.CODE for entry in entries()
+                if not any(__import__("importlib").util.find_spec(m) is None
+                           for m in entry.EXAMPLES[0].requires)}
+    # A new catalog entry needs `python tests/bundle_fixtures.py`.
+    assert {bundle["code"] for bundle in data["diagnoses"]} == runnable
+
+
+@pytest.mark.parametrize("broken", [{"code": "JNH101"}, {"version": 2}])
+def test_the_schema_rejects_what_the_frontend_cannot_read(broken: dict[str, object]) -> None:
+    import jsonschema
+
+    data = json.loads(FIXTURES.read_text())["diagnoses"][0]
+    with pytest.raises(jsonschema.ValidationError):
+        validate_bundle({**data, **broken} if "version" in broken else
+                        {k: v for k, v in data.items() if k != "title"})

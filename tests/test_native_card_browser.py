@@ -1,0 +1,167 @@
+"""The native card and "Apply to cell" in a real browser: JupyterLab 4 and Notebook 7 on
+127.0.0.1, Debian's Chromium driven by Playwright.
+
+The notebook holds the flagship story (helper in one cell, a counter and the call in the
+next). Run all; the card shows once, in view, under a folded traceback; "Apply to cell"
+writes exactly the previewed source into the helper's cell, the kernel gets the right
+numbers, one undo restores the cell; saved, the notebook runs top to bottom in a fresh
+kernel. After a kernel restart the card says it is stale and its buttons are disabled.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import lab_driver
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(lab_driver.missing() is not None and not os.environ.get("CI"),
+                       reason=f"browser test: {lab_driver.missing()}"),
+]
+
+HELPER_CELL = 3
+FAILING_CELL = 4
+CELLS = [
+    *lab_driver.FLAGSHIP_CELLS[:2],
+    "step = 0",
+    lab_driver.FLAGSHIP_CELLS[2],
+    "step += 1\nout = jax.jit(scaled)(jnp.ones((8, 128)))\nfloat(out.sum()) * step",
+]
+PANEL = "window.jupyterapp.shell.currentWidget"
+
+
+def _source(page: Any, index: int) -> str:
+    return str(page.evaluate(
+        f"i => {PANEL}.content.widgets[i].model.sharedModel.getSource()", index))
+
+
+def _bundle(page: Any) -> dict[str, Any]:
+    bundle: dict[str, Any] = page.evaluate(
+        f"""i => {PANEL}.content.widgets[i].model.outputs.toJSON()
+               .map(o => o.data && o.data['application/vnd.jax-nbhelp.diagnosis+json'])
+               .find(d => d)""", FAILING_CELL)
+    return bundle
+
+
+def _open(page: Any, url: str, app: str, name: str) -> None:
+    if app == "jupyterlab":
+        lab_driver.open_notebook(page, url, name)
+        return
+    page.goto(f"{url}/notebooks/{name}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.wait_for_function("window.jupyterapp !== undefined", timeout=90_000)
+    lab_driver.wait_idle(page)
+
+
+@pytest.mark.parametrize("app", ["jupyterlab", "notebook"])
+def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str) -> None:
+    lab_driver.write_notebook(tmp_path / "story.ipynb", CELLS)
+    with lab_driver.jupyterlab(tmp_path, app=app) as url, lab_driver.chromium() as page:
+        _open(page, url, app, "story.ipynb")
+        lab_driver.run_all(page)
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=180_000)
+        lab_driver.wait_idle(page)
+        fix = card.locator("button.jnh-button", has_text="Remove collective_axes")
+        page.wait_for_function(
+            "() => !document.querySelector('.jnh-native button.jnh-button').disabled",
+            timeout=60_000)
+
+        # Exactly one card: not the widget, not the static copy as well.
+        assert page.locator(".jnh-native").count() == 1
+        assert page.locator("[class*=jnh-static-]").count() == 0
+        hidden_widgets = page.evaluate(
+            """() => Array.from(document.querySelectorAll('.jp-OutputArea-child'))
+                   .filter(c => c.querySelector('.jupyter-widgets.jnh-card'))
+                   .map(c => getComputedStyle(c).display)""")
+        assert all(display == "none" for display in hidden_widgets)
+        # The card is in view: the traceback above it is folded to its last lines.
+        assert page.locator(".jp-OutputArea-child.jnh-folded").count() == 1
+        card.scroll_into_view_if_needed()
+        folded_height = page.evaluate(
+            "() => document.querySelector('.jnh-folded pre').getBoundingClientRect().height")
+        assert folded_height < 200
+
+        bundle = _bundle(page)
+        remove = next(f for f in bundle["fixes"] if f["label"] == "Remove collective_axes")
+        (edit,) = remove["edits"]
+        assert edit["cell"] == HELPER_CELL + 1  # In [4]: %load_ext, imports, step, helper
+        original = _source(page, HELPER_CELL)
+        assert original == edit["original"]
+
+        fix.click()
+        card.locator(".jnh-ok").wait_for(timeout=180_000)
+        outcome = card.locator(".jnh-outcome-area").inner_text()
+        assert "✓ Fixed." in outcome
+        assert "Out: 3072.0" in outcome  # step was 1: the counter did not run twice
+        assert f"Written into {edit['label']}" in outcome
+        assert _source(page, HELPER_CELL) == edit["source"]
+        assert "collective_axes" not in _source(page, HELPER_CELL)
+
+        # One undo in that cell restores what it held.
+        page.locator(".jp-Notebook .jp-Cell").nth(HELPER_CELL).locator(".cm-content").click()
+        page.keyboard.press("Control+z")
+        page.wait_for_function(
+            f"() => !{PANEL}.content.widgets[{HELPER_CELL}].model.sharedModel.getSource()"
+            ".includes('collective_axes') === false", timeout=10_000)
+        assert _source(page, HELPER_CELL) == original
+        page.keyboard.press("Control+Shift+z")
+        page.wait_for_function(
+            f"() => !{PANEL}.content.widgets[{HELPER_CELL}].model.sharedModel.getSource()"
+            ".includes('collective_axes')", timeout=10_000)
+        assert _source(page, HELPER_CELL) == edit["source"]
+
+        lab_driver.save(page)
+        page.wait_for_function(f"() => !{PANEL}.context.model.dirty", timeout=30_000)
+
+        # A kernel restart makes the diagnosis stale: the buttons say so and do nothing.
+        page.evaluate(f"() => {PANEL}.sessionContext.session.kernel.restart()")
+        page.wait_for_function(
+            "() => document.querySelector('.jnh-native .jnh-status').textContent"
+            ".includes('stale')", timeout=60_000)
+        assert all(b.is_disabled() for b in card.locator("button.jnh-button").all())
+
+    # The saved notebook runs top to bottom in a fresh kernel, with the right numbers.
+    saved = nbformat.read(str(tmp_path / "story.ipynb"), as_version=4)
+    NotebookClient(saved, timeout=300, startup_timeout=300, kernel_name="python3").execute()
+    last = saved.cells[FAILING_CELL].outputs
+    assert [o["data"]["text/plain"] for o in last if o["output_type"] == "execute_result"] \
+        == ["3072.0"]
+
+
+def test_commands_show_and_apply_the_first_fix(tmp_path: Path) -> None:
+    lab_driver.write_notebook(tmp_path / "commands.ipynb", CELLS)
+    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium() as page:
+        lab_driver.open_notebook(page, url, "commands.ipynb")
+        lab_driver.run_all(page)
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=180_000)
+        lab_driver.wait_idle(page)
+        page.wait_for_function(
+            "() => !document.querySelector('.jnh-native button.jnh-button').disabled",
+            timeout=60_000)
+        page.evaluate(f"() => {{ {PANEL}.content.activeCellIndex = {FAILING_CELL}; }}")
+        labels = page.evaluate(
+            """() => ['jax-nbhelp:apply-first-fix', 'jax-nbhelp:show-diagnosis']
+                   .map(id => [window.jupyterapp.commands.label(id),
+                               window.jupyterapp.commands.isEnabled(id)])""")
+        assert labels == [["Apply first fix", True], ["Show diagnosis", True]]
+        # In the cell's context menu too.
+        page.locator(".jp-Notebook .jp-Cell").nth(FAILING_CELL).locator(
+            ".jp-InputArea-prompt").click(button="right")
+        menu = page.locator(".lm-Menu")
+        menu.wait_for(timeout=10_000)
+        assert "Apply first fix" in menu.inner_text()
+        assert "Show diagnosis" in menu.inner_text()
+        page.keyboard.press("Escape")
+        page.evaluate("() => window.jupyterapp.commands.execute('jax-nbhelp:apply-first-fix')")
+        card.locator(".jnh-ok").wait_for(timeout=180_000)
+        # Fix 1 is a runtime fix: the notebook is unchanged, and the card says so.
+        assert "Your notebook is unchanged" in card.locator(".jnh-outcome-area").inner_text()
+        assert "collective_axes" in _source(page, HELPER_CELL)
