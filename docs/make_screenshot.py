@@ -1,13 +1,17 @@
-"""Render the diagnosis card in a real JupyterLab and save docs/card.png.
+"""Render the diagnosis card in a real JupyterLab and save it under docs/.
 
 Runs the flagship notebook (a collective ``pl.run_scoped`` under ``jax.jit``) in JupyterLab
 on 127.0.0.1, clicks "Remove collective_axes" in the card, waits for "Fixed", and
-screenshots the end of IPython's traceback followed by the card.
+screenshots the end of IPython's (folded) traceback followed by the card.
+
+By default the card is the JupyterLab extension's native one (docs/card-native-light.png,
+or -dark.png with ``--dark``); ``--widget`` disables the extension and shows the ipywidgets
+card that VS Code and Colab get (docs/card.png).
 
 Needs Chromium from the system (Debian: ``apt-get install -y chromium``) and the test extra
 (``pip install -e ".[test]"``: jupyterlab, playwright). Usage::
 
-    python docs/make_screenshot.py [--dark] [--out PATH]
+    python docs/make_screenshot.py [--dark] [--widget] [--out PATH]
 """
 
 from __future__ import annotations
@@ -23,14 +27,21 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 import lab_driver  # noqa: E402
 
 LIVE_CARD = "[class*=jnh-live-]"
+NATIVE_CARD = ".jnh-native"
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dark", action="store_true", help="JupyterLab Dark theme")
-    parser.add_argument("--out", type=Path, default=None, help="default: docs/card.png")
+    parser.add_argument("--widget", action="store_true",
+                        help="the ipywidgets card (the extension disabled)")
+    parser.add_argument("--out", type=Path, default=None, help="default: under docs/")
     args = parser.parse_args()
-    out = args.out or HERE / ("card-dark.png" if args.dark else "card.png")
+    if args.widget:
+        default = "card-dark.png" if args.dark else "card.png"
+    else:
+        default = "card-native-dark.png" if args.dark else "card-native-light.png"
+    out = args.out or HERE / default
     reason = lab_driver.missing()
     if reason:
         print(f"cannot take the screenshot: {reason}", file=sys.stderr)
@@ -38,13 +49,18 @@ def main() -> int:
     theme = "JupyterLab Dark" if args.dark else "JupyterLab Light"
     root = Path(tempfile.mkdtemp(prefix="jnh-shot-"))
     lab_driver.write_notebook(root / "card.ipynb", lab_driver.FLAGSHIP_CELLS)
-    with lab_driver.jupyterlab(root) as url, lab_driver.chromium(1000, 2000) as page:
+    selector, button = (LIVE_CARD, ".jnh-fix-button") if args.widget else (
+        NATIVE_CARD, "button.jnh-button")
+    with lab_driver.jupyterlab(root, extension=not args.widget) as url, \
+            lab_driver.chromium(1000, 2000) as page:
         lab_driver.open_notebook(page, url, "card.ipynb", theme=theme)
         lab_driver.run_all(page)
-        card = page.locator(LIVE_CARD).first
-        card.locator(".jnh-fix-button").first.wait_for(timeout=180_000)
+        card = page.locator(selector).first
+        card.locator(button).first.wait_for(timeout=180_000)
         lab_driver.wait_idle(page)
-        card.locator(".jnh-fix-button", has_text="Remove collective_axes").click()
+        page.wait_for_function(
+            f"() => !document.querySelector('{selector} {button}').disabled", timeout=60_000)
+        card.locator(button, has_text="Remove collective_axes").click()
         card.locator(".jnh-ok").wait_for(timeout=180_000)
         page.wait_for_timeout(500)
         # Put the card at the bottom of the window, under the end of the traceback.

@@ -66,3 +66,8 @@ def __getattr__(name: str) -> Any:
 
         return getattr(model, name)
     raise AttributeError(f"module 'jax_nbhelp' has no attribute {name!r}")
+
+
+def _jupyter_labextension_paths() -> list[dict[str, str]]:
+    """Where the prebuilt JupyterLab extension is (``jupyter labextension develop``)."""
+    return [{"src": "labextension", "dest": "jax-nbhelp"}]

@@ -5,7 +5,8 @@ The notebook holds the flagship story (helper in one cell, a counter and the cal
 next). Run all; the card shows once, in view, under a folded traceback; "Apply to cell"
 writes exactly the previewed source into the helper's cell, the kernel gets the right
 numbers, one undo restores the cell; saved, the notebook runs top to bottom in a fresh
-kernel. After a kernel restart the card says it is stale and its buttons are disabled.
+kernel. After a kernel restart, or opened again from disk, the card says it is stale and
+its buttons are disabled.
 """
 
 from __future__ import annotations
@@ -122,6 +123,16 @@ def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str
 
         # A kernel restart makes the diagnosis stale: the buttons say so and do nothing.
         page.evaluate(f"() => {PANEL}.sessionContext.session.kernel.restart()")
+        page.wait_for_function(
+            "() => document.querySelector('.jnh-native .jnh-status').textContent"
+            ".includes('stale')", timeout=60_000)
+        assert all(b.is_disabled() for b in card.locator("button.jnh-button").all())
+
+        # Opened again from disk, the card still explains; its buttons say why they wait.
+        _open(page, url, app, "story.ipynb")
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=60_000)
+        assert "Collective run_scoped compiled outside a Pallas kernel" in card.inner_text()
         page.wait_for_function(
             "() => document.querySelector('.jnh-native .jnh-status').textContent"
             ".includes('stale')", timeout=60_000)
