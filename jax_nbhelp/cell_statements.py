@@ -243,7 +243,7 @@ def _leading_cell_magic(source: str) -> tuple[str, int] | None:
     return None
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def parse_cell(source: str) -> ParsedCell | None:
     """The cell's statements, or None when it is not Python jax_nbhelp can read."""
     try:

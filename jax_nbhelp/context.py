@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 from types import ModuleType
 from typing import Any
@@ -66,24 +66,94 @@ class Link:
         return f"{self.type_name}: {self.message}" if self.message else self.type_name
 
 
-@dataclass(frozen=True)
-class ErrorContext:
-    """The exception chain, top exception first, following ``__cause__`` and ``__context__``."""
+_UNSET: Any = object()
 
-    chain: tuple[Link, ...]
+
+class ErrorContext:
+    """The exception chain, top exception first, following ``__cause__`` and ``__context__``.
+
+    What the user's namespace and history say (aliases, value types, cell sources) and what
+    JAX's frames say about a kernel are read only when a diagnosis asks: most errors are
+    dismissed on their type and message, and a big notebook must not cost every error a
+    scan of 5,000 globals.
+    """
+
+    def __init__(
+        self,
+        chain: tuple[Link, ...],
+        *,
+        module_aliases: dict[str, str] | None = None,
+        value_types: dict[str, str] | None = None,
+        places: dict[str, Location] | None = None,
+        cell_sources: dict[int, str] | None = None,
+        object_names: dict[str, str] | None = None,
+        kernel: KernelFacts | None = _UNSET,
+        shell: Any = None,
+        exc: BaseException | None = None,
+    ) -> None:
+        self.chain = chain
+        self._shell = shell
+        self._exc = exc
+        self._module_aliases = module_aliases
+        self._value_types = value_types
+        self._places = places
+        self._cell_sources = cell_sources
+        self._object_names = object_names
+        self._kernel = kernel
+
+    def replace(self, **changes: Any) -> ErrorContext:
+        """A copy with some parts given (``kernel=None``: as if JAX said nothing)."""
+        parts: dict[str, Any] = {
+            "module_aliases": self._module_aliases, "value_types": self._value_types,
+            "places": self._places, "cell_sources": self._cell_sources,
+            "object_names": self._object_names, "kernel": self._kernel,
+        }
+        parts.update(changes)
+        return ErrorContext(self.chain, shell=self._shell, exc=self._exc, **parts)
+
     # module name -> the name the user bound it to ("jax.numpy" -> "jnp"), for rewrites
-    module_aliases: dict[str, str] = field(default_factory=dict)
+    @property
+    def module_aliases(self) -> dict[str, str]:
+        if self._module_aliases is None:
+            self._module_aliases = _module_aliases(self._shell)
+        return self._module_aliases
+
     # user namespace name -> the qualified type of its value ("builtins.bool"), never the value
-    value_types: dict[str, str] = field(default_factory=dict)
+    @property
+    def value_types(self) -> dict[str, str]:
+        if self._value_types is None:
+            self._value_types = _value_types(self._shell)
+        return self._value_types
+
     # "file:line" named in a message (JAX's "function f at <file>:3") -> that user line
-    places: dict[str, Location] = field(default_factory=dict)
+    @property
+    def places(self) -> dict[str, Location]:
+        if self._places is None:
+            self._places = _places(list(self.chain), self._shell)
+        return self._places
+
     # execution count -> the cell's source as typed (the shell's input history)
-    cell_sources: dict[int, str] = field(default_factory=dict)
+    @property
+    def cell_sources(self) -> dict[int, str]:
+        if self._cell_sources is None:
+            self._cell_sources = _cell_sources(self._shell)
+        return self._cell_sources
+
     # user namespace name -> the qualified name of the class or function bound to it
     # ("partial" -> "functools.partial")
-    object_names: dict[str, str] = field(default_factory=dict)
+    @property
+    def object_names(self) -> dict[str, str]:
+        if self._object_names is None:
+            self._object_names = _object_names(self._shell)
+        return self._object_names
+
     # the Pallas kernel the error was raised for, read from JAX's frames (kernel_facts.py)
-    kernel: KernelFacts | None = None
+    @property
+    def kernel(self) -> KernelFacts | None:
+        if self._kernel is _UNSET:
+            self._kernel = (kernel_facts.from_exception(self._exc)
+                            if self._exc is not None else None)
+        return self._kernel
 
     def alias(self, module: str) -> str | None:
         """The name under which the user's namespace holds ``module`` (None if it does not)."""
@@ -155,6 +225,15 @@ class ErrorContext:
         return None
 
 
+def _message(exc: BaseException) -> str:
+    """``str(exc)``, or "" when the exception cannot say it (its ``__str__`` is broken)."""
+    try:
+        text = str(exc)
+    except Exception:
+        return ""
+    return text if isinstance(text, str) else ""
+
+
 def _link(exc: BaseException, shell: Any) -> Link:
     frames = []
     for summary in traceback.extract_tb(exc.__traceback__):
@@ -172,7 +251,7 @@ def _link(exc: BaseException, shell: Any) -> Link:
     return Link(
         type_name=cls.__name__,
         module=cls.__module__,
-        message=str(exc),
+        message=_message(exc),
         frames=tuple(frames),
         mro=tuple(base.__name__ for base in cls.__mro__),
     )
@@ -192,15 +271,7 @@ def build_context(exc: BaseException, shell: Any = None) -> ErrorContext:
             current = current.__context__
         else:
             current = None
-    return ErrorContext(
-        chain=tuple(links),
-        module_aliases=_module_aliases(shell),
-        value_types=_value_types(shell),
-        places=_places(links, shell),
-        cell_sources=_cell_sources(shell),
-        object_names=_object_names(shell),
-        kernel=kernel_facts.from_exception(exc),
-    )
+    return ErrorContext(tuple(links), shell=shell, exc=exc)
 
 
 def _module_aliases(shell: Any) -> dict[str, str]:

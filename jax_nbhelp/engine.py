@@ -75,6 +75,10 @@ def matching(ctx: ErrorContext) -> list[Diagnosis]:
 
 def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
     """The diagnosis for ``exc``, or None when the catalog does not know it."""
+    from jax_nbhelp.provenance import raised_by_jax
+
+    if not raised_by_jax(exc):
+        return None  # a message alone is never enough: JAX must have raised it
     if shell is None:
         from jax_nbhelp.state import current_shell
 

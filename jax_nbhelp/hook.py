@@ -8,6 +8,7 @@ raises: IPython would unregister it (and the previous handler with it).
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from types import TracebackType
 from typing import Any
@@ -47,7 +48,11 @@ class ExceptionHook:
             previous_handler(etype, value, tb, tb_offset=tb_offset)
             self._reinstall_if_dropped()
         else:
-            self._show_like_ipython(value, tb)
+            # If IPython cannot format the user's exception (a broken __str__ or
+            # __getattr__), it prints its own fallback: the user's problem, shown the way
+            # IPython shows it, and nothing for jax_nbhelp to add.
+            with contextlib.suppress(Exception):
+                self._show_like_ipython(value, tb)
         if self.active:
             self._diagnose(value)
 

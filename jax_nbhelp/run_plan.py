@@ -260,7 +260,11 @@ def _dependents(
         cell = cells.get(number)
         if cell is None:
             source = history.get(number)
-            parsed = _cell(number, source, source) if source is not None else None
+            # Most cells never mention a changed name: a substring test spares parsing them
+            # (a notebook may hold hundreds of cells).
+            if source is None or not any(name in source for name in names):
+                continue
+            parsed = _cell(number, source, source)
             if parsed is None:
                 continue
             cell = parsed

@@ -21,6 +21,7 @@ from jax_nbhelp.card.html import esc, source_window, strip_ansi
 from jax_nbhelp.card.widget import WIDGET_VIEW_MIME, DiagnosisCard
 from jax_nbhelp.model import Location
 from jax_nbhelp.render_text import MIME_TYPE
+from jax_nbhelp.state import STATE
 
 HELPER = '''\
 def scaled(x):
@@ -207,7 +208,9 @@ def test_static_copy_and_live_card_are_paired(loaded: Notebook) -> None:
     static = card.static_bundle()
     assert f'class="jnh-static-{card.card_id}"' in static["text/html"]
     assert f"jnh-live-{card.card_id}" in card.widget._dom_classes
-    assert static[MIME_TYPE] == card.diagnosis.to_json()
+    # The diagnosis, and the handle the JupyterLab extension applies its fixes by.
+    assert static[MIME_TYPE] == {**card.diagnosis.to_json(), "card_id": card.card_id,
+                                 "session": STATE.session}
     view = card.widget_bundle()
     assert view[WIDGET_VIEW_MIME]["model_id"] == card.widget.model_id
     assert view["text/plain"] == ""

@@ -38,7 +38,8 @@ def executed(tmp_path_factory: pytest.TempPathFactory) -> nbformat.NotebookNode:
     nb.cells = [nbformat.v4.new_code_cell(source) for source in CELLS]
     # The kernel imports this checkout, whatever copy of jax_nbhelp is installed.
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True,
+    client = NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
+                            allow_errors=True,
                             resources={"metadata": {"path": str(ROOT)}})
     os.environ["PYTHONPATH"], saved = path, os.environ.get("PYTHONPATH")
     try:

@@ -196,7 +196,7 @@ def test_without_jaxs_view_the_choice_comes_from_the_source(loaded: Notebook) ->
     ctx = build_context(failed.error, loaded.shell)
     assert ctx.kernel is not None
     assert ctx.kernel.mesh_family == "tpu"
-    (diagnosis,) = matching(dataclasses.replace(ctx, kernel=None))
+    (diagnosis,) = matching(ctx.replace(kernel=None))
     assert next(fix.label for fix in diagnosis.fixes) == "Re-run in TPU interpret mode"
     assert "read from your code" in diagnosis.explanation
 

@@ -93,7 +93,7 @@ def test_message_parsing() -> None:
 def _context(message: str, cells: dict[int, str] | None = None) -> ErrorContext:
     link = Link(type_name="ValueError", module="builtins", message=message, frames=(),
                 mro=("ValueError", "Exception", "BaseException", "object"))
-    return ErrorContext(chain=(link,), cell_sources=cells or {})
+    return ErrorContext((link,), cell_sources=cells or {}, kernel=None)
 
 
 def test_unrelated_errors_are_not_claimed() -> None:

@@ -17,7 +17,8 @@ HELPER = SCALED_HELPER
 def _execute(cells: list[str]) -> nbformat.NotebookNode:
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(source) for source in cells]
-    client = NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True)
+    client = NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
+                            allow_errors=True)
     client.execute()
     return nb
 

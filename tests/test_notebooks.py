@@ -24,7 +24,7 @@ def test_there_are_teaching_notebooks() -> None:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, kernel_name="python3",
+    NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     for cell in nb.cells:
         if cell.cell_type != "code":

@@ -262,7 +262,8 @@ def test_flag_fix_in_a_real_kernel() -> None:
         "%jax_nbhelp fix 1",
         "print('numbers:', out.tolist())",
     )]
-    NotebookClient(notebook, timeout=300, kernel_name="python3", allow_errors=True).execute()
+    NotebookClient(notebook, timeout=300, startup_timeout=300, kernel_name="python3",
+                   allow_errors=True).execute()
     bundle = next(o.data for o in notebook.cells[3].outputs if o.output_type == "display_data")
     diagnosis = bundle[MIME_TYPE]
     assert diagnosis["code"] == "JNH301"

@@ -1,0 +1,112 @@
+"""What jax_nbhelp adds to a failing cell, side by side with IPython alone.
+
+Each run is a fresh Python process with a real IPython shell: the imports and the flagship
+helper run first, then the failing flagship cell is timed (the first error after the
+kernel starts, then a later one), with and without ``%load_ext jax_nbhelp``. The big
+notebook runs 300 cells holding 5,000 globals before the error. RecursionError (3,000
+frames) and a 1,000-deep exception chain are timed after a first error. Medians of
+``--repeat`` processes; the table prints the ratio of each pair.
+
+    python benchmarks/side_by_side.py [--repeat 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+PROCESS = textwrap.dedent('''
+    import json, sys, time
+    sys.setrecursionlimit(3000)
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    shell = InteractiveShell.instance(colors="nocolor")
+    with_extension, big = sys.argv[1] == "with", sys.argv[2] == "big"
+
+    def run(source):
+        with capture_output():
+            start = time.perf_counter()
+            result = shell.run_cell(source, store_history=True)
+            elapsed = time.perf_counter() - start
+        return elapsed * 1000, result
+
+    if with_extension:
+        run("%load_ext jax_nbhelp")
+    run("import jax, jax.numpy as jnp\\n"
+        "from jax.experimental import pallas as pl\\n"
+        "from jax.experimental.pallas import tpu as pltpu")
+    run("def scaled(x):\\n"
+        "    def body(ref):\\n"
+        "        ref[...] = x * 2\\n"
+        "        return ref[...] + 1\\n"
+        "    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes='core')")
+    if big:
+        per_cell = 5000 // 300 + 1
+        for cell in range(300):
+            run("\\n".join(f"v_{cell}_{i} = {i}" for i in range(per_cell)))
+    failing = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
+    first, result = run(failing)
+    assert result.error_in_exec is not None
+    later, _ = run(failing)
+    figures = {"first": first, "later": later}
+    if not big:
+        figures["recursion"], _ = run("def f(n):\\n    return f(n + 1)\\nf(0)")
+        figures["chain"], _ = run(
+            "error = ValueError('deep')\\n"
+            "for i in range(1000):\\n"
+            "    outer = RuntimeError(i)\\n"
+            "    outer.__cause__ = error\\n"
+            "    error = outer\\n"
+            "raise error")
+    print("FIGURES", json.dumps(figures))
+''')
+
+ROWS = (
+    ("first error after the kernel starts", "small", "first"),
+    ("a later error", "small", "later"),
+    ("first error, notebook with 300 cells and 5,000 globals", "big", "first"),
+    ("later error, same big notebook", "big", "later"),
+    ("RecursionError (3,000 frames)", "small", "recursion"),
+    ("1,000-deep exception chain", "small", "chain"),
+)
+
+
+def _measure(mode: str, size: str) -> dict[str, float]:
+    proc = subprocess.run([sys.executable, "-c", PROCESS, mode, size], capture_output=True,
+                          text=True, check=True, cwd=ROOT, timeout=600)
+    line = next(line for line in proc.stdout.splitlines() if line.startswith("FIGURES "))
+    figures: dict[str, float] = json.loads(line.removeprefix("FIGURES "))
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    runs: dict[tuple[str, str], list[dict[str, float]]] = {}
+    for _ in range(args.repeat):
+        # Interleaved, so a slow moment of the machine hits both sides alike.
+        for size in ("small", "big"):
+            for mode in ("without", "with"):
+                runs.setdefault((mode, size), []).append(_measure(mode, size))
+    print(f"median of {args.repeat} fresh processes each, milliseconds\n")
+    print("| failing cell | without jax_nbhelp | with | added |")
+    print("|---|---|---|---|")
+    for label, size, key in ROWS:
+        without = statistics.median(r[key] for r in runs[("without", size)])
+        with_ = statistics.median(r[key] for r in runs[("with", size)])
+        print(f"| {label} | {without:.0f} ms | {with_:.0f} ms | "
+              f"{with_ - without:+.0f} ms ({with_ / without:.2f}x) |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,98 @@
+"""Whether JAX raised an error: the gate every diagnosis is behind.
+
+A message is text anyone can write: a user's ``ValueError("Only interpret mode is supported
+on CPU backend.")`` is not JAX's. An error is JAX's when an exception of its chain has a
+type defined by jax or jaxlib, or was raised from a frame inside jax, jaxlib or
+jax_nbhelp's own re-run machinery, or by native code (jaxlib's C++, which leaves no Python
+frame: ``jit``'s argument checks) called from the innermost frame: that frame was calling,
+not executing a ``raise``. Everything here avoids calling into the exception (``str``,
+``repr``, attributes a user class may override): a broken user exception is not JAX's, and
+jax_nbhelp says nothing about it.
+"""
+
+from __future__ import annotations
+
+import dis
+import os
+import sys
+from types import TracebackType
+
+_MAX_LINKS = 16
+_PACKAGES = ("jax", "jaxlib")
+
+
+def _roots() -> tuple[str, ...]:
+    """The folders of the jax and jaxlib packages (only those already imported)."""
+    roots = []
+    for name in _PACKAGES:
+        module = sys.modules.get(name)
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str):
+            roots.append(os.path.dirname(os.path.realpath(path)) + os.sep)
+    roots.append(os.path.dirname(os.path.realpath(__file__)) + os.sep)
+    return tuple(roots)
+
+
+def _innermost(tb: TracebackType | None) -> TracebackType | None:
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb
+
+
+_RAISES = frozenset({"RAISE_VARARGS", "RERAISE"})
+
+
+def _called_native_code(tb: TracebackType) -> bool:
+    """Whether the frame was in a call (the error came from the callee) rather than a raise
+    statement of its own (a user's ``raise ValueError(...)``)."""
+    try:
+        for instruction in dis.get_instructions(tb.tb_frame.f_code):
+            if instruction.offset == tb.tb_lasti:
+                return instruction.opname.startswith("CALL")
+            if instruction.offset > tb.tb_lasti:
+                break
+    except Exception:  # an odd code object: no evidence either way
+        return False
+    return False
+
+
+def _raised_by_native_jax(tb: TracebackType | None) -> bool:
+    return tb is not None and _called_native_code(tb) and "jaxlib" in sys.modules
+
+
+def _type_is_jax(exc: BaseException) -> bool:
+    for cls in type(exc).__mro__:
+        module = cls.__dict__.get("__module__")
+        if isinstance(module, str) and module.split(".", 1)[0] in _PACKAGES:
+            return True
+    return False
+
+
+def _raised_in(filename: str | None, roots: tuple[str, ...], real: dict[str, str]) -> bool:
+    if not filename or filename.startswith("<"):
+        return False
+    if filename not in real:
+        real[filename] = os.path.realpath(filename)
+    return real[filename].startswith(roots)
+
+
+def raised_by_jax(exc: BaseException) -> bool:
+    """Whether ``exc`` or an exception it was raised from is JAX's (see the module doc)."""
+    if "jax" not in sys.modules:
+        return False  # no JAX, no JAX error
+    roots = _roots()
+    real: dict[str, str] = {}
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(seen) < _MAX_LINKS:
+        seen.add(id(current))
+        innermost = _innermost(current.__traceback__)
+        filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
+        if (_type_is_jax(current) or _raised_in(filename, roots, real)
+                or _raised_by_native_jax(innermost)):
+            return True
+        cause = current.__cause__
+        if cause is None and not current.__suppress_context__:
+            cause = current.__context__
+        current = cause if isinstance(cause, BaseException) else None
+    return False
