@@ -16,6 +16,7 @@ REQUIREMENTS = (
     "absl-py",  # Mosaic GPU Pallas (plgpu) imports it
     "pytest>=8",
     "libcst>=1.1",
+    "jsonschema>=4.18",  # the catalog test checks bundles against docs/diagnosis.schema.json
 )
 
 

@@ -16,6 +16,7 @@ REQUIREMENTS = (
     "pytest>=8",
     "ipython>=8.12",
     "libcst>=1.1",
+    "jsonschema>=4.18",  # the catalog test checks bundles against docs/diagnosis.schema.json
 )
 
 
