@@ -22,6 +22,9 @@ def load(shell: Any) -> None:
     shell.register_magic_function(jax_nbhelp_magic, magic_kind="line", magic_name=MAGIC_NAME)
     _HOOKS[id(shell)] = (hook, previous_magic)
     STATE.shell = shell
+    from jax_nbhelp import warm_up
+
+    warm_up.start()
 
 
 def unload(shell: Any) -> None:

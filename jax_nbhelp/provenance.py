@@ -56,7 +56,10 @@ def _called_native_code(tb: TracebackType) -> bool:
     return False
 
 
-def _raised_by_native_jax(tb: TracebackType | None) -> bool:
+def _raised_by_native_jax(exc: BaseException, tb: TracebackType | None) -> bool:
+    # The interpreter raises these at a call of Python code; that is no sign of jaxlib.
+    if isinstance(exc, RecursionError | MemoryError):
+        return False
     return tb is not None and _called_native_code(tb) and "jaxlib" in sys.modules
 
 
@@ -89,7 +92,7 @@ def raised_by_jax(exc: BaseException) -> bool:
         innermost = _innermost(current.__traceback__)
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
         if (_type_is_jax(current) or _raised_in(filename, roots, real)
-                or _raised_by_native_jax(innermost)):
+                or _raised_by_native_jax(current, innermost)):
             return True
         cause = current.__cause__
         if cause is None and not current.__suppress_context__:

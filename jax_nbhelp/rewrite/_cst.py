@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -82,19 +83,27 @@ def _calls_within(node: cst.CSTNode) -> list[cst.Call]:
     return collector.found
 
 
-def locate(source: str, lineno: int) -> Located:
-    """Parse ``source`` (plain Python) and index its calls by line."""
+@lru_cache(maxsize=32)
+def _index(source: str) -> Located:
+    # libcst trees are immutable, so one parse serves every rewrite of the same cell (a
+    # notebook hits the same error, in the same helper, again and again).
     try:
         wrapper = MetadataWrapper(cst.parse_module(source))
     except cst.ParserSyntaxError as err:
         raise CannotRewrite(unparsable_message(source, err.editor_line)) from None
-    line_count = len(split_lines(source)) or 1
-    if not 1 <= lineno <= line_count:
-        noun = "line" if line_count == 1 else "lines"
-        raise CannotRewrite(f"Line {lineno} is outside the code, which has {line_count} {noun}.")
     collector = _CallCollector()
     wrapper.visit_batched([collector])
     return Located(wrapper.module, tuple(collector.calls), tuple(collector.functions))
+
+
+def locate(source: str, lineno: int) -> Located:
+    """Parse ``source`` (plain Python) and index its calls by line."""
+    line_count = len(split_lines(source)) or 1
+    located = _index(source)
+    if not 1 <= lineno <= line_count:
+        noun = "line" if line_count == 1 else "lines"
+        raise CannotRewrite(f"Line {lineno} is outside the code, which has {line_count} {noun}.")
+    return located
 
 
 def innermost(sites: Sequence[CallSite]) -> list[CallSite]:

@@ -13,6 +13,7 @@ import re
 import tokenize
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ._lines import indentation, line_ending, split_lines, unparsable_message
@@ -165,11 +166,14 @@ def _escape_cell_magic(lines: list[str], escaped: list[EscapedLine]) -> int:
     return first + 1
 
 
+@lru_cache(maxsize=256)
 def escape_magics(source: str) -> tuple[str, EscapedMagics]:
     """Replace IPython-only lines with same-length Python placeholders.
 
     The result has exactly as many lines as ``source``.  Raises
     :class:`CannotRewrite` for a cell magic whose body isn't Python.
+    (Cached: the result is immutable, and the same cell is escaped by every diagnosis
+    and rewrite that looks at it.)
     """
     lines = split_lines(source)
     escaped: list[EscapedLine] = []
