@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import pairwise
 from types import ModuleType
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from jax_nbhelp import kernel_facts
 from jax_nbhelp.kernel_facts import KernelFacts
@@ -67,6 +68,25 @@ class Link:
 
 
 _UNSET: Any = object()
+T = TypeVar("T")
+
+
+class _Lazy(Generic[T]):
+    """A part of the context read (from the shell) on first use, then kept."""
+
+    def __init__(self, read: Callable[[ErrorContext], T]) -> None:
+        self.read = read
+        self.slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}"
+
+    def __get__(self, ctx: ErrorContext, owner: type | None = None) -> T:
+        value: T | None = getattr(ctx, self.slot)
+        if value is None:
+            value = self.read(ctx)
+            setattr(ctx, self.slot, value)
+        return value
 
 
 class ErrorContext:
@@ -112,40 +132,16 @@ class ErrorContext:
         return ErrorContext(self.chain, shell=self._shell, exc=self._exc, **parts)
 
     # module name -> the name the user bound it to ("jax.numpy" -> "jnp"), for rewrites
-    @property
-    def module_aliases(self) -> dict[str, str]:
-        if self._module_aliases is None:
-            self._module_aliases = _module_aliases(self._shell)
-        return self._module_aliases
-
+    module_aliases: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _module_aliases(ctx._shell))
     # user namespace name -> the qualified type of its value ("builtins.bool"), never the value
-    @property
-    def value_types(self) -> dict[str, str]:
-        if self._value_types is None:
-            self._value_types = _value_types(self._shell)
-        return self._value_types
-
+    value_types: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _value_types(ctx._shell))
     # "file:line" named in a message (JAX's "function f at <file>:3") -> that user line
-    @property
-    def places(self) -> dict[str, Location]:
-        if self._places is None:
-            self._places = _places(list(self.chain), self._shell)
-        return self._places
-
+    places: _Lazy[dict[str, Location]] = _Lazy(lambda ctx: _places(list(ctx.chain), ctx._shell))
     # execution count -> the cell's source as typed (the shell's input history)
-    @property
-    def cell_sources(self) -> dict[int, str]:
-        if self._cell_sources is None:
-            self._cell_sources = _cell_sources(self._shell)
-        return self._cell_sources
-
+    cell_sources: _Lazy[dict[int, str]] = _Lazy(lambda ctx: _cell_sources(ctx._shell))
     # user namespace name -> the qualified name of the class or function bound to it
     # ("partial" -> "functools.partial")
-    @property
-    def object_names(self) -> dict[str, str]:
-        if self._object_names is None:
-            self._object_names = _object_names(self._shell)
-        return self._object_names
+    object_names: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _object_names(ctx._shell))
 
     # the Pallas kernel the error was raised for, read from JAX's frames (kernel_facts.py)
     @property
