@@ -12,10 +12,12 @@ jax_nbhelp says nothing about it.
 
 from __future__ import annotations
 
+import ast
 import dis
+import linecache
 import os
 import sys
-from types import TracebackType
+from types import BuiltinFunctionType, FunctionType, ModuleType, TracebackType
 
 _MAX_LINKS = 16
 _PACKAGES = ("jax", "jaxlib")
@@ -56,11 +58,69 @@ def _called_native_code(tb: TracebackType) -> bool:
     return False
 
 
+def _callee(tb: TracebackType) -> object:
+    """The object the frame was calling, when its call site names it plainly (``scaled(x)``,
+    ``jnp.sum(x)``); ``_UNKNOWN`` otherwise (``jax.jit(f)(x)``: finding out would mean
+    calling). Names are looked up in the frame's dicts and modules only, never through a
+    user object's attributes."""
+    code = tb.tb_frame.f_code
+    try:
+        lineno, end_lineno, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+        if lineno is None or end_lineno is None or col is None or end_col is None:
+            return _UNKNOWN
+        lines = linecache.getlines(code.co_filename)[lineno - 1:end_lineno]
+        if not lines:
+            return _UNKNOWN
+        lines[-1] = lines[-1][:end_col]
+        lines[0] = lines[0][col:]
+        call = ast.parse("".join(lines).strip(), mode="eval").body
+    except Exception:
+        return _UNKNOWN
+    if not isinstance(call, ast.Call):
+        return _UNKNOWN
+    parts: list[str] = []
+    node: ast.expr = call.func
+    while isinstance(node, ast.Attribute):
+        parts.insert(0, node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return _UNKNOWN
+    frame = tb.tb_frame
+    for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
+        if node.id in scope:
+            value = scope[node.id]
+            break
+    else:
+        return _UNKNOWN
+    for part in parts:
+        if not isinstance(value, ModuleType):
+            return _UNKNOWN
+        value = value.__dict__.get(part, _UNKNOWN)
+    return value
+
+
+_UNKNOWN = object()
+
+
+def _is_jax_object(value: object) -> bool:
+    module: object = type(value).__module__
+    if isinstance(value, type):
+        module = value.__dict__.get("__module__")
+    elif isinstance(value, FunctionType | BuiltinFunctionType):
+        module = value.__module__
+    return isinstance(module, str) and module.split(".", 1)[0] in _PACKAGES
+
+
 def _raised_by_native_jax(exc: BaseException, tb: TracebackType | None) -> bool:
     # The interpreter raises these at a call of Python code; that is no sign of jaxlib.
     if isinstance(exc, RecursionError | MemoryError):
         return False
-    return tb is not None and _called_native_code(tb) and "jaxlib" in sys.modules
+    if tb is None or not _called_native_code(tb) or "jaxlib" not in sys.modules:
+        return False
+    callee = _callee(tb)
+    # A call site that names its callee must name JAX's (``int(...)`` is not); one that
+    # does not, such as ``jax.jit(f)(x)``, gets the benefit of the doubt.
+    return callee is _UNKNOWN or _is_jax_object(callee)
 
 
 def _type_is_jax(exc: BaseException) -> bool:
