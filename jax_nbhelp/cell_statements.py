@@ -231,18 +231,6 @@ def _statement(index: int, stmt: ast.stmt, escaped_lines: list[str],
     )
 
 
-def _leading_cell_magic(source: str) -> tuple[str, int] | None:
-    for number, line in enumerate(source.splitlines(), 1):
-        if not line.strip():
-            continue
-        stripped = line.lstrip()
-        if stripped.startswith("%%") and not stripped.rstrip().endswith("?"):
-            name = stripped[2:].split(None, 1)[0] if stripped[2:].strip() else ""
-            return name, number
-        return None
-    return None
-
-
 @lru_cache(maxsize=1024)
 def parse_cell(source: str) -> ParsedCell | None:
     """The cell's statements, or None when it is not Python jax_nbhelp can read."""
@@ -255,14 +243,15 @@ def parse_cell(source: str) -> ParsedCell | None:
 
 
 def _parse(source: str) -> ParsedCell | None:
-    magic = _leading_cell_magic(source)
+    from jax_nbhelp.rewrite.magics import escape_magics, leading_cell_magic
+
+    found = leading_cell_magic(source.splitlines())
+    magic = (found[1], found[0] + 1) if found is not None else None  # (name, 1-based line)
     if magic is not None and magic[0] not in RESUMABLE_CELL_MAGICS:
         count = len(source.splitlines()) or 1
         whole = Statement(0, magic[1], count, frozenset(), frozenset(), updates=True,
                           compound=True, summary=f"%%{magic[0]} cell")
         return ParsedCell(source, (whole,), magic[0], magic[1])
-    from jax_nbhelp.rewrite.magics import escape_magics
-
     escaped, _ = escape_magics(source)
     tree = ast.parse(escaped)
     lines = escaped.splitlines()

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.model import CellEdit, CellRun, Fix, Location, RuntimeWrapper
 from jax_nbhelp.run_plan import FailingCell, plan_runs
+from jax_nbhelp.run_plan import label as cell_name
 from jax_nbhelp.state import STATE
 
 
@@ -85,7 +86,7 @@ def plan(
     for number, (before, after) in sorted(edits.items()):
         earlier = merged.get(number)
         original = earlier.original if earlier else ctx.cell_sources.get(number, before)
-        merged[number] = CellEdit(label=f"In [{number}]", cell=number, original=original,
+        merged[number] = CellEdit(label=cell_name(number), cell=number, original=original,
                                   source=after)
     return Planned(tuple(runs), planned.not_rerun, tuple(merged.values()))
 

@@ -272,15 +272,12 @@ class Diagnosis:
 def fix_edits_to_copy(fix: Fix) -> list[CellEdit]:
     """The cells of ``fix.edits`` whose fixed source differs from what the user's cell holds
     (in a chain, a fix carries an earlier fix's rewrite, which the cell does not hold yet)."""
-    from jax_nbhelp.state import current_shell
+    from jax_nbhelp.state import current_shell, typed_source
 
-    history = getattr(getattr(current_shell(), "history_manager", None), "input_hist_raw",
-                      None)
+    shell = current_shell()
     found = []
     for edit in fix.edits:
-        typed = edit.original
-        if isinstance(history, list) and edit.cell is not None and 0 <= edit.cell < len(history):
-            typed = history[edit.cell]
-        if edit.source != typed:
+        typed = typed_source(shell, edit.cell)
+        if edit.source != (edit.original if typed is None else typed):
             found.append(edit)
     return found

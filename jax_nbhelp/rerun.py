@@ -17,16 +17,8 @@ from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.model import CellRun, Fix, FixResult
-from jax_nbhelp.state import STATE, FailedFix, RerunSource, current_shell
-
-
-def _leading_blank_lines(source: str) -> int:
-    count = 0
-    for line in source.splitlines():
-        if line.strip():
-            break
-        count += 1
-    return count
+from jax_nbhelp.sources import leading_blank_lines
+from jax_nbhelp.state import STATE, FailedFix, RerunSource, current_shell, typed_source
 
 
 def _cell_filename(shell: Any, run: CellRun) -> str:
@@ -41,10 +33,7 @@ def _cell_filename(shell: Any, run: CellRun) -> str:
         filename = str(shell.compile.cache(transformed, run.cell or 0, raw_code=whole))
     except TypeError:  # IPython before 8 takes no raw_code
         filename = str(shell.compile.cache(transformed, run.cell or 0))
-    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
-    typed = history[run.cell] if isinstance(history, list) and run.cell is not None and \
-        0 <= run.cell < len(history) else None
-    if whole != typed:
+    if whole != typed_source(shell, run.cell):
         # Errors raised from this code are located in the source the fix ran.
         STATE.reruns[filename] = RerunSource(cell=run.cell, source=whole)
     return filename
@@ -63,17 +52,17 @@ def executed_source(run: CellRun) -> str:
     return run.header + gap + run.source[len(run.header):]
 
 
-def _compile_and_run(shell: Any, run: CellRun, source: str) -> Any:
-    """Run ``source`` (``executed_source(run)``) at its own lines of its cell; return the
-    last expression's value."""
-    filename = _cell_filename(shell, run)
+def _compile_and_run(shell: Any, run: CellRun, source: str, filename: str) -> Any:
+    """Run ``source`` (``executed_source(run)``) at its own lines of its cell, under the
+    cell's ``filename``; return the last expression's value."""
     whole = run.cell_source if run.cell_source is not None else run.source
     # IPython drops a cell's leading blank lines before compiling it (sources.locate adds
     # them back); the piece must be numbered the same way.
-    first = (run.header_line if run.header else run.first_line) - _leading_blank_lines(whole)
+    first = (run.header_line if run.header else run.first_line) - leading_blank_lines(
+        whole.splitlines())
     transformed = shell.transform_cell(source)
     tree = ast.parse(transformed, filename=filename)
-    ast.increment_lineno(tree, max(0, first - 1 - _leading_blank_lines(source)))
+    ast.increment_lineno(tree, max(0, first - 1 - leading_blank_lines(source.splitlines())))
     tree = shell.transform_ast(tree) or tree
     body = tree.body
     last_expr = body.pop() if body and isinstance(body[-1], ast.Expr) else None
@@ -191,6 +180,7 @@ def _apply(fix: Fix) -> FixResult:
     start = time.perf_counter()
     value: Any = None
     ran = fix.runs[-1]
+    filename = ""
     snapshot = _Snapshot(shell.user_ns)
     executed: list[str] = []
     redefines = any(run.rewritten for run in fix.runs)
@@ -202,14 +192,15 @@ def _apply(fix: Fix) -> FixResult:
             for run in fix.runs:
                 ran = run
                 executed.append(executed_source(run))
-                value = _compile_and_run(shell, run, executed[-1])
+                filename = _cell_filename(shell, run)
+                value = _compile_and_run(shell, run, executed[-1], filename)
     except Exception as exc:
         # A fix that did not succeed leaves the names as it found them (a half-applied
         # fix, such as a kernel rebuilt in interpret mode, would change the next error).
         restored = snapshot.restore()
         if redefines:
             _forget_traces()  # traces made with the fix's definitions are stale again
-        diagnosis = _diagnose_undone(fix, ran, exc, shell)
+        diagnosis = _diagnose_undone(fix, ran, filename, exc, shell)
         return FixResult(
             ok=False,
             fix_label=fix.label,
@@ -232,13 +223,15 @@ def _apply(fix: Fix) -> FixResult:
     )
 
 
-def _diagnose_undone(fix: Fix, ran: CellRun, exc: BaseException, shell: Any) -> Any:
-    """Diagnose the error of a fix that was undone: fixes for it carry this fix's runs."""
+def _diagnose_undone(fix: Fix, ran: CellRun, filename: str, exc: BaseException,
+                     shell: Any) -> Any:
+    """Diagnose the error of a fix that was undone (``ran`` raised, compiled as
+    ``filename``): fixes for it carry this fix's runs."""
     from jax_nbhelp.engine import diagnose
 
     index = fix.runs.index(ran)
     STATE.failed_fix = FailedFix(
-        filename=_cell_filename(shell, ran),
+        filename=filename,
         run=ran,
         before=fix.runs[:index],
         after=fix.runs[index + 1:],

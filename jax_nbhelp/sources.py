@@ -10,7 +10,7 @@ from functools import cache
 from typing import Any
 
 from jax_nbhelp.model import Location
-from jax_nbhelp.state import STATE
+from jax_nbhelp.state import STATE, typed_source
 
 
 @cache
@@ -51,15 +51,11 @@ def _raw_cell_source(filename: str, number: int, shell: Any) -> str | None:
     rerun = STATE.reruns.get(filename)
     if rerun is not None:
         return rerun.source
-    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
-    if isinstance(history, list) and 0 <= number < len(history):
-        raw = history[number]
-        if isinstance(raw, str):
-            return raw
-    return None
+    return typed_source(shell, number)
 
 
-def _leading_blank_lines(lines: list[str]) -> int:
+def leading_blank_lines(lines: list[str]) -> int:
+    """How many blank lines a cell starts with (IPython drops them before compiling)."""
     count = 0
     for line in lines:
         if line.strip():
@@ -87,7 +83,7 @@ def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | 
             # IPython drops a cell's leading blank lines before compiling it; otherwise the
             # transformed code keeps line numbers. Report the line as the user sees it in
             # the cell, with the text they typed (magics included).
-            lineno += _leading_blank_lines(raw_lines)
+            lineno += leading_blank_lines(raw_lines)
             if 0 < lineno <= len(raw_lines):
                 text = raw_lines[lineno - 1]
         return Location(

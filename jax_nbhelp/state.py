@@ -52,6 +52,15 @@ class State:
 STATE = State()
 
 
+def typed_source(shell: Any, number: int | None) -> str | None:
+    """What the user typed as cell ``In [number]`` (IPython's raw input history), if known."""
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if isinstance(history, list) and number is not None and 0 <= number < len(history):
+        raw = history[number]
+        return raw if isinstance(raw, str) else None
+    return None
+
+
 def current_shell() -> Any:
     """The shell jax_nbhelp is loaded in, else the running IPython, else None."""
     if STATE.shell is not None:

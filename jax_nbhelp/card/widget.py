@@ -19,7 +19,7 @@ from IPython.utils.capture import capture_output
 
 from jax_nbhelp.card import html
 from jax_nbhelp.frontend import bundle_json, register
-from jax_nbhelp.model import CellEdit, Diagnosis, Fix, FixResult, fix_edits_to_copy
+from jax_nbhelp.model import Diagnosis, Fix, FixResult, fix_edits_to_copy
 from jax_nbhelp.render_text import MIME_TYPE, render_diagnosis
 from jax_nbhelp.state import current_shell
 
@@ -102,7 +102,7 @@ class DiagnosisCard:
             self.running = False
             self._set_buttons(enabled=True)
         self.fix, self.result = fix, result
-        self.outcome.value = html.outcome_html(fix, result, to_copy=self.to_copy(fix))
+        self.outcome.value = html.outcome_html(fix, result, to_copy=fix_edits_to_copy(fix))
         if result.diagnosis is not None:
             self.nested = DiagnosisCard(result.diagnosis, parent=self)
             self.nested_box.children = (self.nested.widget,)
@@ -141,11 +141,6 @@ class DiagnosisCard:
         for button, fix in zip(self.buttons, self.diagnosis.fixes, strict=True):
             button.disabled = not enabled or fix.unavailable is not None
 
-    @staticmethod
-    def to_copy(fix: Fix) -> list[CellEdit]:
-        """The cells whose fixed source differs from what the user's cells hold."""
-        return fix_edits_to_copy(fix)
-
     def click(self, number: int) -> None:
         """Press the button of fix ``number`` (what a user's click does)."""
         self.buttons[number - 1].click()
@@ -163,7 +158,7 @@ class DiagnosisCard:
         outcome = ""
         if self.fix is not None and self.result is not None:
             outcome = html.outcome_html(self.fix, self.result, traceback=True,
-                                        to_copy=self.to_copy(self.fix))
+                                        to_copy=fix_edits_to_copy(self.fix))
             if self.nested is not None:
                 outcome += self.nested.static_body()
         return html.card_html(self.diagnosis, outcome, magic_hint=self.parent is None)

@@ -25,6 +25,7 @@ __all__ = [
     "EscapedMagics",
     "check_parses",
     "escape_magics",
+    "leading_cell_magic",
     "refuse_ipython_line",
     "restore_magics",
     "rewrite_cell",
@@ -147,16 +148,24 @@ def _escape(lines: list[str], start: int, end: int, escaped: list[EscapedLine]) 
     escaped.append(EscapedLine(start + 1, original, placeholder))
 
 
-def _escape_cell_magic(lines: list[str], escaped: list[EscapedLine]) -> int:
-    """Escape a leading ``%%magic`` line; return the first line left to scan."""
+def leading_cell_magic(lines: Sequence[str]) -> tuple[int, str] | None:
+    """The 0-based line of a cell's leading ``%%magic`` and the magic's name, if any."""
     # IPython drops leading blank lines before it looks for `%%`.
     first = next((i for i, line in enumerate(lines) if line.strip()), None)
     if first is None:
-        return 0
+        return None
     match = _CELL_MAGIC_RE.match(lines[first])
     if match is None or _CELL_MAGIC_HELP_RE.match(lines[first]):
-        return first
-    name = match.group(1)
+        return None
+    return first, match.group(1)
+
+
+def _escape_cell_magic(lines: list[str], escaped: list[EscapedLine]) -> int:
+    """Escape a leading ``%%magic`` line; return the first line left to scan."""
+    found = leading_cell_magic(lines)
+    if found is None:
+        return next((i for i, line in enumerate(lines) if line.strip()), 0)
+    first, name = found
     if name not in PYTHON_CELL_MAGICS:
         raise CannotRewrite(
             f"This cell starts with %%{name}, so its body is not Python code "

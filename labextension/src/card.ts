@@ -242,9 +242,9 @@ export class CardView {
   showRefusal(number: number, reason: string): void {
     this.outcome.textContent = '';
     const fix = this.diagnosis.fixes[number - 1];
-    const box = element(doc(this), 'div', 'jnh-outcome jnh-fail');
-    box.appendChild(element(doc(this), 'strong', undefined, '✗ Not applied. '));
-    box.appendChild(doc(this).createTextNode(`“${fix.label}”: ${reason}`));
+    const box = element(this.doc, 'div', 'jnh-outcome jnh-fail');
+    box.appendChild(element(this.doc, 'strong', undefined, '✗ Not applied. '));
+    box.appendChild(this.doc.createTextNode(`“${fix.label}”: ${reason}`));
     this.outcome.appendChild(box);
   }
 
@@ -258,7 +258,7 @@ export class CardView {
     outputs: IRunOutput[],
     written: string[]
   ): void {
-    const d = doc(this);
+    const d = this.doc;
     const fix = this.diagnosis.fixes[number - 1];
     this.outcome.textContent = '';
     this.nested.textContent = '';
@@ -317,8 +317,4 @@ export class CardView {
       );
     }
   }
-}
-
-function doc(card: CardView): Document {
-  return card.doc;
 }
