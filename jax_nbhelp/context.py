@@ -131,6 +131,12 @@ class ErrorContext:
         parts.update(changes)
         return ErrorContext(self.chain, shell=self._shell, exc=self._exc, **parts)
 
+    def with_chain(self, chain: tuple[Link, ...]) -> ErrorContext:
+        """The same error seen through another chain (the exceptions a wrapper's text holds)."""
+        copy = self.replace()
+        copy.chain = chain
+        return copy
+
     # module name -> the name the user bound it to ("jax.numpy" -> "jnp"), for rewrites
     module_aliases: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _module_aliases(ctx._shell))
     # user namespace name -> the qualified type of its value ("builtins.bool"), never the value

@@ -9,12 +9,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from types import ModuleType
 from typing import Any, Protocol
 
-from jax_nbhelp.context import ErrorContext, build_context
+from jax_nbhelp.context import ErrorContext, Link, build_context
 from jax_nbhelp.model import Diagnosis
 
 
@@ -84,5 +84,36 @@ def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
 
         shell = current_shell()
     ctx = build_context(exc, shell)
-    found = matching(ctx)
+    inside = _inside_callback(ctx)
+    if inside is not None and not inside[2]:
+        return None  # a user's own error inside a callback: its text may sound like JAX's
+    found = matching(ctx) or (_diagnose_inside(ctx, *inside[:2]) if inside else [])
     return found[0] if found else None
+
+
+def _inside_callback(ctx: ErrorContext) -> tuple[int, tuple[Link, ...], bool] | None:
+    """Where the chain holds a host callback's error as text, the exceptions that text holds,
+    and whether the one raised is JAX's."""
+    from jax_nbhelp.callback_errors import embedded_links, raised_by_jax
+
+    for index, link in enumerate(ctx.chain):
+        inner = embedded_links(link, ctx._shell)
+        if inner:
+            return index, inner, raised_by_jax(inner[0], ctx._shell)
+    return None
+
+
+def _diagnose_inside(ctx: ErrorContext, index: int, inner: tuple[Link, ...]) -> list[Diagnosis]:
+    """An error raised inside a host callback, diagnosed as if it had been raised directly.
+
+    Only when no diagnosis claims the wrapper itself: some know what its text means there.
+    """
+    link = ctx.chain[index]
+    wrapper = link.message.split("Traceback (most recent call last):")[0].strip()
+    note = (f"JAX reported this error from inside a host callback (jax.pure_callback, "
+            f"io_callback, or a Pallas interpreter's kernel step), as "
+            f"{link.type_name}: {wrapper.rstrip(':')} ...; what is explained here is the "
+            f"error inside it.")
+    unwrapped = ctx.with_chain(inner + ctx.chain[index + 1:])
+    return [replace(diagnosis, notes=(*diagnosis.notes, note))
+            for diagnosis in matching(unwrapped)]

@@ -23,7 +23,7 @@ _MAX_LINKS = 16
 _PACKAGES = ("jax", "jaxlib")
 
 
-def _roots() -> tuple[str, ...]:
+def jax_roots() -> tuple[str, ...]:
     """The folders of the jax and jaxlib packages (only those already imported)."""
     roots = []
     for name in _PACKAGES:
@@ -102,7 +102,7 @@ def _callee(tb: TracebackType) -> object:
 _UNKNOWN = object()
 
 
-def _is_jax_object(value: object) -> bool:
+def is_jax_object(value: object) -> bool:
     module: object = type(value).__module__
     if isinstance(value, type):
         module = value.__dict__.get("__module__")
@@ -120,7 +120,7 @@ def _raised_by_native_jax(exc: BaseException, tb: TracebackType | None) -> bool:
     callee = _callee(tb)
     # A call site that names its callee must name JAX's (``int(...)`` is not); one that
     # does not, such as ``jax.jit(f)(x)``, gets the benefit of the doubt.
-    return callee is _UNKNOWN or _is_jax_object(callee)
+    return callee is _UNKNOWN or is_jax_object(callee)
 
 
 def _type_is_jax(exc: BaseException) -> bool:
@@ -143,7 +143,7 @@ def raised_by_jax(exc: BaseException) -> bool:
     """Whether ``exc`` or an exception it was raised from is JAX's (see the module doc)."""
     if "jax" not in sys.modules:
         return False  # no JAX, no JAX error
-    roots = _roots()
+    roots = jax_roots()
     real: dict[str, str] = {}
     seen: set[int] = set()
     current: BaseException | None = exc

@@ -1,0 +1,99 @@
+"""Each catalog example is still diagnosed when JAX wraps its error, the two ways it does.
+
+- ``JaxStackTraceBeforeTransformation``: an error raised while JAX evaluates or lowers a
+  traced operation gets, as its ``__cause__``, the stack of the line that made that
+  operation (JAX's ``source_info_util.user_context`` attaches it).
+- ``JaxRuntimeError``: an error raised inside a host callback (``jax.pure_callback``, and
+  the Pallas interpreters' kernel steps) reaches the user as text inside
+  ``INTERNAL: CpuCallback error calling callback: Traceback ...``.
+
+Both are produced here by JAX itself: the failing cell runs under JAX's own
+``user_context``, or inside a real ``jax.pure_callback``.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import textwrap
+
+import pytest
+from conftest import Notebook
+
+from jax_nbhelp.engine import entries
+
+CASES = [
+    pytest.param(entry, index, example, id=f"{entry.CODE}-{index}")
+    for entry in entries()
+    for index, example in enumerate(entry.EXAMPLES)
+]
+
+# A diagnosis that knows the wrapper says more than the error inside it: the flagship
+# message from a host callback means a kernel helper jitted inside an interpreted kernel.
+WRAPPED_AS = {"JNH101": "JNH106"}
+# What a callback's text cannot carry: this diagnosis tells a wrong interpreter from a
+# right one by the kernel's facts, read from JAX's live frames, which the text loses.
+NOT_THROUGH_A_CALLBACK = {"JNH205": "needs the interpreted kernel's live frames"}
+
+
+def _setup(nb: Notebook, example) -> str:
+    for module in example.requires:
+        if importlib.util.find_spec(module) is None:
+            pytest.skip(f"needs {module}")
+    for cell in example.setup:
+        nb.ok(cell)
+    return nb.shell.transform_cell(example.failing)
+
+
+@pytest.mark.parametrize(("entry", "index", "example"), CASES)
+def test_diagnosed_through_the_stack_before_transformation(loaded: Notebook, entry, index,
+                                                           example) -> None:
+    code = _setup(loaded, example)
+    pytest.importorskip("jax._src.source_info_util")
+    loaded.shell.user_ns["_failing_code"] = code
+    failed = loaded.run(
+        "from jax._src import source_info_util\n"
+        "with source_info_util.user_context(source_info_util.current().traceback):\n"
+        "    exec(_failing_code)\n"
+    )
+    assert failed.error is not None
+    assert "JaxStackTraceBeforeTransformation" in {
+        type(link).__name__ for link in (failed.error.__cause__, failed.error.__context__)}
+    assert [d["code"] for d in failed.diagnoses] == [entry.CODE]
+
+
+@pytest.mark.parametrize(("entry", "index", "example"), CASES)
+def test_diagnosed_through_a_host_callback(loaded: Notebook, entry, index, example) -> None:
+    if entry.CODE in NOT_THROUGH_A_CALLBACK:
+        pytest.skip(NOT_THROUGH_A_CALLBACK[entry.CODE])
+    code = _setup(loaded, example)
+    # The failing code runs as the body of the callback, written in this cell, so its lines
+    # are the user's as they would be in a kernel's callback; what it assigns stays global.
+    assigned = sorted({node.id for node in ast.walk(ast.parse(code))
+                       if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)})
+    declare = f"    global {', '.join(assigned)}\n" if assigned else ""
+    failed = loaded.run(
+        "def in_callback(token__):\n"
+        f"{declare}{textwrap.indent(code, '    ')}\n"
+        "    return token__\n"
+        "\n"
+        "jax.jit(lambda t: jax.pure_callback(in_callback, jax.ShapeDtypeStruct((), t.dtype), t))("
+        "jnp.float32(0)).block_until_ready()\n"
+    )
+    assert failed.error is not None
+    assert type(failed.error).__name__ == "JaxRuntimeError"
+    assert [d["code"] for d in failed.diagnoses] == [WRAPPED_AS.get(entry.CODE, entry.CODE)]
+
+
+def test_a_users_own_error_inside_a_callback_is_not_claimed(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp")
+    failed = loaded.run(
+        "def in_callback(token):\n"
+        "    raise ValueError('Only interpret mode is supported on CPU backend.')\n"
+        "\n"
+        "shape = jax.ShapeDtypeStruct((), jnp.float32)\n"
+        "jax.jit(lambda t: jax.pure_callback(in_callback, shape, t))(jnp.float32(0))"
+        ".block_until_ready()\n"
+    )
+    assert type(failed.error).__name__ == "JaxRuntimeError"
+    assert failed.diagnoses == []
