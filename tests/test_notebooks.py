@@ -1,36 +1,123 @@
-"""The teaching notebooks run top to bottom in a real kernel.
+"""The course notebooks run top to bottom in a real kernel, and their pages show the cards.
 
-Only cells tagged ``raises-exception`` may fail (nbclient's own convention); every other
-cell, the fixes and the checks of their numbers included, must succeed.
+Only cells tagged ``raises-exception`` may fail (nbclient's own convention), and each of them
+must fail with an error jax_nbhelp diagnoses: the diagnosis bundle is among its outputs.
+Every other cell, the fixes and the checks of their numbers included, must succeed.
+
+docs/notebooks/ holds each notebook's executed page (``python docs/notebooks/build.py``,
+which runs the notebooks the way the test below does); these tests check that every page
+exists, was built from its notebook as it is now, and shows the diagnosis cards. They never
+rebuild a page.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parent.parent / "notebooks").glob("*.ipynb"))
+from jax_nbhelp.render_text import MIME_TYPE
 
-pytestmark = pytest.mark.kernel
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+PAGES = ROOT / "docs" / "notebooks"
+
+_spec = importlib.util.spec_from_file_location("notebook_pages", PAGES / "build.py")
+assert _spec is not None
+assert _spec.loader is not None
+pages = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(pages)
+
+# What each notebook teaches: the codes its failing cells are diagnosed as, in order
+# (on a CPU runtime with a JAX that has GPU interpret mode, as the suite's).
+CODES = {
+    "01_run_scoped_collective_axes": ["JNH101"],
+    "02_interpret_modes_on_cpu": ["JNH201", "JNH202", "JNH201", "JNH103"],
+    "03_tracer_errors_under_jit": ["JNH301", "JNH301", "JNH302", "JNH303", "JNH308",
+                                   "JNH307", "JNH307"],
+    "04_exercises": ["JNH201", "JNH304", "JNH305", "JNH303"],
+}
+
+# Run last in every notebook the test executes: which Python the kernel is.
+KERNEL_PROBE = "import sys as _sys\nprint('kernel prefix:', _sys.prefix)"
 
 
-def test_there_are_teaching_notebooks() -> None:
-    assert NOTEBOOKS
+def _tags(cell: Any) -> list[str]:
+    return list(cell.metadata.get("tags", []))
 
 
+def _diagnoses(cell: Any) -> list[dict[str, Any]]:
+    return [o.data[MIME_TYPE] for o in cell.outputs
+            if o.output_type == "display_data" and MIME_TYPE in o.get("data", {})]
+
+
+def _text(cell: Any) -> str:
+    return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
+
+
+def test_there_are_course_notebooks() -> None:
+    assert [p.stem for p in NOTEBOOKS] == sorted(CODES)
+
+
+def test_committed_notebooks_have_no_outputs() -> None:
+    for path in NOTEBOOKS:
+        nb = nbformat.read(path, as_version=4)
+        for cell in nb.cells:
+            if cell.cell_type == "code":
+                where = f"{path.name}: clear the outputs before committing\n{cell.source}"
+                assert not cell.outputs, where
+                assert cell.execution_count is None, where
+
+
+@pytest.mark.kernel
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_runs(path: Path) -> None:
     nb = nbformat.read(path, as_version=4)
-    NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
-                   resources={"metadata": {"path": str(path.parent)}}).execute()
-    for cell in nb.cells:
+    nb.cells.append(new_code_cell(KERNEL_PROBE))
+    pages.run(nb, path.parent)
+    *cells, probe = nb.cells
+    assert f"kernel prefix: {sys.prefix}\n" in _text(probe), (
+        f"the kernel is not this Python ({sys.prefix}): {_text(probe)}")
+
+    codes = []
+    for cell in cells:
         if cell.cell_type != "code":
             continue
         errors = [o for o in cell.outputs if o.output_type == "error"]
-        if "raises-exception" in cell.metadata.get("tags", []):
+        if "raises-exception" not in _tags(cell):
+            assert not errors, f"{cell.source}\n{errors}"
+        else:
             assert errors, f"expected an error in: {cell.source}"
-            continue
-        assert not errors, f"{cell.source}\n{errors}"
+            found = _diagnoses(cell)
+            assert len(found) == 1, f"expected one diagnosis for: {cell.source}\n{cell.outputs}"
+            plain = next(o.data["text/plain"] for o in cell.outputs
+                         if o.output_type == "display_data" and MIME_TYPE in o.data)
+            assert plain.startswith(f"jax_nbhelp [{found[0]['code']}]")
+            codes.append(found[0]["code"])
+        if any(line.strip().startswith("%jax_nbhelp fix ") for line in cell.source.splitlines()):
+            assert "Fixed:" in _text(cell), f"{cell.source}\n{_text(cell)}"
+    assert codes == CODES[path.stem]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_has_its_page_with_the_cards(path: Path) -> None:
+    page = PAGES / f"{path.stem}.html"
+    rebuild = f"rebuild it: python docs/notebooks/build.py {path.stem}"
+    assert page.exists(), f"{path.name} has no page; {rebuild}"
+    html = page.read_text(encoding="utf-8")
+    nb = nbformat.read(path, as_version=4)
+    assert f'<meta name="{pages.SOURCE_META}" content="{pages.source_hash(nb)}">' in html, (
+        f"{page.name} was built from another version of {path.name}; {rebuild}")
+    # The static card of each diagnosed cell, in order, its code in its title.
+    at = 0
+    for code in CODES[path.stem]:
+        at = html.find(f'<span class="jnh-code">jax_nbhelp {code}</span>', at) + 1
+        assert at, f"{page.name} lacks the card for {code} (after the cards before it)"
+    assert html.count('<div class="jnh-card">') >= len(CODES[path.stem])
+    # The page is static: no widget state, so no live card without a kernel behind it.
+    assert "application/vnd.jupyter.widget-state+json" not in html
