@@ -24,6 +24,7 @@ class Entry(Protocol):
     CODE: str
     NAME: str
     TITLE: str
+    TRIGGERS: tuple[str, ...]
 
     def diagnose(self, ctx: ErrorContext) -> Diagnosis | None: ...
 
@@ -59,10 +60,23 @@ def entries() -> tuple[Any, ...]:
     return tuple(sorted(found, key=lambda module: str(module.CODE)))
 
 
+def candidates(ctx: ErrorContext) -> tuple[Any, ...]:
+    """The catalog entries whose triggers this error carries, imported only now
+    (``catalog_index``); every entry when the index cannot say."""
+    from jax_nbhelp import catalog, catalog_index
+
+    haystack = "\n".join(f"{' '.join(link.mro)}\n{link.message}" for link in ctx.chain)
+    names = catalog_index.modules_for(haystack)
+    if names is None:
+        return entries()
+    found = [importlib.import_module(f"{catalog.__name__}.{name}") for name in names]
+    return tuple(sorted(found, key=lambda module: str(module.CODE)))
+
+
 def matching(ctx: ErrorContext) -> list[Diagnosis]:
     """Every diagnosis that claims this error (normally exactly one)."""
     results = []
-    for entry in entries():
+    for entry in candidates(ctx):
         try:
             diagnosis = entry.diagnose(ctx)
         except Exception:

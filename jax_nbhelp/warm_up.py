@@ -27,8 +27,10 @@ def _import_all() -> None:
     try:
         for name in _MODULES:
             importlib.import_module(name)
+        from jax_nbhelp import catalog_index
         from jax_nbhelp.engine import entries
 
+        catalog_index.load()
         entries()
     except Exception:  # only a head start: the diagnosis imports what it needs anyway
         pass

@@ -71,6 +71,9 @@ def _requested(message: str) -> tuple[str, str] | None:
     return None
 
 
+TRIGGERS = ("RuntimeError",)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     top = ctx.top
     if not top.is_a("RuntimeError"):

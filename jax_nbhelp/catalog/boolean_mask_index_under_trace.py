@@ -116,6 +116,9 @@ def advice(ctx: ErrorContext, location: Location | None) -> str:
             f"with `{jnp}.nonzero(mask, size=k)`.")
 
 
+TRIGGERS = (ERROR,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = _tracing.error_link(ctx, ERROR)
     if link is None:

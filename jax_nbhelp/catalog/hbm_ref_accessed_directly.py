@@ -176,6 +176,9 @@ def _fix(ctx: ErrorContext, location: Location, ref: str | None, operand: int | 
                                      safety=safety, safe=True)
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = ctx.find(MESSAGE)
     if link is None or "HBM" not in link.message:

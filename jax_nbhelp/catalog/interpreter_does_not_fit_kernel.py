@@ -141,6 +141,9 @@ def _is_mismatch_message(link: Link) -> bool:
     return False
 
 
+TRIGGERS = ("Unsupported mesh type", "Unsupported memory space", "KeyError")
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     top = ctx.top
     if not _is_mismatch_message(top):

@@ -116,6 +116,9 @@ def _suspects(ctx: ErrorContext, place: Location | None, function: str) -> list[
     return found
 
 
+TRIGGERS = (ERROR,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = _tracing.error_link(ctx, ERROR)
     if link is None:

@@ -135,6 +135,9 @@ def _single_argument_only(ctx: ErrorContext, location: Location) -> bool:
     return True
 
 
+TRIGGERS = (ERROR,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = _tracing.error_link(ctx, ERROR)
     if link is None:

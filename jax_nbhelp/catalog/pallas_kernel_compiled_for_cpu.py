@@ -171,6 +171,9 @@ def _kind_sentence(choice: interpret_fixes.Choice) -> str:
     return f"It needs {info.name} (interpret={info.code}) because {reasons}{seen}."
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = ctx.find(MESSAGE)
     if link is None:

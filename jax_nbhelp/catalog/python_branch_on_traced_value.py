@@ -194,6 +194,9 @@ def advice(ctx: ErrorContext, location: Location | None, in_kernel: bool) -> str
     return generic
 
 
+TRIGGERS = (ERROR,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = _tracing.error_link(ctx, ERROR)
     if link is None:

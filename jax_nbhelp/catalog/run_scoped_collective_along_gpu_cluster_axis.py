@@ -69,6 +69,9 @@ WHY = (
 )
 
 
+TRIGGERS = (NO_THREAD_AXIS, CLUSTER_AXES)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = ctx.find(NO_THREAD_AXIS) or ctx.find(CLUSTER_AXES)
     if link is None:

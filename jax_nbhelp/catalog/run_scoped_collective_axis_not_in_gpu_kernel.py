@@ -89,6 +89,9 @@ WHY = (
 )
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = ctx.find(MESSAGE)
     if link is None:

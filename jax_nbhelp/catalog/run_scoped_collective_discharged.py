@@ -51,6 +51,9 @@ WHY = (
 )
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if ctx.find(MESSAGE) is None:
         return None

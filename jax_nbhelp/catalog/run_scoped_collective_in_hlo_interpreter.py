@@ -123,6 +123,9 @@ def _gpu_explanation(ctx: ErrorContext, location: Location | None) -> str:
     )
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if ctx.find(MESSAGE) is None:
         return None

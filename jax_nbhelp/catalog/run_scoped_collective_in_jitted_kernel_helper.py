@@ -101,6 +101,9 @@ def _fix(ctx: ErrorContext, name: str, location: Location) -> Fix:
     return replace(fix, runtime=capabilities.fresh_gpu_interpreter)
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if not _is_runtime_wrapper(ctx):
         return None

@@ -106,6 +106,9 @@ def _gpu_kernel_fixes(ctx: ErrorContext, location: Location | None) -> tuple[Fix
     return (fix,) if fix is not None else ()
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = ctx.find(MESSAGE)
     if link is None or link.is_a("JaxRuntimeError"):

@@ -78,6 +78,9 @@ WHY_DIFFERENTIATION = (
 )
 
 
+TRIGGERS = (BATCHING, DIFFERENTIATION)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     batching = ctx.find(BATCHING) is not None
     if not batching and ctx.find(DIFFERENTIATION) is None:

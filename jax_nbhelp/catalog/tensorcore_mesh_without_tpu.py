@@ -60,6 +60,9 @@ def _is_own(ctx: ErrorContext) -> bool:
     return location is not None and FUNCTION in location.line
 
 
+TRIGGERS = ("AttributeError",)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if not _is_own(ctx):
         return None

@@ -115,6 +115,9 @@ def _fixed_size(bound: ast.Slice) -> int | None:
     return upper.right.value
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = next((link for link in ctx.chain
                  if link.is_a("IndexError") and link.message.startswith(MESSAGE)), None)

@@ -82,6 +82,9 @@ def advice(ctx: ErrorContext, location: Location | None) -> str:
             "mark the parameter static.")
 
 
+TRIGGERS = (ERROR,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = _tracing.error_link(ctx, ERROR)
     if link is None:

@@ -102,6 +102,9 @@ def advice(ctx: ErrorContext, message: str, function: str) -> str:
             "value and mark the parameter static.")
 
 
+TRIGGERS = (ERROR, SHAPES)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = _matches(ctx)
     if link is None:

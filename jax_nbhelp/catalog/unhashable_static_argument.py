@@ -240,6 +240,9 @@ def _replace_argument(source: str, node: ast.expr, old: str, new: str) -> str:
     return "".join(lines)
 
 
+TRIGGERS = (MESSAGE,)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = next((link for link in ctx.chain
                  if link.is_a("ValueError") and link.message.startswith(MESSAGE)), None)
