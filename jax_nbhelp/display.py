@@ -31,7 +31,10 @@ def show(diagnosis: Diagnosis) -> None:
     from IPython.display import display
 
     from jax_nbhelp.card import show_card, widget_frontend
+    from jax_nbhelp.classroom import shown
     from jax_nbhelp.state import current_shell
+
+    diagnosis = shown(diagnosis)  # classroom mode keeps the fixes back, in every form
 
     if widget_frontend(current_shell()):
         try:

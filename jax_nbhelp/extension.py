@@ -22,7 +22,9 @@ def load(shell: Any) -> None:
     shell.register_magic_function(jax_nbhelp_magic, magic_kind="line", magic_name=MAGIC_NAME)
     _HOOKS[id(shell)] = (hook, previous_magic)
     STATE.shell = shell
-    from jax_nbhelp import warm_up
+    from jax_nbhelp import classroom, warm_up
+
+    classroom.settings(shell)  # reads c.JaxNbhelp.* from the shell's configuration
 
     warm_up.start()
 
@@ -39,6 +41,9 @@ def unload(shell: Any) -> None:
     else:
         line_magics[MAGIC_NAME] = previous_magic
     if STATE.shell is shell:
+        from jax_nbhelp import classroom
+
+        classroom.forget()
         STATE.shell = None
         STATE.reruns.clear()
         STATE.cards.clear()

@@ -11,7 +11,34 @@ USAGE = """\
 %jax_nbhelp fix N      apply fix N of the last diagnosis and report the outcome
 %jax_nbhelp preview N  show exactly what fix N will run
 %jax_nbhelp list       the catalog of errors jax_nbhelp knows
-%jax_nbhelp last       the outcome of the last fix"""
+%jax_nbhelp last       the outcome of the last fix
+%jax_nbhelp hints      classroom mode: show the cause, the place and why; keep fixes back
+%jax_nbhelp fixes      show fixes again (and the last diagnosis with its fixes)"""
+
+
+def _fixes_hidden(command: str) -> bool:
+    from jax_nbhelp.classroom import fixes_shown
+
+    if fixes_shown():
+        return False
+    print(f"jax_nbhelp: classroom mode keeps the fixes back. Try the change yourself, or run "
+          f"`%jax_nbhelp fixes` to show them, then `%jax_nbhelp {command} N`.")
+    return True
+
+
+def _classroom(show_fixes: bool) -> None:
+    from jax_nbhelp.classroom import settings
+
+    settings().show_fixes = show_fixes
+    if not show_fixes:
+        print("jax_nbhelp: classroom mode. A diagnosis shows the cause, the place and why; "
+              "its fixes stay hidden until `%jax_nbhelp fixes`.")
+        return
+    print("jax_nbhelp: fixes are shown.")
+    if STATE.last is not None and STATE.last.fixes:
+        from jax_nbhelp.display import show
+
+        show(STATE.last)
 
 
 def _fix_number(args: list[str]) -> int | None:
@@ -70,18 +97,25 @@ def jax_nbhelp_magic(line: str) -> None:
     args = line.split()
     command = args[0] if args else ""
     if command == "":
+        from jax_nbhelp.classroom import shown
+
         if STATE.last is None:
             print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
         else:
-            print(STATE.last)
+            print(shown(STATE.last))
     elif command == "fix":
-        _apply(args)
+        if not _fixes_hidden(command):
+            _apply(args)
     elif command == "preview":
+        if _fixes_hidden(command):
+            return
         number = _fix_number(args)
         if number is not None and STATE.last is not None:
             print(STATE.last.fixes[number - 1].preview())
     elif command == "list":
         _list()
+    elif command in ("hints", "fixes"):
+        _classroom(show_fixes=command == "fixes")
     elif command == "last":
         print(STATE.last_result if STATE.last_result else "jax_nbhelp: no fix applied yet.")
     else:

@@ -247,6 +247,8 @@ class Diagnosis:
     call_site: Location | None = None
     fixes: tuple[Fix, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # fixes kept back by classroom mode (classroom.shown): the card says they exist
+    hidden_fixes: int = 0
 
     def __str__(self) -> str:
         from jax_nbhelp.render_text import render_diagnosis
@@ -266,6 +268,7 @@ class Diagnosis:
             "call_site": self.call_site.to_json() if self.call_site else None,
             "notes": list(self.notes),
             "fixes": [fix.to_json() for fix in self.fixes],
+            "hidden_fixes": self.hidden_fixes,
         }
 
 

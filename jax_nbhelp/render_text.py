@@ -42,6 +42,10 @@ def render_diagnosis(diagnosis: Diagnosis) -> str:
                                "       "))
             if fix.unavailable:
                 lines.append(_wrap("Why not: " + fix.unavailable, "       "))
+    elif diagnosis.hidden_fixes:
+        from jax_nbhelp.classroom import hidden_line
+
+        lines += ["", _wrap(hidden_line(diagnosis.hidden_fixes), "")]
     else:
         lines += ["", "No mechanical fix is correct here; the explanation says what to change."]
     return "\n".join(lines)

@@ -92,8 +92,15 @@ def make(shell: Any) -> dict[str, Any]:
     chained = _answer(captured)
     _, captured = _run(shell, "f.status('no-such-card')")
     unknown = _answer(captured)
+    # Classroom mode: the same error, its fixes kept back.
+    _run(shell, "%load_ext jax_nbhelp")
+    _run(shell, "%jax_nbhelp hints")
+    _, captured = _run(shell, "out = jax.jit(scaled)(jnp.ones((8, 128)))")
+    (classroom,) = _published(captured)
+    _run(shell, "%jax_nbhelp fixes")
     ids: dict[str, str] = {}
-    return _stable({"diagnoses": diagnoses, "results": [fixed, chained, unknown]}, ids)
+    return _stable({"diagnoses": diagnoses, "results": [fixed, chained, unknown],
+                    "classroom": [classroom]}, ids)
 
 
 def main() -> None:

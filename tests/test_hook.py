@@ -95,7 +95,8 @@ def test_unload_leaves_a_later_extensions_handler_alone(nb: Notebook) -> None:
 
 
 def test_a_bug_in_a_diagnosis_never_hides_the_traceback(nb: Notebook, monkeypatch) -> None:
-    from jax_nbhelp.catalog import run_scoped_called_eagerly as entry
+    # The entry asked about JAX's RuntimeErrors (its trigger), broken on purpose.
+    from jax_nbhelp.catalog import accelerator_backend_missing as entry
 
     def broken(ctx):
         raise RuntimeError("bug in jax_nbhelp")
@@ -104,8 +105,8 @@ def test_a_bug_in_a_diagnosis_never_hides_the_traceback(nb: Notebook, monkeypatc
     nb.ok("%load_ext jax_nbhelp")
     nb.ok("import jax")
     # A real JAX error (the catalog only looks at errors JAX raised).
-    out = nb.run("jax.numpy.ones(3).reshape(4)")
-    assert "TypeError: cannot reshape" in out.stdout
+    out = nb.run("jax.devices('tpu')")
+    assert "RuntimeError" in out.stdout
     assert "a diagnosis failed" in out.stderr
     # Still registered: IPython drops a handler that raises, jax_nbhelp's must not.
     assert nb.run("1/0").stdout.count("ZeroDivisionError") >= 1

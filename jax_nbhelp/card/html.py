@@ -125,7 +125,12 @@ def header_html(diagnosis: Diagnosis) -> str:
                  f"{esc(diagnosis.why)}</div>")
     parts += [f'<div class="jnh-text"><strong>Note:</strong> {esc(note)}</div>'
               for note in diagnosis.notes]
-    if not diagnosis.fixes:
+    if diagnosis.hidden_fixes:
+        from jax_nbhelp.classroom import hidden_line
+
+        parts.append(f'<div class="jnh-text jnh-muted jnh-hidden-fixes">'
+                     f"{esc(hidden_line(diagnosis.hidden_fixes))}</div>")
+    elif not diagnosis.fixes:
         parts.append('<div class="jnh-text jnh-muted">No mechanical fix is correct here; the '
                      "explanation says what to change.</div>")
     return '<div class="jnh-body">' + "".join(parts) + "</div>"

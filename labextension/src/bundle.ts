@@ -78,6 +78,8 @@ export interface IDiagnosis {
   call_site: ILocation | null;
   notes: string[];
   fixes: IFix[];
+  /** Fixes kept back by classroom mode (`fixes` is then empty); absent in older bundles. */
+  hidden_fixes?: number;
   /** The kernel's handle for this diagnosis (null: not appliable from the frontend). */
   card_id?: string | null;
   /** The kernel process that made it; another one means the kernel restarted. */

@@ -141,7 +141,19 @@ export class CardView {
       text.appendChild(doc.createTextNode(note));
       this.node.appendChild(text);
     }
-    if (d.fixes.length === 0) {
+    const hidden = d.hidden_fixes ?? 0;
+    if (hidden > 0) {
+      const what = hidden === 1 ? '1 fix is' : `${hidden} fixes are`;
+      this.node.appendChild(
+        element(
+          doc,
+          'div',
+          'jnh-text jnh-muted jnh-hidden-fixes',
+          `Classroom mode: ${what} ready but hidden. Try the change yourself first; ` +
+            '%jax_nbhelp fixes shows them.'
+        )
+      );
+    } else if (d.fixes.length === 0) {
       this.node.appendChild(
         element(
           doc,

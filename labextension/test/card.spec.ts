@@ -50,6 +50,21 @@ function card(diagnosis: IDiagnosis, clicks: number[] = []): CardView {
 
 describe('CardView', () => {
   const flagship = diagnoses.find(d => d.code === 'JNH101')!;
+  const classroom = (fixtures as any).classroom as IDiagnosis[];
+
+  it('in classroom mode, says fixes exist and shows no button', () => {
+    expect(classroom).toHaveLength(1);
+    expect(validateDiagnosis(classroom[0])).toBe(true);
+    expect(classroom[0].fixes).toEqual([]);
+    expect(classroom[0].hidden_fixes).toBe(flagship.fixes.length);
+    const view = card(classroom[0]);
+    const text = view.node.textContent ?? '';
+    expect(view.buttons).toEqual([]);
+    expect(text).toContain(`${flagship.fixes.length} fixes are ready but hidden`);
+    expect(text).toContain('%jax_nbhelp fixes');
+    expect(text).not.toContain('No mechanical fix');
+    expect(text).toContain(`Where: ${classroom[0].location!.label}`);
+  });
 
   it('shows the cause, the place and one button per fix', () => {
     const view = card(flagship);
