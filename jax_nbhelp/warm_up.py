@@ -9,6 +9,7 @@ imports; a failure here costs nothing but that head start.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import threading
 
@@ -32,6 +33,11 @@ def _import_all() -> None:
 
         catalog_index.load()
         entries()
+        # The imports leave many new long-lived objects, and CPython starts a full collection
+        # once enough have piled up: over a big notebook that takes ~100 ms, and would fall
+        # in whichever cell comes next (often the one that fails). Take it now, while the
+        # user is between cells.
+        gc.collect()
     except Exception:  # only a head start: the diagnosis imports what it needs anyway
         pass
 
