@@ -10,6 +10,7 @@ that saved notebooks keep, then the live widget with one button per fix.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from jax_nbhelp.card.html import diagnosis_html
@@ -32,9 +33,13 @@ def show(diagnosis: Diagnosis) -> None:
 
     from jax_nbhelp.card import show_card, widget_frontend
     from jax_nbhelp.classroom import shown
+    from jax_nbhelp.interpret_modes import session_note
     from jax_nbhelp.state import current_shell
 
     diagnosis = shown(diagnosis)  # classroom mode keeps the fixes back, in every form
+    note = session_note()
+    if note is not None and note not in diagnosis.notes:
+        diagnosis = replace(diagnosis, notes=(*diagnosis.notes, note))
 
     if widget_frontend(current_shell()):
         try:

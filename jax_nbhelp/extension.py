@@ -41,9 +41,10 @@ def unload(shell: Any) -> None:
     else:
         line_magics[MAGIC_NAME] = previous_magic
     if STATE.shell is shell:
-        from jax_nbhelp import classroom
+        from jax_nbhelp import classroom, interpret_modes
 
         classroom.forget()
+        interpret_modes.switch_off()  # what a fix left on goes back as it was
         STATE.shell = None
         STATE.reruns.clear()
         STATE.cards.clear()

@@ -223,6 +223,31 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
     return fix
 
 
+def session_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
+    """``runtime_fix``, with the switch left on for the rest of this kernel when it works:
+    one decision for a notebook whose every cell builds a kernel (a tutorial's)."""
+    info = interpret_modes.describe(mode)
+    fix = runtime_fix(ctx, situation, mode)
+    fix.label = "Interpret mode from now on"
+    fix.summary = fix.summary.replace(
+        "with Pallas's interpret switch set to",
+        "and leave Pallas's interpret switch on for the rest of this kernel, set to")
+    fix.safety = (
+        f"{SAME_KERNEL} Your code is not changed. Every kernel built from now on runs in "
+        f"{info.name} until `%jax_nbhelp interpret off` (or a kernel restart); kernels built "
+        "earlier and not re-run here still fail, and their diagnosis re-runs their cells."
+    )
+
+    def switch() -> AbstractContextManager[None]:
+        return interpret_modes.interpret_switch_from_now_on(mode)
+
+    fix.runtime = switch
+    fix.runtime_description = fix.runtime_description.replace(
+        ", then restores it.", ", and leaves it set for the rest of this kernel "
+        "(`%jax_nbhelp interpret off` restores it).")
+    return fix
+
+
 def cells_fix(
     ctx: ErrorContext,
     situation: Situation,

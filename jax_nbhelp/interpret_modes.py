@@ -134,6 +134,62 @@ def interpret_switch(mode: Mode) -> Iterator[None]:
         switch.set_local(previous)
 
 
+@dataclass
+class _Session:
+    """The interpret mode a fix switched on for the rest of this kernel, and what it replaced."""
+
+    mode: Mode | None = None
+    previous: Any = None
+
+
+SESSION = _Session()
+
+
+@contextmanager
+def interpret_switch_from_now_on(mode: Mode) -> Iterator[None]:
+    """Like ``interpret_switch``, but when the block succeeds the switch stays on, for every
+    kernel built from now on in this kernel process (``switch_off`` restores it)."""
+    reason = switch_unavailable() or params_unavailable(mode)
+    if reason is not None:
+        raise RuntimeError(reason)
+    switch = _switch()
+    previous = switch.swap_local(params_value(mode))
+    try:
+        yield
+    except BaseException:
+        switch.set_local(previous)  # a fix that failed leaves nothing switched on
+        raise
+    if SESSION.mode is None:
+        SESSION.previous = previous
+    SESSION.mode = mode
+
+
+def session_mode() -> Mode | None:
+    """The mode switched on "from now on", or None."""
+    return SESSION.mode
+
+
+def switch_off() -> Mode | None:
+    """Turn off what ``interpret_switch_from_now_on`` left on; returns the mode it was."""
+    mode = SESSION.mode
+    if mode is None:
+        return None
+    switch = _switch()
+    if switch is not None:
+        switch.set_local(SESSION.previous)
+    SESSION.mode, SESSION.previous = None, None
+    return mode
+
+
+def session_note() -> str | None:
+    """What a card says while a mode is on from now on."""
+    if SESSION.mode is None:
+        return None
+    return (f"{describe(SESSION.mode).name.capitalize()} is on for this kernel (a fix switched "
+            "it on): every Pallas kernel built from now on is interpreted. "
+            "`%jax_nbhelp interpret off` turns it off.")
+
+
 def switch_value() -> str:
     """The global switch as set now: "" when off (or absent), else tpu / gpu / True."""
     switch = _switch()

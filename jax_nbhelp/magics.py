@@ -12,6 +12,8 @@ USAGE = """\
 %jax_nbhelp preview N  show exactly what fix N will run
 %jax_nbhelp list       the catalog of errors jax_nbhelp knows
 %jax_nbhelp last       the outcome of the last fix
+%jax_nbhelp interpret  whether an interpret mode is on for this kernel ("from now on")
+%jax_nbhelp interpret off   turn it off: kernels built from then on compile as written
 %jax_nbhelp hints      classroom mode: show the cause, the place and why; keep fixes back
 %jax_nbhelp fixes      show fixes again (and the last diagnosis with its fixes)"""
 
@@ -24,6 +26,26 @@ def _fixes_hidden(command: str) -> bool:
     print(f"jax_nbhelp: classroom mode keeps the fixes back. Try the change yourself, or run "
           f"`%jax_nbhelp fixes` to show them, then `%jax_nbhelp {command} N`.")
     return True
+
+
+def _interpret(args: list[str]) -> None:
+    from jax_nbhelp import interpret_modes
+
+    if args == ["off"]:
+        mode = interpret_modes.switch_off()
+        if mode is None:
+            print("jax_nbhelp: no interpret mode was on.")
+        else:
+            print(f"jax_nbhelp: {interpret_modes.describe(mode).name} is off. Kernels built "
+                  "from now on compile as written; kernels built while it was on stay "
+                  "interpreted until their cells run again.")
+        return
+    if args:
+        print("jax_nbhelp: `%jax_nbhelp interpret` shows the mode; `%jax_nbhelp interpret off` "
+              "turns it off. A fix (\"Interpret mode from now on\") turns it on.")
+        return
+    print(interpret_modes.session_note() or "jax_nbhelp: no interpret mode is on for this "
+          "kernel; kernels compile as written.")
 
 
 def _classroom(show_fixes: bool) -> None:
@@ -98,11 +120,14 @@ def jax_nbhelp_magic(line: str) -> None:
     command = args[0] if args else ""
     if command == "":
         from jax_nbhelp.classroom import shown
+        from jax_nbhelp.interpret_modes import session_note
 
         if STATE.last is None:
             print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
         else:
             print(shown(STATE.last))
+        if session_note():
+            print(f"\n{session_note()}")
     elif command == "fix":
         if not _fixes_hidden(command):
             _apply(args)
@@ -114,6 +139,8 @@ def jax_nbhelp_magic(line: str) -> None:
             print(STATE.last.fixes[number - 1].preview())
     elif command == "list":
         _list()
+    elif command == "interpret":
+        _interpret(args[1:])
     elif command in ("hints", "fixes"):
         _classroom(show_fixes=command == "fixes")
     elif command == "last":

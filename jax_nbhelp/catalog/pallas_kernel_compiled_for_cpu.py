@@ -97,12 +97,22 @@ _STATEFUL_CHECK = ("step == 1 and LOADS == 1 and bool(jnp.allclose(out, x + 1)) 
                    "bool((jax.random.key_data(key) == jax.random.key_data("
                    "jax.random.split(jax.random.key(0))[0])).all())")
 
+# After "from now on", a kernel built later (as a tutorial's next cell does) runs too.
+_LATER_KERNEL = ("bool((pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct((4, 128), "
+                 "jnp.float32))(jnp.zeros((4, 128))) == 1).all())")
+
 EXAMPLES = (
     Example(
         setup=(_GRID,),
         failing=_CALL,
         fix="Re-run in interpret mode",
         check=_CHECK,
+    ),
+    Example(
+        setup=(_GRID,),
+        failing=_CALL,
+        fix="Interpret mode from now on",
+        check=f"{_CHECK} and {_LATER_KERNEL}",
     ),
     Example(
         setup=_STATEFUL_SETUP,
@@ -200,6 +210,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         fixes = (
             interpret_fixes.runtime_fix(ctx, situation, choice.mode),
             interpret_fixes.rewrite_fix(ctx, situation, choice.mode),
+            interpret_fixes.session_fix(ctx, situation, choice.mode),
         )
         if choice.mode == "tpu" and ctx.kernel is not None and ctx.kernel.mesh_family == "tpu":
             notes.append(NO_PLAIN_INTERPRET)
