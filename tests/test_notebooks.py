@@ -2,7 +2,9 @@
 
 Only cells tagged ``raises-exception`` may fail (nbclient's own convention), and each of them
 must fail with an error jax_nbhelp diagnoses: the diagnosis bundle is among its outputs.
-Every other cell, the fixes and the checks of their numbers included, must succeed.
+Every other cell, the fixes and the checks of their numbers included, must succeed. After
+``%jax_nbhelp hints`` (classroom mode) a diagnosis comes without its fixes, and
+``%jax_nbhelp fixes`` shows the last one again with them.
 
 docs/notebooks/ holds each notebook's executed page (``python docs/notebooks/build.py``,
 which runs the notebooks the way the test below does); these tests check that every page
@@ -60,6 +62,11 @@ def _text(cell: Any) -> str:
     return "".join(o.get("text", "") for o in cell.outputs if o.output_type == "stream")
 
 
+def _magic(cell: Any, command: str) -> bool:
+    """Whether the cell runs ``%jax_nbhelp <command>`` (with no argument)."""
+    return any(line.split() == ["%jax_nbhelp", command] for line in cell.source.splitlines())
+
+
 def test_there_are_course_notebooks() -> None:
     assert [p.stem for p in NOTEBOOKS] == sorted(CODES)
 
@@ -85,10 +92,14 @@ def test_notebook_runs(path: Path) -> None:
         f"the kernel is not this Python ({sys.prefix}): {_text(probe)}")
 
     codes = []
+    classroom = False  # after `%jax_nbhelp hints`: diagnoses keep their fixes back
+    kept_back = 0
     for cell in cells:
         if cell.cell_type != "code":
             continue
         errors = [o for o in cell.outputs if o.output_type == "error"]
+        if _magic(cell, "hints"):
+            classroom = True
         if "raises-exception" not in _tags(cell):
             assert not errors, f"{cell.source}\n{errors}"
         else:
@@ -99,9 +110,21 @@ def test_notebook_runs(path: Path) -> None:
                          if o.output_type == "display_data" and MIME_TYPE in o.data)
             assert plain.startswith(f"jax_nbhelp [{found[0]['code']}]")
             codes.append(found[0]["code"])
+            if classroom:
+                assert found[0]["fixes"] == [], f"classroom mode showed fixes: {cell.source}"
+                kept_back += found[0]["hidden_fixes"]
+        if _magic(cell, "fixes"):
+            # Fixes shown again, with the last diagnosis and its fixes.
+            classroom = False
+            shown = _diagnoses(cell)
+            assert shown, f"`%jax_nbhelp fixes` showed no diagnosis: {cell.outputs}"
+            assert shown[-1]["code"] == codes[-1]
+            assert shown[-1]["fixes"]
         if any(line.strip().startswith("%jax_nbhelp fix ") for line in cell.source.splitlines()):
             assert "Fixed:" in _text(cell), f"{cell.source}\n{_text(cell)}"
     assert codes == CODES[path.stem]
+    if any(_magic(cell, "hints") for cell in cells):
+        assert kept_back, "classroom mode kept no fix back"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
@@ -119,5 +142,7 @@ def test_notebook_has_its_page_with_the_cards(path: Path) -> None:
         at = html.find(f'<span class="jnh-code">jax_nbhelp {code}</span>', at) + 1
         assert at, f"{page.name} lacks the card for {code} (after the cards before it)"
     assert html.count('<div class="jnh-card">') >= len(CODES[path.stem])
+    # Every magic the notebook runs was one jax_nbhelp knew when the page was built.
+    assert "jax_nbhelp: unknown command" not in html, f"{page.name} is stale; {rebuild}"
     # The page is static: no widget state, so no live card without a kernel behind it.
     assert "application/vnd.jupyter.widget-state+json" not in html
