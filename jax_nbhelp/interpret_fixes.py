@@ -13,7 +13,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
-from jax_nbhelp import interpret_modes
+from jax_nbhelp import interpret_cost, interpret_modes
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.fix_builders import NOT_A_CELL, failing_cell, plan, rerun_fix
 from jax_nbhelp.interpret_modes import Mode
@@ -181,6 +181,15 @@ def _labels(cells: list[int]) -> str:
     return ", ".join(f"In [{n}]" for n in cells)
 
 
+def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode) -> Fix:
+    """``fix`` with the interpreted kernel's cost attached, said in its summary when long."""
+    found = interpret_cost.estimate(ctx.kernel, mode)
+    fix.estimate = found
+    if found is not None and found.long:
+        fix.summary += f" {found.sentence()}"
+    return fix
+
+
 def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
     """Re-run the cells that build the kernel, then the failing cell, with the switch on."""
     info = interpret_modes.describe(mode)
@@ -220,7 +229,7 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
         f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
         f"(what {forcing} does) while {ran}, then restores it."
     )
-    return fix
+    return with_estimate(fix, ctx, mode)
 
 
 def session_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
@@ -324,9 +333,9 @@ def rewrite_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
         return transform
 
     edits = {number: editor(cell_sites) for number, cell_sites in by_cell.items()}
-    return cells_fix(
+    return with_estimate(cells_fix(
         ctx, situation, edits, label=label,
         summary=(f"Pass interpret={value} where {_labels(sorted(by_cell))} builds the kernel, "
                  "then re-run {runs}."),
         safety=safety, safe=True,
-    )
+    ), ctx, mode)

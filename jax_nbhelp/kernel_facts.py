@@ -44,6 +44,8 @@ class KernelFacts:
     mesh_kernel: bool = False  # built by pl.kernel / core_map / plgpu.kernel (a mesh)
     # memory space of each kernel argument, in order (inputs, outputs, scratch)
     ref_spaces: tuple[str, ...] = ()
+    # the kernel's grid (one program per point), () when unknown or a mesh kernel
+    grid: tuple[int, ...] = ()
 
     @property
     def tpu_evidence(self) -> tuple[str, ...]:
@@ -200,7 +202,10 @@ def _facts(params: Mapping[str, Any], mesh_kernel: bool) -> KernelFacts:
     found = getattr(module_context, "platforms", None)
     if isinstance(found, tuple | list):
         platforms = tuple(str(p) for p in found)
+    grid = getattr(params.get("grid_mapping"), "grid", ())
     return KernelFacts(
+        grid=tuple(grid) if isinstance(grid, tuple) and all(
+            isinstance(n, int) for n in grid) else (),
         mesh=type(mesh).__name__ if mesh is not None else "",
         mesh_family=_family_of(mesh) if mesh is not None else "",
         compiler_params=type(compiler_params).__name__ if compiler_params is not None else "",

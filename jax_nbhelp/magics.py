@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from jax_nbhelp.state import STATE
 
 MAGIC_NAME = "jax_nbhelp"
@@ -63,6 +66,30 @@ def _classroom(show_fixes: bool) -> None:
         show(STATE.last)
 
 
+# When a long fix says it is still running: a few times early, then once a minute.
+_REPORT_AT = (10, 30, 60)
+
+
+def _progress_printer(fix: Any) -> Callable[[float], None]:
+    """Prints the time a fix has run, now and then (called from another thread)."""
+    from jax_nbhelp.interpret_cost import duration
+
+    said: list[int] = []
+    expected = f" of roughly {duration(fix.estimate.seconds)}" if fix.estimate else ""
+
+    def report(seconds: float) -> None:
+        due = [mark for mark in _REPORT_AT if seconds >= mark and mark not in said]
+        minute = int(seconds // 60) * 60
+        if minute > _REPORT_AT[-1] and minute not in said:
+            due.append(minute)
+        if due:
+            said.extend(due)
+            print(f"jax_nbhelp: fix still running, {seconds:.0f} s{expected}; interrupt the "
+                  "kernel to stop only the fix.", flush=True)
+
+    return report
+
+
 def _fix_number(args: list[str]) -> int | None:
     diagnosis = STATE.last
     if diagnosis is None:
@@ -86,7 +113,10 @@ def _apply(args: list[str]) -> None:
         return
     fix = STATE.last.fixes[number - 1]
     print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ...")
-    result = fix.apply()
+    if fix.estimate is not None and fix.estimate.long:
+        print(f"jax_nbhelp: {fix.estimate.sentence()} Interrupt the kernel (stop button, or "
+              "Ctrl-C) to stop only the fix.")
+    result = fix.apply(progress=_progress_printer(fix))
     print(result)
     if result.ok:
         from jax_nbhelp.model import fix_edits_to_copy

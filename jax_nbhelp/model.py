@@ -129,12 +129,15 @@ class FixResult:
     value: Any = None
     traceback: str | None = None
     restored: tuple[str, ...] = ()  # names put back as they were because the fix failed
+    stopped: bool = False  # the user interrupted it (then ok is False and nothing stays)
     # what was handed to IPython, run by run: each run's source, placed at its lines
     executed: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         if self.ok:
             return f"Fixed: {self.fix_label!r} ran without error in {self.seconds:.2f} s."
+        if self.stopped:
+            return f"Stopped: {self.fix_label!r} did not finish.\n  {self.error}"
         lines = [f"Not fixed: {self.fix_label!r} failed.", f"  {self.error}"]
         if self.restored:
             lines.append(f"  Undone: {', '.join(self.restored)} "
@@ -155,6 +158,7 @@ class FixResult:
             "source": self.source,
             "diagnosis": self.diagnosis.to_json() if self.diagnosis else None,
             "restored": list(self.restored),
+            "stopped": self.stopped,
         }
 
 
@@ -184,6 +188,8 @@ class Fix:
     # statements that read a name the fix changes but are not re-run (a loop, x += 1):
     # running them again would repeat their effects; the preview names them
     not_rerun: tuple[str, ...] = ()
+    # how long the kernel it runs takes in an interpreter (interpret_cost.Estimate), if known
+    estimate: Any = None
 
     def preview(self) -> str:
         """The unified diff of the source it will run, or a description of a runtime fix."""
@@ -210,11 +216,15 @@ class Fix:
         """``Runs: In [2], lines 3-7 (rewritten: def scaled); then In [3] from line 2.``"""
         return "Runs: " + "; then ".join(run.description for run in self.runs) + "."
 
-    def apply(self) -> FixResult:
-        """Run the fix in the current IPython shell and report success or the new error."""
+    def apply(self, progress: Callable[[float], None] | None = None) -> FixResult:
+        """Run the fix in the current IPython shell and report success or the new error.
+
+        ``progress(seconds)`` is called from another thread while a long fix runs. An
+        interrupt (KeyboardInterrupt) stops only the fix: what it changed is put back.
+        """
         from jax_nbhelp.rerun import apply_fix
 
-        return apply_fix(self)
+        return apply_fix(self, progress)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -230,6 +240,7 @@ class Fix:
             "runs": [run.to_json() for run in self.runs],
             "edits": [edit.to_json() for edit in self.edits],
             "not_rerun": list(self.not_rerun),
+            "estimate": self.estimate.to_json() if self.estimate is not None else None,
         }
 
 

@@ -11,11 +11,14 @@ import ast
 import contextlib
 import os
 import sys
+import threading
 import time
 import traceback
+from collections.abc import Callable, Iterator
 from types import TracebackType
 from typing import Any
 
+from jax_nbhelp.fix_stop import Stop, stoppable
 from jax_nbhelp.model import CellRun, Fix, FixResult
 from jax_nbhelp.sources import leading_blank_lines
 from jax_nbhelp.state import STATE, FailedFix, RerunSource, current_shell, typed_source
@@ -156,9 +159,42 @@ def _format_error(shell: Any, exc: BaseException) -> str:
         return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
 
 
-def apply_fix(fix: Fix) -> FixResult:
+# A fix that runs longer than this reports its progress every PROGRESS_EVERY seconds.
+PROGRESS_AFTER = 3.0
+PROGRESS_EVERY = 1.0
+
+
+@contextlib.contextmanager
+def _reporting(progress: Callable[[float], None] | None) -> Iterator[None]:
+    """Call ``progress(elapsed)`` from a daemon thread while the block runs (a long
+    interpreted kernel): the fix itself holds the kernel's main thread."""
+    if progress is None:
+        yield
+        return
+    done = threading.Event()
+    start = time.perf_counter()
+
+    def report() -> None:
+        wait = PROGRESS_AFTER
+        while not done.wait(wait):
+            try:
+                progress(time.perf_counter() - start)
+            except Exception:  # a display that failed must not stop the fix
+                return
+            wait = PROGRESS_EVERY
+
+    thread = threading.Thread(target=report, name="jax_nbhelp-fix-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+def apply_fix(fix: Fix, progress: Callable[[float], None] | None = None) -> FixResult:
     """Run ``fix`` and remember the result as ``jax_nbhelp.last_result()``."""
-    result = _apply(fix)
+    with _reporting(progress):
+        result = _apply(fix)
     STATE.last_result = result
     if result.diagnosis is not None:
         STATE.last = result.diagnosis
@@ -186,31 +222,38 @@ def _apply(fix: Fix) -> FixResult:
     redefines = any(run.rewritten for run in fix.runs)
     if redefines:
         _forget_traces()
+    stop: Stop | None = None
     try:
         wrapper = fix.runtime() if fix.runtime is not None else contextlib.nullcontext()
-        with wrapper:
+        with stoppable() as stop, wrapper:
             for run in fix.runs:
                 ran = run
                 executed.append(executed_source(run))
                 filename = _cell_filename(shell, run)
                 value = _compile_and_run(shell, run, executed[-1], filename)
-    except Exception as exc:
-        # A fix that did not succeed leaves the names as it found them (a half-applied
-        # fix, such as a kernel rebuilt in interpret mode, would change the next error).
+    except BaseException as exc:
+        if not isinstance(exc, KeyboardInterrupt) and not (stop is not None
+                                                            and stop.requested):
+            if not isinstance(exc, Exception):
+                raise
+            return _failed(fix, ran, filename, exc, shell, snapshot, redefines, start,
+                           executed)
+        # The user stopped the fix (a long interpreted kernel): only the fix stops, and it
+        # leaves nothing behind.
         restored = snapshot.restore()
         if redefines:
-            _forget_traces()  # traces made with the fix's definitions are stale again
-        diagnosis = _diagnose_undone(fix, ran, filename, exc, shell)
+            _forget_traces()
+        seconds = time.perf_counter() - start
         return FixResult(
             ok=False,
             fix_label=fix.label,
-            error=f"{type(exc).__name__}: {exc}".splitlines()[0],
-            diagnosis=diagnosis,
+            error=f"Stopped by you after {seconds:.0f} s, while running {ran.where}; "
+                  "what the fix changed was put back.",
             source=ran.source,
-            seconds=time.perf_counter() - start,
-            traceback=_format_error(shell, exc),
+            seconds=seconds,
             restored=tuple(restored),
             executed=tuple(executed),
+            stopped=True,
         )
     _record_output(shell, ran, value)
     return FixResult(
@@ -219,6 +262,29 @@ def _apply(fix: Fix) -> FixResult:
         source=ran.source,
         seconds=time.perf_counter() - start,
         value=value,
+        executed=tuple(executed),
+    )
+
+
+def _failed(fix: Fix, ran: CellRun, filename: str, exc: Exception, shell: Any,
+            snapshot: _Snapshot, redefines: bool, start: float,
+            executed: list[str]) -> FixResult:
+    """The result of a fix whose run raised: undone, its new error diagnosed."""
+    # A fix that did not succeed leaves the names as it found them (a half-applied fix,
+    # such as a kernel rebuilt in interpret mode, would change the next error).
+    restored = snapshot.restore()
+    if redefines:
+        _forget_traces()  # traces made with the fix's definitions are stale again
+    diagnosis = _diagnose_undone(fix, ran, filename, exc, shell)
+    return FixResult(
+        ok=False,
+        fix_label=fix.label,
+        error=f"{type(exc).__name__}: {exc}".splitlines()[0],
+        diagnosis=diagnosis,
+        source=ran.source,
+        seconds=time.perf_counter() - start,
+        traceback=_format_error(shell, exc),
+        restored=tuple(restored),
         executed=tuple(executed),
     )
 

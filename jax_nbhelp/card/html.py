@@ -162,6 +162,9 @@ def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | N
             f"error in {result.seconds:.2f} s.</div>",
             fixed_sources_html(to_copy),
         ]
+    elif result.stopped:
+        return (f'<div class="jnh-outcome jnh-fail"><strong>■ Stopped.</strong> '
+                f"{esc(result.error or '')}</div>")
     else:
         parts = [
             f'<div class="jnh-outcome jnh-fail"><strong>✗ Not fixed.</strong> “{label}” '

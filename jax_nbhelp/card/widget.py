@@ -88,15 +88,14 @@ class DiagnosisCard:
         fix = self.diagnosis.fixes[number - 1]
         self.running = True
         self._set_buttons(enabled=False)
-        self.status.value = (f'<div class="jnh-running">Running fix {number}, '
-                             f"“{html.esc(fix.label)}”…</div>")
+        self.status.value = self._running_html(number, fix, None)
         self.output.outputs = self.traceback_output.outputs = ()
         self.traceback_box.layout.display = "none"
         self.outcome.value = ""
         self.nested_box.children = ()
         self.nested = None
         try:
-            result = self._run(fix)
+            result = self._run(fix, number)
         finally:
             self.status.value = ""
             self.running = False
@@ -109,10 +108,26 @@ class DiagnosisCard:
         self.root().republish()
         return result
 
-    def _run(self, fix: Fix) -> FixResult:
+    def _running_html(self, number: int, fix: Fix, seconds: float | None) -> str:
+        from jax_nbhelp.interpret_cost import duration
+
+        elapsed = "" if seconds is None else f" {seconds:.0f} s"
+        if seconds is not None and fix.estimate is not None:
+            elapsed += f" of roughly {duration(fix.estimate.seconds)}"
+        # ipywidgets cannot hear a click while the kernel runs the fix: the kernel's own
+        # interrupt is the way to stop it, and the fix turns it into "Stopped".
+        stop = ("; interrupt the kernel (■) to stop only the fix" if seconds is not None
+                else "")
+        return (f'<div class="jnh-running">Running fix {number}, “{html.esc(fix.label)}”…'
+                f"{elapsed}{stop}</div>")
+
+    def _run(self, fix: Fix, number: int) -> FixResult:
+        def progress(seconds: float) -> None:  # from the fix's progress thread
+            self.status.value = self._running_html(number, fix, seconds)
+
         try:
             with capture_output() as captured:
-                result = fix.apply()
+                result = fix.apply(progress=progress)
         except Exception as exc:  # a bug in jax_nbhelp must not kill the comm handler
             return FixResult(ok=False, fix_label=fix.label,
                              error=f"jax_nbhelp failed to run the fix: "

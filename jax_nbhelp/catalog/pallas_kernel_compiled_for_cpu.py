@@ -8,7 +8,7 @@ one of the interpret modes; which one depends on the kernel (see ``interpret_mod
 
 from __future__ import annotations
 
-from jax_nbhelp import interpret_fixes, interpret_modes
+from jax_nbhelp import interpret_cost, interpret_fixes, interpret_modes
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.model import Diagnosis, Fix
@@ -165,8 +165,9 @@ WHY = (
 )
 
 NO_PLAIN_INTERPRET = (
-    "interpret=True is not offered: over a TPU mesh (core_map, pl.kernel) it runs without an "
-    "error and returns zeros."
+    "interpret=True is not offered: a TPU mesh kernel needs TPU interpret mode, and for "
+    "core_map over a TPU mesh interpret=True runs without an error and returns zeros (the "
+    "output as it started)."
 )
 
 
@@ -214,6 +215,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         )
         if choice.mode == "tpu" and ctx.kernel is not None and ctx.kernel.mesh_family == "tpu":
             notes.append(NO_PLAIN_INTERPRET)
+        cost = interpret_cost.estimate(ctx.kernel, choice.mode)
+        if cost is not None and cost.long:
+            notes.append(interpret_cost.long_note(cost))
     if situation.plan.reruns:
         cells = ", ".join(f"In [{n}]" for n in situation.plan.reruns)
         notes.append(

@@ -63,6 +63,16 @@ export interface IFix {
   runs: IRun[];
   edits: IEdit[];
   not_rerun: string[];
+  /** How long the kernel it runs takes in an interpreter, when known. */
+  estimate?: IEstimate | null;
+}
+
+/** The rough cost of an interpreted kernel: grid steps and seconds on a small CPU. */
+export interface IEstimate {
+  steps: number;
+  mode: 'hlo' | 'tpu' | 'gpu';
+  seconds: number;
+  long: boolean;
 }
 
 /** A diagnosed error: what happened, where, why, and the ways out. */
@@ -95,6 +105,8 @@ export interface IFixResult {
   error?: string | null;
   seconds?: number;
   restored?: string[];
+  /** The user stopped the fix (an interrupt); what it changed was put back. */
+  stopped?: boolean;
   traceback?: string | null;
   /** The failing cell's last value, as IPython prints it, when the fix succeeded. */
   value?: string | null;

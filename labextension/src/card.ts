@@ -98,6 +98,17 @@ export function previewBlock(doc: Document, fix: IFix): HTMLElement {
   return pre;
 }
 
+/** Seconds as a person reads them: "40 s", "8 min", "1.5 h". */
+export function duration(seconds: number): string {
+  if (seconds < 90) {
+    return `${Math.max(1, Math.round(seconds))} s`;
+  }
+  if (seconds < 90 * 60) {
+    return `${Math.round(seconds / 60)} min`;
+  }
+  return `${(seconds / 3600).toFixed(1)} h`;
+}
+
 /** What a fix's button says: rewrites write the notebook, runtime fixes only run. */
 export function buttonLabel(number: number, fix: IFix): string {
   const action = fix.edits.length > 0 ? 'Apply to cell' : 'Run';
@@ -113,11 +124,13 @@ export class CardView {
   readonly nested: HTMLElement;
   private _state: CardState = { kind: 'live' };
   private _running = false;
+  private _timer: number | null = null;
 
   constructor(
     readonly doc: Document,
     readonly diagnosis: IDiagnosis,
-    readonly onApply: (number: number) => void
+    readonly onApply: (number: number) => void,
+    readonly onStop: (() => void) | null = null
   ) {
     const d = diagnosis;
     this.node = element(doc, 'div', 'jnh-native');
@@ -199,7 +212,20 @@ export class CardView {
       block.appendChild(
         element(doc, 'div', 'jnh-text jnh-unavailable', `Cannot apply here: ${fix.unavailable}`)
       );
-    } else if (fix.edits.length === 0) {
+    }
+    if (fix.estimate && fix.estimate.long) {
+      block.appendChild(
+        element(
+          doc,
+          'div',
+          'jnh-text jnh-estimate',
+          `Long: ${fix.estimate.steps.toLocaleString('en-US')} grid steps interpreted, ` +
+            `roughly ${duration(fix.estimate.seconds)}. The card shows the time while it ` +
+            'runs, and Stop ends only the fix.'
+        )
+      );
+    }
+    if (!fix.unavailable && fix.edits.length === 0) {
       block.appendChild(
         element(
           doc,
@@ -226,12 +252,44 @@ export class CardView {
     this._sync();
   }
 
+  /**
+   * Show that fix `number` runs (null: it ended): the time elapsed, ticking, and a Stop
+   * button that interrupts only the fix (the kernel puts back what it changed).
+   */
   setRunning(number: number | null): void {
     this._running = number !== null;
+    const view = this.doc.defaultView;
+    if (this._timer !== null && view) {
+      view.clearInterval(this._timer);
+    }
+    this._timer = null;
     if (number !== null) {
       const fix = this.diagnosis.fixes[number - 1];
+      const started = Date.now();
       this.status.className = 'jnh-status jnh-running';
-      this.status.textContent = `Running fix ${number}, “${fix.label}”…`;
+      this.status.textContent = '';
+      const text = element(this.doc, 'span', 'jnh-elapsed');
+      const tick = () => {
+        const seconds = Math.floor((Date.now() - started) / 1000);
+        const expected = fix.estimate ? ` of roughly ${duration(fix.estimate.seconds)}` : '';
+        text.textContent = `Running fix ${number}, “${fix.label}”… ${seconds} s${expected}`;
+      };
+      tick();
+      this.status.appendChild(text);
+      if (this.onStop) {
+        const stop = element(this.doc, 'button', 'jnh-button jnh-stop', 'Stop');
+        stop.type = 'button';
+        stop.title = 'Interrupt the kernel: only this fix stops, and what it changed is put back.';
+        const onStop = this.onStop;
+        stop.addEventListener('click', () => {
+          stop.disabled = true;
+          onStop();
+        });
+        this.status.appendChild(stop);
+      }
+      if (view) {
+        this._timer = view.setInterval(tick, 1000);
+      }
     }
     this._sync();
   }
@@ -306,6 +364,12 @@ export class CardView {
               'of the notebook fails again until the code changes.'
             : 'Your cells already held the fixed source.';
       this.outcome.appendChild(element(d, 'div', 'jnh-text', where));
+      return;
+    }
+    if (result.stopped) {
+      box.appendChild(element(d, 'strong', undefined, '■ Stopped. '));
+      box.appendChild(d.createTextNode(result.error ?? `“${fix.label}” was stopped.`));
+      this.outcome.appendChild(box);
       return;
     }
     box.appendChild(element(d, 'strong', undefined, '✗ Not fixed. '));

@@ -47,9 +47,17 @@ export class CardController {
     host: HTMLElement,
     private readonly findPanel: () => NotebookPanel | null
   ) {
-    this.view = new CardView(host.ownerDocument, diagnosis, number => {
-      void this.apply(number);
-    });
+    this.view = new CardView(
+      host.ownerDocument,
+      diagnosis,
+      number => {
+        void this.apply(number);
+      },
+      () => {
+        // The kernel turns the interrupt into a stopped fix, not a failed cell.
+        void this.kernel?.interrupt();
+      }
+    );
     host.appendChild(this.view.node);
     CONTROLLERS.set(this.view.node, this);
   }

@@ -66,6 +66,32 @@ describe('CardView', () => {
     expect(text).toContain(`Where: ${classroom[0].location!.label}`);
   });
 
+  it('warns of a long interpreted fix, shows the time while it runs, and stops it', () => {
+    const long = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
+    long.fixes[0].estimate = { steps: 32768, mode: 'tpu', seconds: 657, long: true };
+    let stops = 0;
+    const view = new CardView(document, long, () => undefined, () => stops++);
+    const text = view.node.textContent ?? '';
+    expect(text).toContain('Long: 32,768 grid steps interpreted, roughly 11 min');
+    view.setRunning(1);
+    expect(view.status.textContent).toContain('Running fix 1');
+    expect(view.status.textContent).toContain('0 s of roughly 11 min');
+    expect(view.buttons.every(b => b.disabled)).toBe(true);
+    const stop = view.status.querySelector('button.jnh-stop') as HTMLButtonElement;
+    stop.click();
+    expect(stops).toBe(1);
+    expect(stop.disabled).toBe(true);
+    view.setRunning(null);
+    view.showOutcome(
+      1,
+      { known: true, ok: false, stopped: true, error: 'Stopped by you after 4 s.' },
+      [],
+      []
+    );
+    expect(view.outcome.textContent).toContain('■ Stopped. Stopped by you after 4 s.');
+    expect(view.status.querySelector('button.jnh-stop')).toBeNull();
+  });
+
   it('shows the cause, the place and one button per fix', () => {
     const view = card(flagship);
     const text = view.node.textContent ?? '';

@@ -1,0 +1,113 @@
+"""A long interpreted fix: estimated before it runs, reported while it runs, and stopped by
+the kernel's interrupt without stopping anything else (a tutorial-sized TPU matmul)."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import pytest
+from conftest import Notebook, validate_bundle
+from jupyter_client.manager import start_new_kernel
+
+# The blocked matmul of a Pallas TPU tutorial: an accumulator in VMEM scratch makes it a
+# TPU kernel (TPU interpret mode on a CPU runtime). 2048 with 128-wide blocks: 4,096 steps.
+MATMUL = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+def matmul_body(x_ref, y_ref, o_ref, acc_ref):
+    @pl.when(pl.program_id(2) == 0)
+    def _():
+        acc_ref[...] = jnp.zeros_like(acc_ref)
+    acc_ref[...] += x_ref[...] @ y_ref[...]
+    @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
+    def _():
+        o_ref[...] = acc_ref[...]
+
+def matmul(x, y, block=128):
+    n = x.shape[0]
+    steps = n // block
+    return pl.pallas_call(
+        matmul_body,
+        out_shape=jax.ShapeDtypeStruct((n, n), jnp.float32),
+        grid=(steps, steps, steps),
+        in_specs=[pl.BlockSpec((block, block), lambda i, j, k: (i, k)),
+                  pl.BlockSpec((block, block), lambda i, j, k: (k, j))],
+        out_specs=pl.BlockSpec((block, block), lambda i, j, k: (i, j)),
+        scratch_shapes=[pltpu.VMEM((block, block), jnp.float32)],
+    )(x, y)
+'''
+FAILING = "x = jnp.ones((2048, 2048))\nout = matmul(x, x)"
+
+
+def test_the_card_says_how_long_before_it_runs(loaded: Notebook) -> None:
+    loaded.ok(MATMUL)
+    failed = loaded.run(FAILING)
+    (bundle,) = failed.diagnoses
+    validate_bundle(bundle)
+    assert bundle["code"] == "JNH201"
+    first = bundle["fixes"][0]
+    assert first["label"] == "Re-run in TPU interpret mode"
+    assert first["estimate"]["steps"] == 4096
+    assert first["estimate"]["mode"] == "tpu"
+    assert first["estimate"]["long"] is True
+    assert "4,096 grid steps" in first["summary"]
+    assert any("stops only the fix" in note for note in bundle["notes"])
+
+
+def _outputs_until(client, msg_id: str, want: str, timeout: float) -> tuple[str, bool]:
+    """The text the request printed until ``want`` appears (True) or it ends (False)."""
+    text = ""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            msg = client.get_iopub_msg(timeout=5)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        kind, content = msg["msg_type"], msg["content"]
+        if kind == "stream":
+            text += content["text"]
+        elif kind == "error":
+            text += "\n".join(content["traceback"])
+        elif kind in ("display_data", "execute_result"):
+            text += content["data"].get("text/plain", "")
+        elif kind == "status" and content["execution_state"] == "idle":
+            return text, False
+        if want in text:
+            return text, True
+    raise AssertionError(f"no {want!r} in {timeout} s:\n{text}")
+
+
+def _run(client, source: str, timeout: float = 300) -> str:
+    msg_id = client.execute(source)
+    text, _ = _outputs_until(client, msg_id, "\0never\0", timeout)
+    return text
+
+
+@pytest.mark.kernel
+def test_the_kernel_interrupt_stops_only_the_fix() -> None:
+    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=300)
+    try:
+        _run(client, "%load_ext jax_nbhelp")
+        _run(client, MATMUL)
+        assert "JNH201" in _run(client, FAILING)
+        msg_id = client.execute("%jax_nbhelp fix 1")
+        text, running = _outputs_until(client, msg_id, "fix still running", timeout=300)
+        assert running, text
+        assert "interrupt the kernel to stop only the fix" in text
+        manager.interrupt_kernel()
+        rest, _ = _outputs_until(client, msg_id, "\0never\0", timeout=300)
+        text += rest
+        assert "Stopped: 'Re-run in TPU interpret mode' did not finish." in text, text
+        assert "put back" in text
+        assert "KeyboardInterrupt" not in text  # only the fix stopped, not the cell
+        # Nothing of the fix stayed, and the kernel goes on.
+        assert _run(client, "print('out' in globals(), 1 + 1)").strip() == "False 2"
+        assert "Stopped" in _run(client, "%jax_nbhelp last")
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
