@@ -257,6 +257,55 @@ def session_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
     return fix
 
 
+def smaller_input_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix | None:
+    """For a long interpreted kernel: the failing cell with its literal array shapes cut to
+    two blocks per dimension, run once in the interpreter. None when it does not apply (the
+    kernel is quick, or the cell has no such shape)."""
+    from jax_nbhelp.rewrite import CannotRewrite, unified_diff
+    from jax_nbhelp.rewrite.magics import rewrite_cell
+    from jax_nbhelp.rewrite.smaller_input import shrink_shapes
+
+    cost = interpret_cost.estimate(ctx.kernel, mode)
+    failing = situation.failing
+    if (cost is None or not cost.long or ctx.kernel is None or not ctx.kernel.block_sizes
+            or failing is None or failing.cell is None or failing.source is None):
+        return None
+    blocks = ctx.kernel.block_sizes
+    try:
+        smaller = rewrite_cell(failing.source, lambda code: shrink_shapes(code, blocks))
+    except CannotRewrite:
+        return None
+    planned = plan(ctx, edits={failing.cell: (failing.source, smaller)},
+                   touch=situation.plan.touch())
+    if isinstance(planned, str):
+        return None
+    info = interpret_modes.describe(mode)
+
+    def switch() -> AbstractContextManager[None]:
+        return interpret_modes.interpret_switch(mode)
+
+    ran = ", then ".join(run.where for run in planned.runs)
+    return Fix(
+        label="Check on a smaller input",
+        summary=(f"Run the kernel once in {info.name} on arrays cut to two blocks per "
+                 "dimension, to check it in seconds rather than "
+                 f"{interpret_cost.duration(cost.seconds)}."),
+        safety=("Changes the numbers: the result is the smaller problem's (check it against "
+                "plain JAX on the same input), and the names the cell sets hold the smaller "
+                "arrays. Your cell is not changed; run it as written on a TPU or GPU."),
+        safe=False,
+        kind="runtime",
+        runs=planned.runs,
+        runtime=switch,
+        runtime_description=(
+            f"Sets Pallas's interpret switch to {info.code} while {ran} "
+            f"{'run' if len(planned.runs) > 1 else 'runs'}, then restores it; the failing "
+            "cell runs with smaller array shapes:"),
+        diff=unified_diff(failing.source, smaller, f"In [{failing.cell}]"),
+        not_rerun=planned.not_rerun,
+    )
+
+
 def cells_fix(
     ctx: ErrorContext,
     situation: Situation,

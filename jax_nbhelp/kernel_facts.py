@@ -46,6 +46,8 @@ class KernelFacts:
     ref_spaces: tuple[str, ...] = ()
     # the kernel's grid (one program per point), () when unknown or a mesh kernel
     grid: tuple[int, ...] = ()
+    # the sizes of the blocks its BlockSpecs cut (ints only; squeezed dims left out)
+    block_sizes: tuple[int, ...] = ()
 
     @property
     def tpu_evidence(self) -> tuple[str, ...]:
@@ -204,6 +206,7 @@ def _facts(params: Mapping[str, Any], mesh_kernel: bool) -> KernelFacts:
         platforms = tuple(str(p) for p in found)
     grid = getattr(params.get("grid_mapping"), "grid", ())
     return KernelFacts(
+        block_sizes=_block_sizes(params.get("grid_mapping")),
         grid=tuple(grid) if isinstance(grid, tuple) and all(
             isinstance(n, int) for n in grid) else (),
         mesh=type(mesh).__name__ if mesh is not None else "",
@@ -217,6 +220,16 @@ def _facts(params: Mapping[str, Any], mesh_kernel: bool) -> KernelFacts:
         mesh_kernel=mesh_kernel or mesh is not None,
         ref_spaces=ref_spaces,
     )
+
+
+def _block_sizes(grid_mapping: Any) -> tuple[int, ...]:
+    sizes: set[int] = set()
+    for mapping in getattr(grid_mapping, "block_mappings", ()) or ():
+        for dim in getattr(mapping, "block_shape", ()) or ():
+            size = dim if isinstance(dim, int) else getattr(dim, "block_size", None)
+            if isinstance(size, int) and size > 1:
+                sizes.add(size)
+    return tuple(sorted(sizes))
 
 
 def from_exception(exc: BaseException) -> KernelFacts | None:

@@ -101,12 +101,48 @@ _STATEFUL_CHECK = ("step == 1 and LOADS == 1 and bool(jnp.allclose(out, x + 1)) 
 _LATER_KERNEL = ("bool((pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct((4, 128), "
                  "jnp.float32))(jnp.zeros((4, 128))) == 1).all())")
 
+# A tutorial-sized TPU matmul: 4,096 grid steps in TPU interpret mode, minutes on a CPU.
+_BIG_MATMUL = '''\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+
+def matmul_body(x_ref, y_ref, o_ref, acc_ref):
+    @pl.when(pl.program_id(2) == 0)
+    def _():
+        acc_ref[...] = jnp.zeros_like(acc_ref)
+    acc_ref[...] += x_ref[...] @ y_ref[...]
+    @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
+    def _():
+        o_ref[...] = acc_ref[...]
+
+def matmul(x, y, block=128):
+    n = x.shape[0]
+    return pl.pallas_call(
+        matmul_body,
+        out_shape=jax.ShapeDtypeStruct((n, n), jnp.float32),
+        grid=(n // block, n // block, n // block),
+        in_specs=[pl.BlockSpec((block, block), lambda i, j, k: (i, k)),
+                  pl.BlockSpec((block, block), lambda i, j, k: (k, j))],
+        out_specs=pl.BlockSpec((block, block), lambda i, j, k: (i, j)),
+        scratch_shapes=[pltpu.VMEM((block, block), jnp.float32)],
+    )(x, y)
+'''
+_BIG_CALL = ("x = jax.random.normal(jax.random.key(0), (2048, 2048))\n"
+             "out = matmul(x, x)")
+
 EXAMPLES = (
     Example(
         setup=(_GRID,),
         failing=_CALL,
         fix="Re-run in interpret mode",
         check=_CHECK,
+    ),
+    Example(
+        setup=(_BIG_MATMUL,),
+        failing=_BIG_CALL,
+        fix="Check on a smaller input",
+        check="x.shape == (256, 256) and bool(jnp.allclose(out, x @ x, atol=1e-3, rtol=1e-3))",
     ),
     Example(
         setup=(_GRID,),
@@ -213,6 +249,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             interpret_fixes.rewrite_fix(ctx, situation, choice.mode),
             interpret_fixes.session_fix(ctx, situation, choice.mode),
         )
+        smaller = interpret_fixes.smaller_input_fix(ctx, situation, choice.mode)
+        if smaller is not None:
+            fixes += (smaller,)
         if choice.mode == "tpu" and ctx.kernel is not None and ctx.kernel.mesh_family == "tpu":
             notes.append(NO_PLAIN_INTERPRET)
         cost = interpret_cost.estimate(ctx.kernel, choice.mode)
