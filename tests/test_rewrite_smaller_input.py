@@ -23,7 +23,7 @@ def test_dimensions_of_many_blocks_become_two_blocks() -> None:
 
 def test_the_largest_block_that_divides_wins_and_small_sizes_stay() -> None:
     assert smaller(4096, (128, 512)) == 1024
-    assert smaller(384, (128,)) == 384  # three blocks: already small
+    assert smaller(256, (128,)) == 256  # two blocks: already small
     assert smaller(1000, (128,)) == 1000  # not a whole number of blocks
 
 
