@@ -340,3 +340,19 @@ def test_gpu_kernel_with_tpu_scratch_fits_no_interpreter(loaded: Notebook) -> No
     assert "Unsupported memory space: vmem" in diagnosis.error
     assert diagnosis.fixes == ()
     assert "plgpu.SMEM" in diagnosis.notes[0]
+
+
+def test_a_helper_that_builds_and_calls_the_kernel_is_reached_from_the_calling_cell(
+        loaded: Notebook) -> None:
+    loaded.ok("def add_one(x_ref, o_ref):\n"
+              "    o_ref[...] = x_ref[...] + 1\n"
+              "\n"
+              "def run(x):\n"
+              "    return pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct(x.shape, "
+              "x.dtype))(x)")
+    failed = loaded.run("x = jnp.ones((8, 128))\nout = run(x)")
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH201"
+    assert (bundle["location"]["cell"], bundle["location"]["lineno"]) == (3, 5)
+    assert (bundle["call_site"]["cell"], bundle["call_site"]["lineno"]) == (4, 2)
+    assert "called from In [4], line 2" in bundle["explanation"]

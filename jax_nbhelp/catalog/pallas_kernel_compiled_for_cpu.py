@@ -11,7 +11,7 @@ from __future__ import annotations
 from jax_nbhelp import interpret_cost, interpret_fixes, interpret_modes
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.model import Diagnosis, Fix, Location
 
 CODE = "JNH201"
 NAME = "pallas-kernel-compiled-for-cpu"
@@ -207,6 +207,10 @@ NO_PLAIN_INTERPRET = (
 )
 
 
+def _same_line(a: Location, b: Location) -> bool:
+    return (a.filename, a.lineno) == (b.filename, b.lineno)
+
+
 def _kind_sentence(choice: interpret_fixes.Choice) -> str:
     reasons = " and ".join(choice.reasons[:2])
     if choice.mode is None:
@@ -229,9 +233,15 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     choice = situation.choice
     where = situation.where
     call_site = ctx.call_site()
+    if call_site is not None and where is not None and _same_line(call_site, where):
+        # A helper that builds the kernel and calls it on one line: the user's call is the
+        # failing cell's line that reached the helper.
+        call_site = ctx.failing_cell()
+    if call_site is not None and where is not None and _same_line(call_site, where):
+        call_site = None
     at = f" built at {where.label}" if where is not None else ""
     reached = (f", called from {call_site.label}," if call_site is not None and where is not None
-               and call_site != where else "")
+               else "")
     explanation = (
         f"The Pallas kernel{at}{reached} was compiled for the CPU, and Pallas compiles kernels "
         f"only for TPUs and GPUs: on a CPU it can only interpret them. {_kind_sentence(choice)} "
@@ -278,7 +288,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         why=WHY,
         error=link.summary if link is ctx.top else ctx.top.summary,
         location=where,
-        call_site=call_site if call_site != where else None,
+        call_site=call_site,
         fixes=fixes,
         notes=tuple(notes),
     )
