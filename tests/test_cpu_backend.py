@@ -140,7 +140,8 @@ def test_core_map_over_a_tpu_mesh_never_gets_interpret_true(loaded: Notebook) ->
     loaded.ok(CORE_MAP)
     diagnosis = _diagnosis(loaded, MESH_CALL)
     labels = [fix.label for fix in diagnosis.fixes]
-    assert labels == ["Re-run in TPU interpret mode", "Pass interpret=pltpu.InterpretParams()"]
+    assert labels == ["Re-run in TPU interpret mode", "Pass interpret=pltpu.InterpretParams()",
+                      "Interpret mode from now on"]
     assert all("interpret=True" not in fix.diff for fix in diagnosis.fixes)
     assert "returns zeros" in " ".join(diagnosis.notes)
     # Why: measured, interpret=True runs this kernel without an error and computes zeros.
@@ -252,9 +253,10 @@ def test_missing_interpret_switch_leaves_the_rewrite(
     loaded.ok(GRID)
     monkeypatch.setattr(interpret_modes, "SWITCH_HOME", ("jax._src.config", "not_there"))
     diagnosis = _diagnosis(loaded, CALL)
-    runtime, rewrite = diagnosis.fixes
+    runtime, rewrite, from_now_on = diagnosis.fixes
     assert runtime.unavailable
     assert "no global interpret switch" in runtime.unavailable
+    assert from_now_on.unavailable == runtime.unavailable
     assert rewrite.unavailable is None
     monkeypatch.undo()
     _applied(loaded, rewrite)
@@ -354,5 +356,5 @@ def test_a_helper_that_builds_and_calls_the_kernel_is_reached_from_the_calling_c
     (bundle,) = failed.diagnoses
     assert bundle["code"] == "JNH201"
     assert (bundle["location"]["cell"], bundle["location"]["lineno"]) == (3, 5)
-    assert (bundle["call_site"]["cell"], bundle["call_site"]["lineno"]) == (4, 2)
+    assert (bundle["call_site"]["cell"], bundle["call_site"]["lineno"]) == (4, 2), bundle
     assert "called from In [4], line 2" in bundle["explanation"]

@@ -208,6 +208,8 @@ NO_PLAIN_INTERPRET = (
 
 
 def _same_line(a: Location, b: Location) -> bool:
+    if a.cell is not None and b.cell is not None:  # a cell's filename varies with the run
+        return (a.cell, a.lineno) == (b.cell, b.lineno)
     return (a.filename, a.lineno) == (b.filename, b.lineno)
 
 
