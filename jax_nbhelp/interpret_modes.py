@@ -120,14 +120,19 @@ def params_value(mode: Mode) -> Any:
     return jax_probe.attribute(home, "InterpretGPUParams")()
 
 
-@contextmanager
-def interpret_switch(mode: Mode) -> Iterator[None]:
-    """Within the block, every Pallas kernel BUILT (or traced) runs under ``mode``."""
+def _swap(mode: Mode) -> tuple[Any, Any]:
+    """Set the switch to ``mode``: the switch and the value it had (RuntimeError: cannot)."""
     reason = switch_unavailable() or params_unavailable(mode)
     if reason is not None:
         raise RuntimeError(reason)
     switch = _switch()
-    previous = switch.swap_local(params_value(mode))
+    return switch, switch.swap_local(params_value(mode))
+
+
+@contextmanager
+def interpret_switch(mode: Mode) -> Iterator[None]:
+    """Within the block, every Pallas kernel BUILT (or traced) runs under ``mode``."""
+    switch, previous = _swap(mode)
     try:
         yield
     finally:
@@ -149,11 +154,7 @@ SESSION = _Session()
 def interpret_switch_from_now_on(mode: Mode) -> Iterator[None]:
     """Like ``interpret_switch``, but when the block succeeds the switch stays on, for every
     kernel built from now on in this kernel process (``switch_off`` restores it)."""
-    reason = switch_unavailable() or params_unavailable(mode)
-    if reason is not None:
-        raise RuntimeError(reason)
-    switch = _switch()
-    previous = switch.swap_local(params_value(mode))
+    switch, previous = _swap(mode)
     try:
         yield
     except BaseException:

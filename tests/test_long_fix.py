@@ -10,35 +10,12 @@ import pytest
 from conftest import Notebook, validate_bundle
 from jupyter_client.manager import start_new_kernel
 
-# The blocked matmul of a Pallas TPU tutorial: an accumulator in VMEM scratch makes it a
-# TPU kernel (TPU interpret mode on a CPU runtime). 2048 with 128-wide blocks: 4,096 steps.
-MATMUL = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu
+from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
 
-def matmul_body(x_ref, y_ref, o_ref, acc_ref):
-    @pl.when(pl.program_id(2) == 0)
-    def _():
-        acc_ref[...] = jnp.zeros_like(acc_ref)
-    acc_ref[...] += x_ref[...] @ y_ref[...]
-    @pl.when(pl.program_id(2) == pl.num_programs(2) - 1)
-    def _():
-        o_ref[...] = acc_ref[...]
-
-def matmul(x, y, block=128):
-    n = x.shape[0]
-    steps = n // block
-    return pl.pallas_call(
-        matmul_body,
-        out_shape=jax.ShapeDtypeStruct((n, n), jnp.float32),
-        grid=(steps, steps, steps),
-        in_specs=[pl.BlockSpec((block, block), lambda i, j, k: (i, k)),
-                  pl.BlockSpec((block, block), lambda i, j, k: (k, j))],
-        out_specs=pl.BlockSpec((block, block), lambda i, j, k: (i, j)),
-        scratch_shapes=[pltpu.VMEM((block, block), jnp.float32)],
-    )(x, y)
-'''
+# The blocked matmul of a Pallas TPU tutorial, as the catalog's example has it: an
+# accumulator in VMEM scratch makes it a TPU kernel (TPU interpret mode on a CPU runtime);
+# 2048 with 128-wide blocks is 4,096 grid steps.
+MATMUL = BIG_MATMUL
 FAILING = "x = jnp.ones((2048, 2048))\nout = matmul(x, x)"
 
 

@@ -101,8 +101,9 @@ _STATEFUL_CHECK = ("step == 1 and LOADS == 1 and bool(jnp.allclose(out, x + 1)) 
 _LATER_KERNEL = ("bool((pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct((4, 128), "
                  "jnp.float32))(jnp.zeros((4, 128))) == 1).all())")
 
-# A tutorial-sized TPU matmul: 4,096 grid steps in TPU interpret mode, minutes on a CPU.
-_BIG_MATMUL = '''\
+# A tutorial-sized TPU matmul: 4,096 grid steps in TPU interpret mode, minutes on a CPU
+# (tests/test_long_fix.py runs it too).
+BIG_MATMUL = '''\
 import jax, jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
@@ -128,7 +129,7 @@ def matmul(x, y, block=128):
         scratch_shapes=[pltpu.VMEM((block, block), jnp.float32)],
     )(x, y)
 '''
-_BIG_CALL = ("x = jax.random.normal(jax.random.key(0), (2048, 2048))\n"
+BIG_CALL = ("x = jax.random.normal(jax.random.key(0), (2048, 2048))\n"
              "out = matmul(x, x)")
 
 EXAMPLES = (
@@ -139,8 +140,8 @@ EXAMPLES = (
         check=_CHECK,
     ),
     Example(
-        setup=(_BIG_MATMUL,),
-        failing=_BIG_CALL,
+        setup=(BIG_MATMUL,),
+        failing=BIG_CALL,
         fix="Check on a smaller input",
         check="x.shape == (256, 256) and bool(jnp.allclose(out, x @ x, atol=1e-3, rtol=1e-3))",
     ),
