@@ -1,0 +1,156 @@
+"""Names and keywords that JAX releases spell differently, as data.
+
+Each row was checked against JAX's release tags (``jax/experimental/pallas/tpu.py``,
+``jax/_src/pallas/...`` at ``jax-v0.6.2`` to ``jax-v0.11.0``) and the Pallas changelog, and by
+probing jax 0.9.2 and 0.10.2. A row is only used when the installed JAX agrees: the
+diagnosis probes that the replacement exists (and that the old spelling does not) before
+it names it or rewrites to it. ``Gone`` rows and keywords without a replacement are
+explained, never rewritten.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+TPU = "jax.experimental.pallas.tpu"
+PALLAS = "jax.experimental.pallas"
+MOSAIC_GPU = "jax.experimental.pallas.mosaic_gpu"
+
+
+@dataclass(frozen=True)
+class Moved:
+    """``module.name`` that this JAX has as ``target`` (a dotted path in ``target_module``)."""
+
+    module: str
+    name: str
+    target_module: str
+    target: str
+    history: str  # what changed, in which release
+    # Why the rewritten code computes the same (every row's rewrite does).
+    safety: str = ("The old name and this one name the same thing (JAX kept the old name as "
+                   "a deprecated alias of it), so the code computes the same.")
+    # The target takes a call of another shape: rewrite only calls passing these keywords
+    # (and at most one positional argument).
+    call_keywords: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class Gone:
+    """``module.name`` that no release after its removal has under another name."""
+
+    module: str
+    name: str
+    history: str
+    advice: str
+
+
+@dataclass(frozen=True)
+class Keyword:
+    """A keyword of the JAX function ``function`` (its ``__name__``, found in ``homes``)
+    that another release spells ``replacement`` (None: no keyword replaces it)."""
+
+    function: str
+    homes: tuple[str, ...]
+    keyword: str
+    replacement: str | None
+    history: str
+    advice: str = ""
+
+
+_TREE = ("jax.tree_{0} was deprecated, then removed in jax 0.6.0; jax.tree.{0} "
+         "(jax 0.4.25 and newer) and jax.tree_util.tree_{0} are the same function")
+
+MOVED: tuple[Moved, ...] = (
+    Moved(TPU, "TPUMemorySpace", TPU, "MemorySpace",
+          "jax 0.6.2 renamed pltpu.TPUMemorySpace to pltpu.MemorySpace (the Pallas "
+          "changelog lists it under 0.7.0); the old name stayed an alias of the new "
+          "one through jax 0.7.1"),
+    Moved(TPU, "TPUCompilerParams", TPU, "CompilerParams",
+          "jax 0.6.2 renamed pltpu.TPUCompilerParams to pltpu.CompilerParams (the Pallas "
+          "changelog lists it under 0.7.0); the old name stayed an alias of the new "
+          "one through jax 0.7.1"),
+    Moved(TPU, "KernelType", TPU, "CoreType",
+          "JAX 0.9.1 renamed pltpu.KernelType to pltpu.CoreType (an alias of it in 0.9.x) and "
+          "removed the old name in 0.10.2"),
+    Moved(TPU, "ANY", PALLAS, "ANY",
+          "pltpu.ANY was the same memory space as pl.ANY, deprecated in its favour and removed "
+          "in jax 0.10.0"),
+    Moved(TPU, "delay", PALLAS, "delay",
+          "pltpu.delay was the same function as pl.delay, deprecated in its favour and removed "
+          "in jax 0.10.0"),
+    Moved(TPU, "TensorCoreMesh", TPU, "create_tensorcore_mesh",
+          "pltpu.TensorCoreMesh(axis_name=..., num_cores=...) is how jax 0.11.0 and newer "
+          "build a TensorCore mesh (JAX's docs notebooks use it); earlier releases build the "
+          "same mesh with pltpu.create_tensorcore_mesh(axis_name, num_cores=...)",
+          safety=("In jax 0.11, create_tensorcore_mesh(axis_name, num_cores=n) returns "
+                  "TensorCoreMesh(axis_name=axis_name, num_cores=n): the same mesh, so kernels "
+                  "over it compute the same."),
+          call_keywords=frozenset({"axis_name", "num_cores"})),
+    *(Moved("jax", f"tree_{name}", "jax", f"tree.{name}", _TREE.format(name),
+            safety=(f"jax.tree.{name} calls jax.tree_util.tree_{name}, which the removed "
+                    f"jax.tree_{name} was, so the code computes the same."))
+      for name in ("map", "leaves", "flatten", "unflatten", "structure", "transpose")),
+    Moved("jax", "treedef_is_leaf", "jax.tree_util", "treedef_is_leaf",
+          "jax.treedef_is_leaf was removed in jax 0.6.0; jax.tree_util.treedef_is_leaf is the "
+          "same function"),
+)
+
+_INDEX_REF = ("Index the ref instead: x_ref[...] reads a block and o_ref[...] = value writes "
+              "one (x_ref[pl.ds(start, size)] for a slice).")
+_TRITON = "It is a Triton-only operation now: jax.experimental.pallas.triton.{0}."
+_ATOMICS = ("atomic_add", "atomic_and", "atomic_cas", "atomic_max", "atomic_min", "atomic_or",
+            "atomic_xchg", "atomic_xor")
+
+GONE: tuple[Gone, ...] = (
+    *(Gone(PALLAS, name, f"pl.{name} was deprecated in jax 0.7.1 and removed in 0.9.0",
+           f"{_INDEX_REF} Triton kernels have jax.experimental.pallas.triton.{name}.")
+      for name in ("load", "store")),
+    Gone(PALLAS, "swap", "pl.swap was deprecated in jax 0.8.1 and removed in 0.9.0",
+         f"{_INDEX_REF} A swap is a read then a write."),
+    *(Gone(PALLAS, name, f"pl.{name} moved to jax.experimental.pallas.triton in jax 0.7.1 and "
+           "was removed from pl in 0.9.0", _TRITON.format(name))
+      for name in _ATOMICS),
+    Gone(PALLAS, "max_contiguous", "pl.max_contiguous moved to jax.experimental.pallas.triton "
+         "in jax 0.8.1 and was removed from pl in 0.9.0", _TRITON.format("max_contiguous")),
+)
+
+_KERNELS = (PALLAS, MOSAIC_GPU)
+_KERNEL_RENAME = ("pl.kernel takes {new}= since jax 0.10.1, where it replaced {old}= (the "
+                  "Pallas changelog lists it under 0.10.0; plgpu.kernel followed in 0.10.2, "
+                  "still accepting {old}=); before, both took {old}=")
+
+KEYWORDS: tuple[Keyword, ...] = (
+    *(Keyword("kernel", _KERNELS, old, new,
+              _KERNEL_RENAME.format(old=old, new=new) if new.endswith("type")
+              else _KERNEL_RENAME.format(old=new, new=old))
+      for old, new in (("out_shape", "out_type"), ("scratch_shapes", "scratch_types"),
+                       ("out_type", "out_shape"), ("scratch_types", "scratch_shapes"))),
+    Keyword("emit_pipeline", (MOSAIC_GPU,), "delay_release", None,
+            "plgpu.emit_pipeline took delay_release= until jax 0.7.1; since jax 0.7.2 each "
+            "input's plgpu.BlockSpec(..., delay_release=n) sets it",
+            "Move delay_release=n into the plgpu.BlockSpec of each input that needs it."),
+    Keyword("emit_pipeline", (TPU,), "delay_release", None,
+            "delay_release= is a Mosaic GPU pipeline option (plgpu.BlockSpec(..., "
+            "delay_release=n)); the TPU pipeline, pltpu.emit_pipeline, has never taken it "
+            "(jax 0.6.2 to 0.11.0)",
+            "Drop it on TPU, or use plgpu.emit_pipeline for a Mosaic GPU kernel."),
+    Keyword("pallas_call", (PALLAS,), "backend", None,
+            "pl.pallas_call lost backend= in jax 0.9.1: the kind of compiler_params= now picks "
+            "the backend",
+            "Pass compiler_params= of the backend instead: pltriton.CompilerParams() (from "
+            "jax.experimental.pallas import triton as pltriton) for 'triton', "
+            "pltpu.CompilerParams() for 'mosaic_tpu', plgpu.CompilerParams() for "
+            "'mosaic_gpu'; under interpret mode neither is needed."),
+)
+
+
+def moved(module: str, name: str) -> Moved | None:
+    return next((row for row in MOVED if (row.module, row.name) == (module, name)), None)
+
+
+def gone(module: str, name: str) -> Gone | None:
+    return next((row for row in GONE if (row.module, row.name) == (module, name)), None)
+
+
+def keywords(function: str, keyword: str) -> tuple[Keyword, ...]:
+    return tuple(row for row in KEYWORDS if (row.function, row.keyword) == (function, keyword))

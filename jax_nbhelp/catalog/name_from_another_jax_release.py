@@ -1,0 +1,290 @@
+"""A JAX name or keyword that the installed release does not have.
+
+``module 'jax.experimental.pallas.tpu' has no attribute 'TPUMemorySpace'``, or
+``emit_pipeline() got an unexpected keyword argument 'delay_release'``: the code was written
+for another JAX release (a JAX docs notebook, or a notebook for Colab's JAX), in which the
+name or keyword exists. Where JAX renamed it, the new spelling is used and the cell re-run.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.capabilities import jax_version
+from jax_nbhelp.catalog import _jax_names as names
+from jax_nbhelp.catalog import _renames
+from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example
+from jax_nbhelp.context import ErrorContext
+from jax_nbhelp.fix_builders import rewrite_fix
+from jax_nbhelp.model import Diagnosis, Fix, Location
+
+CODE = "JNH210"
+NAME = "name-from-another-jax-release"
+TITLE = "A JAX name or keyword this JAX release does not have"
+
+_ATTRIBUTE = re.compile(r"module '(?P<module>jax(?:\.\w+)*)' has no attribute '(?P<name>\w+)'")
+_KEYWORD = re.compile(
+    r"(?P<function>[\w.]+)\(\) got an unexpected keyword argument '(?P<keyword>\w+)'")
+TRIGGERS = ("has no attribute", "unexpected keyword argument")
+
+_PRELUDE = PRELUDE + "\n"
+_KERNEL = '''\
+def add_one(x_ref, o_ref):
+    def body(buffer):
+        pltpu.sync_copy(x_ref, buffer)
+        buffer[...] += 1
+        pltpu.sync_copy(buffer, o_ref)
+    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32))
+
+out = pl.kernel(add_one, jax.ShapeDtypeStruct((8, 128), jnp.float32), mesh=mesh,
+                interpret=pltpu.InterpretParams())(jnp.ones((8, 128)))'''
+_SPEC = '''\
+spec = pl.BlockSpec((8, 128), lambda i: (i, 0), memory_space={space}.VMEM)
+
+def add_one(x_ref, o_ref):
+    o_ref[...] = x_ref[...] + 1
+
+out = pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct((16, 128), jnp.float32),
+                     grid=(2,), in_specs=[spec], out_specs=spec,
+                     interpret=True)(jnp.ones((16, 128)))'''
+_TREE = 'doubled = jax.{0}(lambda a: a * 2, {{"w": jnp.ones(3), "b": jnp.zeros(2)}})'
+_GPU = '''\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+
+def body(indices, x_smem):
+    pass
+
+in_specs = [plgpu.BlockSpec((64, 64), lambda i: (i, 0){0})]
+pipeline = plgpu.emit_pipeline(body, grid=(4,), in_specs=in_specs, max_concurrent_steps=2{1})'''
+
+EXAMPLES = (
+    Example(
+        setup=(),
+        failing=_SPEC.format(space="pltpu.TPUMemorySpace"),
+        fix="Use pltpu.MemorySpace",
+        check="bool((out == 2).all())",
+        fixed=(_PRELUDE + _SPEC.format(space="pltpu.MemorySpace"),),
+    ),
+    Example(
+        setup=(),
+        failing='mesh = pltpu.TensorCoreMesh(axis_name="core", num_cores=1)\n\n' + _KERNEL,
+        fix="Use pltpu.create_tensorcore_mesh",
+        check='dict(mesh.shape) == {"core": 1} and bool((out == 2).all())',
+        fixed=(_PRELUDE + 'mesh = pltpu.create_tensorcore_mesh(axis_name="core", '
+               'num_cores=1)\n\n' + _KERNEL,),
+    ),
+    Example(
+        setup=(),
+        failing=_TREE.format("tree_map"),
+        fix="Use jax.tree.map",
+        check='float(doubled["w"].sum()) == 6.0',
+        fixed=(_PRELUDE + _TREE.format("tree.map"),),
+    ),
+    Example(
+        setup=(),
+        failing=_GPU.format("", ", delay_release=1"),
+        fix=NO_FIX,
+        check="callable(pipeline)",
+        fixed=(_PRELUDE + _GPU.format(", delay_release=1", ""),),
+        requires=("absl",),
+    ),
+    Example(
+        setup=(),
+        failing="params = pltpu.InterpretParam()",
+        fix=NO_FIX,
+        check="isinstance(params, pltpu.InterpretParams)",
+        fixed=(_PRELUDE + "params = pltpu.InterpretParams()",),
+    ),
+    Example(
+        setup=(),
+        failing='params = pltpu.CompilerParams(dimension_semantic=("parallel",))',
+        fix=NO_FIX,
+        check='tuple(params.dimension_semantics) == ("parallel",)',
+        fixed=(_PRELUDE
+               + 'params = pltpu.CompilerParams(dimension_semantics=("parallel",))',),
+    ),
+)
+
+WHY = (
+    "JAX's APIs, Pallas's most of all, change between releases: names are renamed or moved "
+    "(the old one usually stays a release or two as a deprecated alias, then goes) and "
+    "keywords are renamed. A notebook keeps the names of the JAX it was written for. JAX's "
+    "documentation notebooks follow JAX's main branch, so even the docs of a release can use "
+    "names that release does not have, and Colab may preinstall another JAX than the one a "
+    "notebook was written for."
+)
+
+
+def _release_note() -> str:
+    return (f"Installed here: jax {jax_version()}. To run the notebook unchanged instead, "
+            "install the JAX release it was written for.")
+
+
+def _diagnosis(ctx: ErrorContext, explanation: str, fixes: tuple[Fix, ...] = ()) -> Diagnosis:
+    location = ctx.deepest_user_location()
+    failing = ctx.failing_cell()
+    return Diagnosis(code=CODE, name=NAME, title=TITLE, explanation=explanation, why=WHY,
+                     error=ctx.top.summary, location=location,
+                     call_site=failing if failing != location else None, fixes=fixes,
+                     notes=(_release_note(),))
+
+
+def _where(location: Location | None) -> str:
+    return f" at {location.label}" if location else ""
+
+
+def _accessed_by_jax(ctx: ErrorContext) -> bool:
+    """Whether JAX's own code (not the notebook's) looked the name up: the frame under the
+    module's ``__getattr__`` (or the innermost, for a module without one) is JAX's."""
+    frames = list(ctx.top.frames)
+    while frames and frames[-1].function == "getattr" and frames[-1].filename.endswith(
+            "deprecations.py"):
+        frames.pop()
+    return bool(frames) and names.in_jax(frames[-1].filename)
+
+
+def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | None:
+    owner = names.module(module_name)
+    if (owner is None or names.has(owner, name) or _accessed_by_jax(ctx)
+            or names.is_submodule(module_name, name)):
+        return None  # a submodule not imported yet (jax.example_libraries) is not this
+    location = ctx.deepest_user_location()
+    old = names.shown(ctx, module_name, name)
+    version = jax_version()
+    row = _renames.moved(module_name, name)
+    if row is not None and names.lookup(row.target_module, row.target) is not None:
+        new = names.shown(ctx, row.target_module, row.target)
+        explanation = (f"{old}{_where(location)} is a name from another JAX release: "
+                       f"{row.history}. This JAX ({version}) has {new}.")
+        return _diagnosis(ctx, explanation, (_rename_fix(ctx, location, row, owner),))
+    gone = _renames.gone(module_name, name)
+    if gone is not None:
+        return _diagnosis(ctx, f"{old}{_where(location)} is not in this JAX ({version}): "
+                               f"{gone.history}. {gone.advice}")
+    close = [names.shown(ctx, module_name, match)
+             for match in names.close(name, names.public_names(owner))]
+    elsewhere = [names.shown(ctx, other, name) for other in names.RELATED
+                 if other != module_name and (found := names.module(other)) is not None
+                 and names.has(found, name)]
+    explanation = (f"{old}{_where(location)}: {names.shown(ctx, module_name)} has no {name} in "
+                   f"this JAX ({version}), and jax_nbhelp knows of no release that renamed it. "
+                   "The notebook was probably written for another JAX release, or the name is "
+                   "misspelled. ")
+    explanation += (f"Close names this module has: {', '.join(close)}." if close
+                    else "This module has no name close to it.")
+    if elsewhere:
+        explanation += f" This JAX has {name} as {', '.join(elsewhere)}."
+    return _diagnosis(ctx, explanation)
+
+
+def _rename_fix(ctx: ErrorContext, location: Location | None, row: _renames.Moved,
+                owner: object) -> Fix:
+    new = names.spell(ctx, row.target_module, row.target)
+    shown = names.shown(ctx, row.target_module, row.target)
+    label = f"Use {shown}"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite import CannotRewrite
+        from jax_nbhelp.rewrite.renamed_api import rename_attribute
+
+        assert location is not None
+        if new is None:
+            raise CannotRewrite(f"the notebook has not imported {row.target_module}; import it "
+                                f"and use {row.target_module}.{row.target}")
+        return rename_attribute(source, location.lineno,
+                                owner=lambda dotted: names.resolve(ctx, dotted) is owner,
+                                old=row.name, new=new, call_keywords=row.call_keywords)
+
+    return rewrite_fix(ctx, location, transform, label=label,
+                       summary=f"Spell it the way this JAX does ({shown}), then re-run.",
+                       safety=row.safety, safe=True)
+
+
+def _function(ctx: ErrorContext, qualname: str, keyword: str) -> tuple[object, str] | None:
+    """The JAX function the error is about, and how the notebook spells it; None when it is
+    not (or not surely) JAX's."""
+    parts = qualname.split(".")
+    if len(parts) == 2 and parts[1] == "__init__":
+        parts = parts[:1]  # a class: CompilerParams.__init__()
+    if len(parts) != 1:
+        return None  # a method or a nested function: not one a notebook calls by name
+    name = parts[0]
+    found = names.call_in_source(ctx, name, keyword)
+    if found is not None:
+        return found
+    frames = ctx.top.frames
+    if not frames or names.in_jax(frames[-1].filename):
+        return None  # JAX called it: maybe the notebook's own function, passed to JAX
+    # The line is not available (code run by exec): the function must be one of JAX's that
+    # the notebook reaches, and not a function of its own by that name.
+    candidates = [(value, spelled) for value, spelled in names.in_namespace(ctx, name)
+                  if (params := names.parameters(value)) is not None and keyword not in params
+                  and not names.takes_any_keyword(params)]
+    return candidates[0] if candidates else None
+
+
+def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None:
+    found = _function(ctx, qualname, keyword)
+    if found is None:
+        return None
+    function, spelled = found
+    params = names.parameters(function)
+    if params is None or keyword in params or names.takes_any_keyword(params):
+        return None
+    location = ctx.deepest_user_location()
+    version = jax_version()
+    name = getattr(function, "__name__", qualname)
+    for row in _renames.keywords(name, keyword):
+        if not any(vars(home).get(name) is function for home_name in row.homes
+                   if (home := names.module(home_name)) is not None):
+            continue
+        if row.replacement is None:
+            return _diagnosis(ctx, f"{spelled}(...){_where(location)} passes {keyword}=, which "
+                                   f"this JAX ({version}) does not take: {row.history}. "
+                                   f"{row.advice}")
+        if row.replacement in params:
+            return _diagnosis(
+                ctx, f"{spelled}(...){_where(location)} passes {keyword}=, a keyword from "
+                     f"another JAX release: {row.history}. This JAX ({version}) takes "
+                     f"{row.replacement}= in its place.",
+                (_keyword_fix(ctx, location, function, keyword, row.replacement, row.history),))
+    public = [p for p in params if not p.startswith("_")
+              and params[p].kind is not params[p].VAR_POSITIONAL]
+    close = names.close(keyword, public)
+    explanation = (f"{spelled}(...){_where(location)} passes {keyword}=, which {spelled} does "
+                   f"not take in this JAX ({version}), and jax_nbhelp knows of no release that "
+                   "renamed it. The notebook was probably written for another JAX release, or "
+                   "the keyword is misspelled. ")
+    explanation += (f"Close keywords it takes: {', '.join(f'{c}=' for c in close)}. " if close
+                    else "")
+    explanation += f"It takes: {', '.join(public)}."
+    return _diagnosis(ctx, explanation)
+
+
+def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object, old: str,
+                 new: str, history: str) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.renamed_api import rename_keyword
+
+        assert location is not None
+        return rename_keyword(source, location.lineno,
+                              function=lambda dotted: names.resolve(ctx, dotted) is function,
+                              old=old, new=new)
+
+    return rewrite_fix(
+        ctx, location, transform, label=f"Pass {new}= instead of {old}=",
+        summary=f"Spell the keyword the way this JAX does ({new}=), then re-run.",
+        safety=f"Only the keyword's name changed ({history}); its value means the same.",
+        safe=True,
+    )
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    top = ctx.top
+    if top.is_a("AttributeError"):
+        attribute = _ATTRIBUTE.fullmatch(top.message)
+        return _attribute(ctx, attribute["module"], attribute["name"]) if attribute else None
+    if top.is_a("TypeError"):
+        keyword = _KEYWORD.match(top.message)
+        return _keyword(ctx, keyword["function"], keyword["keyword"]) if keyword else None
+    return None
