@@ -6,7 +6,7 @@ import linecache
 import os
 import sys
 import sysconfig
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from jax_nbhelp.model import Location
@@ -64,8 +64,13 @@ def leading_blank_lines(lines: list[str]) -> int:
     return count
 
 
+@lru_cache(maxsize=4096)
 def is_user_file(filename: str) -> bool:
-    """A real file the user wrote (not a library, not the interpreter's own code)."""
+    """A real file the user wrote (not a library, not the interpreter's own code).
+
+    Cached: every diagnosis asks for each frame of the traceback (dozens of JAX's files),
+    and resolving a path's links costs a system call per component.
+    """
     if filename.startswith("<") or not os.path.isabs(filename):
         return False
     real = os.path.realpath(filename)

@@ -9,6 +9,7 @@ across cores, so the argument can simply go.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 import libcst as cst
 
@@ -142,6 +143,7 @@ def remove_collective_axes_python(source: str, lineno: int) -> str:
     return rewrite_calls(located.module, [site.node for site in targets], change).code
 
 
+@lru_cache(maxsize=64)  # pure in its arguments; the same cell fails again and again
 def remove_collective_axes(source: str, lineno: int) -> str:
     """Remove ``collective_axes`` from the ``run_scoped`` call at 1-based ``lineno``.
 

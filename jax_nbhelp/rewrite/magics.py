@@ -227,16 +227,23 @@ def restore_magics(source: str, escaped: EscapedMagics) -> str:
     return "".join(lines)
 
 
-def check_parses(escaped_source: str, original_source: str) -> None:
-    """Raise :class:`CannotRewrite` naming the offending line if libcst can't parse."""
+@lru_cache(maxsize=256)
+def _unparsable_line(escaped_source: str) -> int | None:
+    """The line libcst cannot parse, or None (cached: a cell is checked at every error)."""
     import libcst
 
     try:
         libcst.parse_module(escaped_source)
     except libcst.ParserSyntaxError as err:
-        raise CannotRewrite(
-            unparsable_message(escaped_source, err.editor_line, shown=original_source)
-        ) from None
+        return err.editor_line
+    return None
+
+
+def check_parses(escaped_source: str, original_source: str) -> None:
+    """Raise :class:`CannotRewrite` naming the offending line if libcst can't parse."""
+    line = _unparsable_line(escaped_source)
+    if line is not None:
+        raise CannotRewrite(unparsable_message(escaped_source, line, shown=original_source))
 
 
 def rewrite_cell(source: str, transform: Callable[[str], str]) -> str:
