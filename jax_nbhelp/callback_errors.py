@@ -19,15 +19,12 @@ from __future__ import annotations
 
 import ast
 import builtins
-import os
 import re
 import sys
-from types import ModuleType
 from typing import Any
 
 from jax_nbhelp.context import Frame, Link
-from jax_nbhelp.provenance import is_jax_object as _is_jax_object
-from jax_nbhelp.provenance import jax_roots
+from jax_nbhelp.provenance import UNKNOWN, is_jax_file, is_jax_object, lookup_callee
 from jax_nbhelp.sources import locate
 
 _TRACEBACK = "Traceback (most recent call last):"
@@ -55,6 +52,15 @@ def embedded_links(link: Link, shell: Any = None) -> tuple[Link, ...]:
     return tuple(reversed(found))
 
 
+def callback_note(link: Link) -> str:
+    """What a diagnosis of the error inside ``link`` adds: where JAX reported it."""
+    wrapper = link.message.split(_TRACEBACK)[0].strip()
+    return (f"JAX reported this error from inside a host callback (jax.pure_callback, "
+            f"io_callback, or a Pallas interpreter's kernel step), as "
+            f"{link.type_name}: {wrapper.rstrip(':')} ...; what is explained here is the "
+            f"error inside it.")
+
+
 def raised_by_jax(link: Link, shell: Any = None) -> bool:
     """Whether the embedded exception is JAX's (the rule of ``provenance``, read from text).
 
@@ -67,7 +73,7 @@ def raised_by_jax(link: Link, shell: Any = None) -> bool:
     if not link.frames or link.is_a("RecursionError") or link.is_a("MemoryError"):
         return False
     innermost = link.frames[-1]
-    if os.path.realpath(innermost.filename).startswith(jax_roots()):
+    if is_jax_file(innermost.filename):
         return True
     return innermost.is_user and _calls_jax(innermost.line, shell)
 
@@ -82,27 +88,10 @@ def _calls_jax(line: str, shell: Any) -> bool:
     if any(isinstance(node, ast.Raise) for node in ast.walk(tree)):
         return False
     namespace = getattr(shell, "user_ns", None)
-    found = [_lookup(node.func, namespace if isinstance(namespace, dict) else {})
+    scopes = (namespace if isinstance(namespace, dict) else {}, builtins.__dict__)
+    found = [lookup_callee(node.func, scopes)
              for node in ast.walk(tree) if isinstance(node, ast.Call)]
-    return any(value is _UNKNOWN or _is_jax_object(value) for value in found)
-
-
-_UNKNOWN = object()
-
-
-def _lookup(func: ast.expr, namespace: dict[str, Any]) -> object:
-    parts: list[str] = []
-    while isinstance(func, ast.Attribute):
-        parts.insert(0, func.attr)
-        func = func.value
-    if not isinstance(func, ast.Name):
-        return _UNKNOWN  # jax.jit(f)(x): finding out would mean calling
-    value = namespace.get(func.id, getattr(builtins, func.id, _UNKNOWN))
-    for part in parts:  # through modules only, never a user object's attributes
-        if not isinstance(value, ModuleType):
-            return _UNKNOWN
-        value = value.__dict__.get(part, _UNKNOWN)
-    return value
+    return any(value is UNKNOWN or is_jax_object(value) for value in found)
 
 
 def _parse(block: str, shell: Any) -> Link | None:

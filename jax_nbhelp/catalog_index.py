@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import pkgutil
 from functools import cache
 from pathlib import Path
 
@@ -29,11 +28,6 @@ def build() -> dict[str, list[str]]:
     return {entry.__name__.rpartition(".")[2]: list(entry.TRIGGERS) for entry in entries()}
 
 
-def _listed() -> frozenset[str]:
-    return frozenset(info.name for info in pkgutil.iter_modules(catalog.__path__)
-                     if not info.name.startswith("_"))
-
-
 @cache
 def load() -> dict[str, tuple[str, ...]] | None:
     """The index, or None when it is missing, unreadable or does not list every module."""
@@ -42,7 +36,7 @@ def load() -> dict[str, tuple[str, ...]] | None:
         index = {str(name): tuple(str(t) for t in triggers) for name, triggers in data.items()}
     except (OSError, ValueError, AttributeError, TypeError):
         return None
-    return index if frozenset(index) == _listed() else None
+    return index if frozenset(index) == frozenset(catalog.module_names()) else None
 
 
 def modules_for(haystack: str) -> list[str] | None:

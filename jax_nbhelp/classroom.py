@@ -18,6 +18,7 @@ from traitlets import Bool
 from traitlets.config import Configurable
 
 from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.state import STATE
 
 
 class JaxNbhelp(Configurable):
@@ -30,21 +31,19 @@ class JaxNbhelp(Configurable):
     ).tag(config=True)
 
 
-_SETTINGS: dict[str, JaxNbhelp] = {}
-
-
 def settings(shell: Any = None) -> JaxNbhelp:
     """The settings of this process, configured from ``shell`` when first asked."""
-    if "current" not in _SETTINGS:
-        config = getattr(shell, "config", None)
-        _SETTINGS["current"] = (JaxNbhelp(parent=shell) if config is not None and
-                                isinstance(shell, Configurable) else JaxNbhelp())
-    return _SETTINGS["current"]
+    if STATE.settings is None:
+        configured = (isinstance(shell, Configurable)
+                      and getattr(shell, "config", None) is not None)
+        STATE.settings = JaxNbhelp(parent=shell) if configured else JaxNbhelp()
+    settings: JaxNbhelp = STATE.settings
+    return settings
 
 
 def forget() -> None:
     """Drop the settings (``%unload_ext``): a later load reads the configuration again."""
-    _SETTINGS.clear()
+    STATE.settings = None
 
 
 def fixes_shown() -> bool:

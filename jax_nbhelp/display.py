@@ -28,18 +28,26 @@ def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
     }
 
 
+def presented(diagnosis: Diagnosis) -> Diagnosis:
+    """The diagnosis as every form shows it now: without its fixes in classroom mode, and
+    saying when an interpret mode is on for this kernel."""
+    from jax_nbhelp.classroom import shown
+    from jax_nbhelp.interpret_modes import session_note
+
+    diagnosis = shown(diagnosis)
+    note = session_note()
+    if note is not None and note not in diagnosis.notes:
+        diagnosis = replace(diagnosis, notes=(*diagnosis.notes, note))
+    return diagnosis
+
+
 def show(diagnosis: Diagnosis) -> None:
     from IPython.display import display
 
     from jax_nbhelp.card import show_card, widget_frontend
-    from jax_nbhelp.classroom import shown
-    from jax_nbhelp.interpret_modes import session_note
     from jax_nbhelp.state import current_shell
 
-    diagnosis = shown(diagnosis)  # classroom mode keeps the fixes back, in every form
-    note = session_note()
-    if note is not None and note not in diagnosis.notes:
-        diagnosis = replace(diagnosis, notes=(*diagnosis.notes, note))
+    diagnosis = presented(diagnosis)
 
     if widget_frontend(current_shell()):
         try:

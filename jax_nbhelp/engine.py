@@ -7,7 +7,6 @@ and the tests); it never hides the user's traceback or another diagnosis.
 from __future__ import annotations
 
 import importlib
-import pkgutil
 import traceback
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -51,10 +50,8 @@ def entries() -> tuple[Any, ...]:
     from jax_nbhelp import catalog
 
     found: list[ModuleType] = []
-    for info in sorted(pkgutil.iter_modules(catalog.__path__), key=lambda i: i.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{catalog.__name__}.{info.name}")
+    for name in catalog.module_names():
+        module = importlib.import_module(f"{catalog.__name__}.{name}")
         if hasattr(module, "CODE") and hasattr(module, "diagnose"):
             found.append(module)
     return tuple(sorted(found, key=lambda module: str(module.CODE)))
@@ -122,12 +119,9 @@ def _diagnose_inside(ctx: ErrorContext, index: int, inner: tuple[Link, ...]) -> 
 
     Only when no diagnosis claims the wrapper itself: some know what its text means there.
     """
-    link = ctx.chain[index]
-    wrapper = link.message.split("Traceback (most recent call last):")[0].strip()
-    note = (f"JAX reported this error from inside a host callback (jax.pure_callback, "
-            f"io_callback, or a Pallas interpreter's kernel step), as "
-            f"{link.type_name}: {wrapper.rstrip(':')} ...; what is explained here is the "
-            f"error inside it.")
+    from jax_nbhelp.callback_errors import callback_note
+
+    note = callback_note(ctx.chain[index])
     unwrapped = ctx.with_chain(inner + ctx.chain[index + 1:])
     return [replace(diagnosis, notes=(*diagnosis.notes, note))
             for diagnosis in matching(unwrapped)]

@@ -190,26 +190,47 @@ def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode) -> Fix:
     return fix
 
 
-def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
-    """Re-run the cells that build the kernel, then the failing cell, with the switch on."""
+def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode, *,
+                from_now_on: bool = False) -> Fix:
+    """Re-run the cells that build the kernel, then the failing cell, with the switch on.
+
+    ``from_now_on``: the switch stays on for the rest of this kernel when the re-run works,
+    one decision for a notebook whose every cell builds a kernel (a tutorial's).
+    """
     info = interpret_modes.describe(mode)
-    label = f"Re-run in {info.name.removeprefix('plain ')}"
     rebuilt = ""
     if situation.plan.statements:
         rebuilt = (" The statements that built the kernel (or captured it) before it ran "
                    "run again first; nothing else of their cells does.")
-    summary = (f"Re-run the failing cell from the statement that raised, with Pallas's "
-               f"interpret switch set to {info.code}.{rebuilt}")
-    safety = (
-        f"{SAME_KERNEL} Your code is not changed: kernels built during the re-run keep the mode "
-        "for this session, but a fresh run of the notebook fails again until interpret= is in "
-        "the code."
-    )
+    if from_now_on:
+        label = "Interpret mode from now on"
+        switching = "and leave Pallas's interpret switch on for the rest of this kernel, set to"
+        safety = (
+            f"{SAME_KERNEL} Your code is not changed. Every kernel built from now on runs in "
+            f"{info.name} until `%jax_nbhelp interpret off` (or a kernel restart); kernels "
+            "built earlier and not re-run here still fail, and their diagnosis re-runs their "
+            "cells."
+        )
+        after = ("and leaves it set for the rest of this kernel (`%jax_nbhelp interpret off` "
+                 "restores it).")
+    else:
+        label = f"Re-run in {info.name.removeprefix('plain ')}"
+        switching = "with Pallas's interpret switch set to"
+        safety = (
+            f"{SAME_KERNEL} Your code is not changed: kernels built during the re-run keep the "
+            "mode for this session, but a fresh run of the notebook fails again until "
+            "interpret= is in the code."
+        )
+        after = "then restores it."
+    summary = (f"Re-run the failing cell from the statement that raised, {switching} "
+               f"{info.code}.{rebuilt}")
     unavailable = interpret_modes.switch_unavailable() or interpret_modes.params_unavailable(mode)
     forcing = ("force_gpu_interpret_mode()" if mode == "gpu"
                else "pltpu.force_tpu_interpret_mode()")
 
     def switch() -> AbstractContextManager[None]:
+        if from_now_on:
+            return interpret_modes.interpret_switch_from_now_on(mode)
         return interpret_modes.interpret_switch(mode)
 
     fix = rerun_fix(
@@ -227,34 +248,9 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
            + (" run" if len(fix.runs) > 1 else " runs") if fix.runs else "the failing cell runs")
     fix.runtime_description = (
         f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
-        f"(what {forcing} does) while {ran}, then restores it."
+        f"(what {forcing} does) while {ran}, {after}"
     )
     return with_estimate(fix, ctx, mode)
-
-
-def session_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
-    """``runtime_fix``, with the switch left on for the rest of this kernel when it works:
-    one decision for a notebook whose every cell builds a kernel (a tutorial's)."""
-    info = interpret_modes.describe(mode)
-    fix = runtime_fix(ctx, situation, mode)
-    fix.label = "Interpret mode from now on"
-    fix.summary = fix.summary.replace(
-        "with Pallas's interpret switch set to",
-        "and leave Pallas's interpret switch on for the rest of this kernel, set to")
-    fix.safety = (
-        f"{SAME_KERNEL} Your code is not changed. Every kernel built from now on runs in "
-        f"{info.name} until `%jax_nbhelp interpret off` (or a kernel restart); kernels built "
-        "earlier and not re-run here still fail, and their diagnosis re-runs their cells."
-    )
-
-    def switch() -> AbstractContextManager[None]:
-        return interpret_modes.interpret_switch_from_now_on(mode)
-
-    fix.runtime = switch
-    fix.runtime_description = fix.runtime_description.replace(
-        ", then restores it.", ", and leaves it set for the rest of this kernel "
-        "(`%jax_nbhelp interpret off` restores it).")
-    return fix
 
 
 def smaller_input_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix | None:

@@ -72,10 +72,9 @@ _REPORT_AT = (10, 30, 60)
 
 def _progress_printer(fix: Any) -> Callable[[float], None]:
     """Prints the time a fix has run, now and then (called from another thread)."""
-    from jax_nbhelp.interpret_cost import duration
+    from jax_nbhelp.interpret_cost import elapsed
 
     said: list[int] = []
-    expected = f" of roughly {duration(fix.estimate.seconds)}" if fix.estimate else ""
 
     def report(seconds: float) -> None:
         due = [mark for mark in _REPORT_AT if seconds >= mark and mark not in said]
@@ -84,7 +83,7 @@ def _progress_printer(fix: Any) -> Callable[[float], None]:
             due.append(minute)
         if due:
             said.extend(due)
-            print(f"jax_nbhelp: fix still running, {seconds:.0f} s{expected}; interrupt the "
+            print(f"jax_nbhelp: fix still running, {elapsed(seconds, fix.estimate)}; interrupt the "
                   "kernel to stop only the fix.", flush=True)
 
     return report
@@ -149,15 +148,15 @@ def jax_nbhelp_magic(line: str) -> None:
     args = line.split()
     command = args[0] if args else ""
     if command == "":
-        from jax_nbhelp.classroom import shown
+        from jax_nbhelp.display import presented
         from jax_nbhelp.interpret_modes import session_note
 
-        if STATE.last is None:
-            print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
+        if STATE.last is not None:
+            print(presented(STATE.last))
         else:
-            print(shown(STATE.last))
-        if session_note():
-            print(f"\n{session_note()}")
+            print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
+            if session_note():
+                print(f"\n{session_note()}")
     elif command == "fix":
         if not _fixes_hidden(command):
             _apply(args)

@@ -17,7 +17,9 @@ import dis
 import linecache
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from types import BuiltinFunctionType, FunctionType, ModuleType, TracebackType
+from typing import Any
 
 _MAX_LINKS = 16
 _PACKAGES = ("jax", "jaxlib")
@@ -58,48 +60,60 @@ def _called_native_code(tb: TracebackType) -> bool:
     return False
 
 
+def is_jax_file(filename: str) -> bool:
+    """Whether ``filename`` is a file of jax, jaxlib or jax_nbhelp (as a traceback names it)."""
+    return (not filename.startswith("<")
+            and os.path.realpath(filename).startswith(jax_roots()))
+
+
+UNKNOWN = object()
+
+
+def lookup_callee(func: ast.expr, scopes: Sequence[Mapping[str, Any]]) -> object:
+    """The object a call's ``func`` names plainly (``scaled``, ``jnp.sum``), looked up in
+    ``scopes`` and then through modules only, never a user object's attributes; ``UNKNOWN``
+    when it is not named plainly (``jax.jit(f)(x)``: finding out would mean calling)."""
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.insert(0, func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return UNKNOWN
+    for scope in scopes:
+        if func.id in scope:
+            value = scope[func.id]
+            break
+    else:
+        return UNKNOWN
+    for part in parts:
+        if not isinstance(value, ModuleType):
+            return UNKNOWN
+        value = value.__dict__.get(part, UNKNOWN)
+    return value
+
+
 def _callee(tb: TracebackType) -> object:
     """The object the frame was calling, when its call site names it plainly (``scaled(x)``,
-    ``jnp.sum(x)``); ``_UNKNOWN`` otherwise (``jax.jit(f)(x)``: finding out would mean
+    ``jnp.sum(x)``); ``UNKNOWN`` otherwise (``jax.jit(f)(x)``: finding out would mean
     calling). Names are looked up in the frame's dicts and modules only, never through a
     user object's attributes."""
     code = tb.tb_frame.f_code
     try:
         lineno, end_lineno, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
         if lineno is None or end_lineno is None or col is None or end_col is None:
-            return _UNKNOWN
+            return UNKNOWN
         lines = linecache.getlines(code.co_filename)[lineno - 1:end_lineno]
         if not lines:
-            return _UNKNOWN
+            return UNKNOWN
         lines[-1] = lines[-1][:end_col]
         lines[0] = lines[0][col:]
         call = ast.parse("".join(lines).strip(), mode="eval").body
     except Exception:
-        return _UNKNOWN
+        return UNKNOWN
     if not isinstance(call, ast.Call):
-        return _UNKNOWN
-    parts: list[str] = []
-    node: ast.expr = call.func
-    while isinstance(node, ast.Attribute):
-        parts.insert(0, node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return _UNKNOWN
+        return UNKNOWN
     frame = tb.tb_frame
-    for scope in (frame.f_locals, frame.f_globals, frame.f_builtins):
-        if node.id in scope:
-            value = scope[node.id]
-            break
-    else:
-        return _UNKNOWN
-    for part in parts:
-        if not isinstance(value, ModuleType):
-            return _UNKNOWN
-        value = value.__dict__.get(part, _UNKNOWN)
-    return value
-
-
-_UNKNOWN = object()
+    return lookup_callee(call.func, (frame.f_locals, frame.f_globals, frame.f_builtins))
 
 
 def is_jax_object(value: object) -> bool:
@@ -120,7 +134,7 @@ def _raised_by_native_jax(exc: BaseException, tb: TracebackType | None) -> bool:
     callee = _callee(tb)
     # A call site that names its callee must name JAX's (``int(...)`` is not); one that
     # does not, such as ``jax.jit(f)(x)``, gets the benefit of the doubt.
-    return callee is _UNKNOWN or is_jax_object(callee)
+    return callee is UNKNOWN or is_jax_object(callee)
 
 
 def _type_is_jax(exc: BaseException) -> bool:

@@ -232,14 +232,15 @@ def _apply(fix: Fix) -> FixResult:
                 filename = _cell_filename(shell, run)
                 value = _compile_and_run(shell, run, executed[-1], filename)
     except BaseException as exc:
-        if not isinstance(exc, KeyboardInterrupt) and not (stop is not None
-                                                            and stop.requested):
-            if not isinstance(exc, Exception):
-                raise
+        # An interrupt arrives as KeyboardInterrupt, or (stopped inside an interpreted
+        # kernel's callback) as the kernel's own error with the stop requested.
+        stopped = isinstance(exc, KeyboardInterrupt) or (stop is not None and stop.requested)
+        if not stopped and isinstance(exc, Exception):
             return _failed(fix, ran, filename, exc, shell, snapshot, redefines, start,
                            executed)
-        # The user stopped the fix (a long interpreted kernel): only the fix stops, and it
-        # leaves nothing behind.
+        if not stopped:
+            raise
+        # Only the fix stops, and it leaves nothing behind.
         restored = snapshot.restore()
         if redefines:
             _forget_traces()

@@ -45,6 +45,8 @@ class State:
     failed_fix: FailedFix | None = None
     # card id -> the diagnosis it shows, for the JupyterLab extension (frontend.py)
     cards: dict[str, Diagnosis] = field(default_factory=dict)
+    # jax_nbhelp's configurable settings (classroom.JaxNbhelp), read from the shell at load
+    settings: Any = None
     # this kernel process: a bundle from another session is stale
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
 

@@ -109,17 +109,14 @@ class DiagnosisCard:
         return result
 
     def _running_html(self, number: int, fix: Fix, seconds: float | None) -> str:
-        from jax_nbhelp.interpret_cost import duration
+        from jax_nbhelp.interpret_cost import elapsed
 
-        elapsed = "" if seconds is None else f" {seconds:.0f} s"
-        if seconds is not None and fix.estimate is not None:
-            elapsed += f" of roughly {duration(fix.estimate.seconds)}"
         # ipywidgets cannot hear a click while the kernel runs the fix: the kernel's own
         # interrupt is the way to stop it, and the fix turns it into "Stopped".
-        stop = ("; interrupt the kernel (■) to stop only the fix" if seconds is not None
-                else "")
+        time = ("" if seconds is None else f" {elapsed(seconds, fix.estimate)}; interrupt "
+                "the kernel (■) to stop only the fix")
         return (f'<div class="jnh-running">Running fix {number}, “{html.esc(fix.label)}”…'
-                f"{elapsed}{stop}</div>")
+                f"{time}</div>")
 
     def _run(self, fix: Fix, number: int) -> FixResult:
         def progress(seconds: float) -> None:  # from the fix's progress thread

@@ -9,7 +9,6 @@ import difflib
 import importlib
 import importlib.util
 import inspect
-import os
 import sys
 from collections.abc import Iterator
 from types import ModuleType
@@ -17,7 +16,7 @@ from types import ModuleType
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.model import Location
-from jax_nbhelp.provenance import is_jax_object, jax_roots
+from jax_nbhelp.provenance import is_jax_object
 
 # Public JAX modules whose names a notebook reaches (searched for a name it lacks elsewhere).
 RELATED = ("jax", "jax.numpy", "jax.lax", "jax.tree", "jax.tree_util", "jax.random",
@@ -159,10 +158,6 @@ def takes_any_keyword(params: dict[str, inspect.Parameter]) -> bool:
     return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
-def in_jax(filename: str) -> bool:
-    return not filename.startswith("<") and os.path.realpath(filename).startswith(jax_roots())
-
-
 def user_locations(ctx: ErrorContext) -> Iterator[Location]:
     """The user's lines of the chain, innermost first."""
     for link in ctx.chain:
@@ -171,18 +166,9 @@ def user_locations(ctx: ErrorContext) -> Iterator[Location]:
                 yield frame.location
 
 
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
-
-
 def called_function(call: ast.Call) -> ast.expr:
     """What ``call`` calls: ``f`` for ``f(...)`` and for ``functools.partial(f, ...)``."""
-    name = _dotted(call.func) or ""
+    name = _tracing.dotted(call.func) or ""
     if name.rsplit(".", 1)[-1] == "partial" and call.args:
         return call.args[0]
     return call.func
@@ -200,7 +186,7 @@ def call_in_source(ctx: ErrorContext, name: str, keyword: str) -> tuple[object, 
                     and node.lineno <= location.lineno <= (node.end_lineno or node.lineno)
                     and any(k.arg == keyword for k in node.keywords)):
                 continue
-            spelled = _dotted(called_function(node))
+            spelled = _tracing.dotted(called_function(node))
             value = resolve(ctx, spelled) if spelled else None
             if spelled is not None and named(value, name):
                 return value, spelled

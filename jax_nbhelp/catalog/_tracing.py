@@ -139,17 +139,18 @@ def segment(code: str, node: ast.AST) -> str:
     return (ast.get_source_segment(code, node) or "").strip()
 
 
-def _dotted(node: ast.AST) -> str | None:
+def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a name or attribute chain, else None."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
+        base = dotted(node.value)
         return None if base is None else f"{base}.{node.attr}"
     return None
 
 
 def is_jit(node: ast.AST) -> bool:
-    name = _dotted(node)
+    name = dotted(node)
     return name is not None and (name == "jit" or name.endswith(".jit"))
 
 
@@ -160,7 +161,7 @@ def jits(decorator: ast.expr) -> bool:
         return False
     if is_jit(decorator.func):
         return True
-    partial = _dotted(decorator.func)
+    partial = dotted(decorator.func)
     return (partial is not None and (partial == "partial" or partial.endswith(".partial"))
             and bool(decorator.args) and is_jit(decorator.args[0]))
 
@@ -251,7 +252,7 @@ def _calls_on_line(tree: ast.Module, lineno: int) -> list[ast.Call]:
 
 
 def names_function(node: ast.AST, function: str) -> bool:
-    name = _dotted(node)
+    name = dotted(node)
     return name is not None and (name == function or name.endswith("." + function))
 
 
@@ -290,7 +291,7 @@ def classify(node: ast.expr, ctx: ErrorContext, module_level: bool) -> ArgumentK
             and node.value.attr == "shape":
         return "python"  # x.shape[0] is a Python int
     if isinstance(node, ast.Call):
-        name = _dotted(node.func) or ""
+        name = dotted(node.func) or ""
         if name in {"len", "int", "bool", "str"}:
             return "python"
         head, _, rest = name.partition(".")

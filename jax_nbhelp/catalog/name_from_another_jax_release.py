@@ -17,6 +17,7 @@ from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example
 from jax_nbhelp.context import ErrorContext
 from jax_nbhelp.fix_builders import rewrite_fix
 from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.provenance import is_jax_file
 
 CODE = "JNH210"
 NAME = "name-from-another-jax-release"
@@ -140,7 +141,7 @@ def _accessed_by_jax(ctx: ErrorContext) -> bool:
     while frames and frames[-1].function == "getattr" and frames[-1].filename.endswith(
             "deprecations.py"):
         frames.pop()
-    return bool(frames) and names.in_jax(frames[-1].filename)
+    return bool(frames) and is_jax_file(frames[-1].filename)
 
 
 def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | None:
@@ -213,7 +214,7 @@ def _function(ctx: ErrorContext, qualname: str, keyword: str) -> tuple[object, s
     if found is not None:
         return found
     frames = ctx.top.frames
-    if not frames or names.in_jax(frames[-1].filename):
+    if not frames or is_jax_file(frames[-1].filename):
         return None  # JAX called it: maybe the notebook's own function, passed to JAX
     # The line is not available (code run by exec): the function must be one of JAX's that
     # the notebook reaches, and not a function of its own by that name.

@@ -260,7 +260,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         fixes = (
             interpret_fixes.runtime_fix(ctx, situation, choice.mode),
             interpret_fixes.rewrite_fix(ctx, situation, choice.mode),
-            interpret_fixes.session_fix(ctx, situation, choice.mode),
+            interpret_fixes.runtime_fix(ctx, situation, choice.mode, from_now_on=True),
         )
         smaller = interpret_fixes.smaller_input_fix(ctx, situation, choice.mode)
         if smaller is not None:
