@@ -50,7 +50,7 @@ def main() -> None:
     call = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
 
     import jax_nbhelp
-    from jax_nbhelp.engine import diagnose
+    from jax_nbhelp.diagnosis.engine import diagnose
 
     with capture_output():
         result = shell.run_cell(call, store_history=True)

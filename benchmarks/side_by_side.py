@@ -46,7 +46,7 @@ PROCESS = textwrap.dedent('''
     if with_extension:
         run("%load_ext jax_nbhelp")
         # jax_nbhelp's own share of a failing cell: the diagnosis, timed where it runs.
-        import jax_nbhelp.hook as hook
+        import jax_nbhelp.shell.hook as hook
         diagnose = hook.ExceptionHook._diagnose
 
         def timed(self, value):

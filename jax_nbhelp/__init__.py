@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from jax_nbhelp._version import __version__
+from jax_nbhelp.core.model import Diagnosis as _Diagnosis
 
 if TYPE_CHECKING:
-    from jax_nbhelp.model import Diagnosis, Fix, FixResult, Location
+    from jax_nbhelp.core.model import Diagnosis, Fix, FixResult, Location
 
 __all__ = [
     "Diagnosis",
@@ -28,44 +29,55 @@ __all__ = [
 
 
 def load_ipython_extension(shell: Any) -> None:
-    from jax_nbhelp.extension import load
+    from jax_nbhelp.shell.extension import load
 
     load(shell)
 
 
 def unload_ipython_extension(shell: Any) -> None:
-    from jax_nbhelp.extension import unload
+    from jax_nbhelp.shell.extension import unload
 
     unload(shell)
 
 
 def diagnose(exc: BaseException) -> Diagnosis | None:
     """The diagnosis for ``exc``, or None when jax_nbhelp does not know the error."""
-    from jax_nbhelp.engine import diagnose as run_catalog
+    from jax_nbhelp.diagnosis.engine import diagnose as run_catalog
 
     return run_catalog(exc)
 
 
 def last() -> Diagnosis | None:
     """The last diagnosis shown (or produced by a fix's re-run), or None."""
-    from jax_nbhelp.state import STATE
+    from jax_nbhelp.core.state import STATE
 
     return STATE.last
 
 
 def last_result() -> FixResult | None:
     """The outcome of the last fix applied, or None."""
-    from jax_nbhelp.state import STATE
+    from jax_nbhelp.core.state import STATE
 
     return STATE.last_result
 
 
 def __getattr__(name: str) -> Any:
     if name in {"Diagnosis", "Fix", "FixResult", "Location"}:
-        from jax_nbhelp import model
+        from jax_nbhelp.core import model
 
         return getattr(model, name)
     raise AttributeError(f"module 'jax_nbhelp' has no attribute {name!r}")
+
+
+def _render_text(diagnosis: Diagnosis) -> str:
+    from jax_nbhelp.show.render_text import render_diagnosis
+
+    return render_diagnosis(diagnosis)
+
+
+# The package is where the layers meet: the plain-data model prints through the text
+# renderer of the show layer above it, which it must not import itself.
+_Diagnosis.text_renderer = _render_text
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

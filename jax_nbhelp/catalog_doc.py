@@ -45,7 +45,7 @@ def _table_cell(text: str) -> str:
 def _run_example(shell: Any, example: Any) -> tuple[str, Any]:
     from IPython.utils.capture import capture_output
 
-    from jax_nbhelp.state import STATE
+    from jax_nbhelp.core.state import STATE
 
     shell.reset(new_session=True)
     STATE.last = None
@@ -101,7 +101,7 @@ def _entry_section(shell: Any, entry: Any) -> str:
 def generate() -> str:
     from IPython.core.interactiveshell import InteractiveShell
 
-    from jax_nbhelp.engine import entries
+    from jax_nbhelp.diagnosis.engine import entries
 
     shell = InteractiveShell.instance(colors="nocolor")
     shell.run_line_magic("load_ext", "jax_nbhelp")

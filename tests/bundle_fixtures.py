@@ -2,7 +2,7 @@
 
 Runs the first example of every catalog entry in a real IPython shell and keeps what the
 kernel publishes (the diagnosis bundle, ids made stable), then applies fixes through
-``jax_nbhelp.frontend`` for a success and a failure whose new error is diagnosed. The
+``jax_nbhelp.shell.frontend`` for a success and a failure whose new error is diagnosed. The
 TypeScript tests validate these against docs/diagnosis.schema.json and render them; the
 Python tests validate freshly made ones against the same schema.
 """
@@ -28,13 +28,13 @@ def _run(shell: Any, source: str) -> Any:
 
 
 def _published(captured: Any) -> list[dict[str, Any]]:
-    from jax_nbhelp.render_text import MIME_TYPE
+    from jax_nbhelp.show.render_text import MIME_TYPE
 
     return [dict(out.data)[MIME_TYPE] for out in captured.outputs if MIME_TYPE in out.data]
 
 
 def _answer(captured: Any) -> dict[str, Any]:
-    from jax_nbhelp.frontend import RESULT_MIME
+    from jax_nbhelp.shell.frontend import RESULT_MIME
 
     (answer,) = [dict(out.data)[RESULT_MIME] for out in captured.outputs
                  if RESULT_MIME in out.data]
@@ -58,7 +58,7 @@ def _stable(value: Any, ids: dict[str, str]) -> Any:
 def make(shell: Any) -> dict[str, Any]:
     """Bundles of every catalog entry's first example, and frontend answers."""
     from jax_nbhelp.catalog._example import PRELUDE
-    from jax_nbhelp.engine import entries
+    from jax_nbhelp.diagnosis.engine import entries
 
     diagnoses: list[dict[str, Any]] = []
     for entry in entries():
@@ -82,7 +82,7 @@ def make(shell: Any) -> dict[str, Any]:
     _run(shell, helper)
     _, captured = _run(shell, "out = jax.jit(scaled)(jnp.ones((8, 128)))\nfloat(out.sum())")
     (flagship,) = _published(captured)
-    _run(shell, "import jax_nbhelp.frontend as f")
+    _run(shell, "import jax_nbhelp.shell.frontend as f")
     _, captured = _run(shell, f"f.apply({flagship['card_id']!r}, 2)")
     fixed = _answer(captured)
     _run(shell, helper)

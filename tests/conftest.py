@@ -14,8 +14,8 @@ from IPython.utils.capture import capture_output
 
 import jax_nbhelp
 from jax_nbhelp.catalog._example import PRELUDE
-from jax_nbhelp.render_text import MIME_TYPE
-from jax_nbhelp.state import STATE
+from jax_nbhelp.core.state import STATE
+from jax_nbhelp.show.render_text import MIME_TYPE
 
 PALLAS_IMPORTS = PRELUDE
 SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "diagnosis.schema.json"

@@ -10,15 +10,15 @@ import pytest
 from bundle_fixtures import FIXTURES
 from conftest import SCALED_HELPER, Notebook, validate_bundle
 
-from jax_nbhelp.engine import entries
-from jax_nbhelp.frontend import RESULT_MIME
-from jax_nbhelp.state import STATE
+from jax_nbhelp.core.state import STATE
+from jax_nbhelp.diagnosis.engine import entries
+from jax_nbhelp.shell.frontend import RESULT_MIME
 
 CALL = "out = jax.jit(scaled)(jnp.ones((8, 128)))\nfloat(out.sum())"
 
 
 def _answer(nb: Notebook, call: str) -> dict[str, object]:
-    out = nb.ok(f"import jax_nbhelp.frontend as _f; _f.{call}")
+    out = nb.ok(f"import jax_nbhelp.shell.frontend as _f; _f.{call}")
     (answer,) = [bundle[RESULT_MIME] for bundle in out.bundles if RESULT_MIME in bundle]
     validate_bundle(answer, "result")
     return answer

@@ -16,12 +16,12 @@ import pytest
 from conftest import Notebook
 
 import jax_nbhelp
-from jax_nbhelp.card import build_card, widget_frontend
-from jax_nbhelp.card.html import esc, source_window, strip_ansi
-from jax_nbhelp.card.widget import WIDGET_VIEW_MIME, DiagnosisCard
-from jax_nbhelp.model import Location
-from jax_nbhelp.render_text import MIME_TYPE
-from jax_nbhelp.state import STATE
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.core.state import STATE
+from jax_nbhelp.show.card import build_card, widget_frontend
+from jax_nbhelp.show.card.html import esc, source_window, strip_ansi
+from jax_nbhelp.show.card.widget import WIDGET_VIEW_MIME, DiagnosisCard
+from jax_nbhelp.show.render_text import MIME_TYPE
 
 HELPER = '''\
 def scaled(x):
@@ -216,7 +216,7 @@ def test_static_copy_and_live_card_are_paired(loaded: Notebook) -> None:
     assert view["text/plain"] == ""
 
 
-@pytest.mark.parametrize("module", ["jax_nbhelp", "jax_nbhelp.display"])
+@pytest.mark.parametrize("module", ["jax_nbhelp", "jax_nbhelp.show.display"])
 def test_importing_does_not_import_ipywidgets(module: str) -> None:
     code = f"import sys, {module}; print('ipywidgets' in sys.modules, 'jax' in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -11,8 +11,8 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from jax_nbhelp.card.widget import WIDGET_VIEW_MIME
-from jax_nbhelp.render_text import MIME_TYPE
+from jax_nbhelp.show.card.widget import WIDGET_VIEW_MIME
+from jax_nbhelp.show.render_text import MIME_TYPE
 
 pytestmark = pytest.mark.kernel
 

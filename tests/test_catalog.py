@@ -8,9 +8,9 @@ import importlib.util
 import pytest
 from conftest import Notebook, validate_bundle
 
-from jax_nbhelp.context import build_context
-from jax_nbhelp.engine import entries, matching
-from jax_nbhelp.rerun import executed_source
+from jax_nbhelp.diagnosis.context import build_context
+from jax_nbhelp.diagnosis.engine import entries, matching
+from jax_nbhelp.fix.rerun import executed_source
 
 CASES = [
     pytest.param(entry, index, example, id=f"{entry.CODE}-{index}")

@@ -19,7 +19,7 @@ def test_docs_catalog_is_up_to_date() -> None:
 
 
 def test_list_magic_prints_every_entry(loaded) -> None:
-    from jax_nbhelp.engine import entries
+    from jax_nbhelp.diagnosis.engine import entries
 
     listed = loaded.ok("%jax_nbhelp list").stdout
     for entry in entries():

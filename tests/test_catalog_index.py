@@ -8,12 +8,12 @@ import subprocess
 import sys
 import textwrap
 
-from jax_nbhelp import catalog_index
-from jax_nbhelp.engine import entries
+from jax_nbhelp.diagnosis import catalog_index
+from jax_nbhelp.diagnosis.engine import entries
 
 
 def test_index_is_current() -> None:
-    proc = subprocess.run([sys.executable, "-m", "jax_nbhelp.catalog_index", "--check"],
+    proc = subprocess.run([sys.executable, "-m", "jax_nbhelp.diagnosis.catalog_index", "--check"],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
@@ -30,10 +30,10 @@ def test_an_error_imports_only_the_entries_it_may_concern() -> None:
         from IPython.testing.globalipapp import start_ipython
         ip = start_ipython()
         ip.run_cell("import jax, jax.numpy as jnp")
-        ip.run_cell("from jax_nbhelp import engine")
+        ip.run_cell("from jax_nbhelp.diagnosis import engine")
         ip.run_cell("f = jax.jit(lambda x: 1 if x > 0 else 0)")
         result = ip.run_cell("f(1.0)")
-        from jax_nbhelp.engine import diagnose
+        from jax_nbhelp.diagnosis.engine import diagnose
         diagnosis = diagnose(result.error_in_exec, ip)
         print(diagnosis.code)
         print(sorted(m.rpartition(".")[2] for m in sys.modules

@@ -14,8 +14,8 @@ import pytest
 from conftest import SCALED_HELPER, Notebook, validate_bundle
 from nbclient import NotebookClient
 
-from jax_nbhelp.render_text import MIME_TYPE
-from jax_nbhelp.state import STATE
+from jax_nbhelp.core.state import STATE
+from jax_nbhelp.show.render_text import MIME_TYPE
 
 FAILING = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
 
@@ -76,7 +76,7 @@ def test_unload_forgets_the_mode(nb: Notebook) -> None:
     nb.ok("%jax_nbhelp hints")
     nb.ok("%unload_ext jax_nbhelp")
     nb.ok("%load_ext jax_nbhelp")
-    from jax_nbhelp.classroom import fixes_shown
+    from jax_nbhelp.core.classroom import fixes_shown
 
     assert fixes_shown()
 

@@ -14,11 +14,11 @@ import pytest
 from conftest import Notebook
 
 import jax_nbhelp
-from jax_nbhelp import interpret_modes
-from jax_nbhelp.context import build_context
-from jax_nbhelp.engine import matching
-from jax_nbhelp.kernel_cells import plan_for
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import build_context
+from jax_nbhelp.diagnosis.engine import matching
+from jax_nbhelp.fix.kernel_cells import plan_for
+from jax_nbhelp.jaxapi import interpret_modes
 
 SHAPE = "jax.ShapeDtypeStruct((8, 128), jnp.float32)"
 ADD_ONE = "def add_one(x_ref, o_ref):\n    o_ref[...] = x_ref[...] + 1\n"

@@ -14,8 +14,8 @@ from jax_nbhelp.catalog import (
 )
 from jax_nbhelp.catalog import run_scoped_collective_axis_not_in_gpu_kernel as not_found_entry
 from jax_nbhelp.catalog import run_scoped_missing_gpu_thread_axis as missing_entry
-from jax_nbhelp.context import ErrorContext, Link, build_context
-from jax_nbhelp.engine import matching
+from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
+from jax_nbhelp.diagnosis.engine import matching
 from jax_nbhelp.rewrite import CannotRewrite
 from jax_nbhelp.rewrite.set_collective_axes import set_collective_axes
 

@@ -7,7 +7,7 @@ import pytest
 from conftest import SCALED_HELPER
 from nbclient import NotebookClient
 
-from jax_nbhelp.render_text import MIME_TYPE
+from jax_nbhelp.show.render_text import MIME_TYPE
 
 pytestmark = pytest.mark.kernel
 

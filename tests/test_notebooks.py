@@ -23,7 +23,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell
 
-from jax_nbhelp.render_text import MIME_TYPE
+from jax_nbhelp.show.render_text import MIME_TYPE
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))

@@ -12,7 +12,7 @@ import pytest
 from conftest import SCALED_HELPER, Notebook
 
 import jax_nbhelp
-from jax_nbhelp.rerun import executed_source
+from jax_nbhelp.fix.rerun import executed_source
 
 CALL = "out = jax.jit(scaled)(jnp.full((8, 128), float(step)))"
 

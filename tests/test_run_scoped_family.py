@@ -12,8 +12,8 @@ import pytest
 from conftest import Notebook
 
 import jax_nbhelp
-from jax_nbhelp import capabilities
-from jax_nbhelp.interpreted_kernel import runner_source
+from jax_nbhelp.fix.interpreted_kernel import runner_source
+from jax_nbhelp.jaxapi import capabilities
 from jax_nbhelp.rewrite import CannotRewrite
 from jax_nbhelp.rewrite.collective_call import collective_call_at
 from jax_nbhelp.rewrite.drop_jit_decorator import remove_jit_decorator
@@ -52,7 +52,7 @@ def doubled_plus_one(x):
     return pl.run_scoped(body, plgpu.SMEM(x.shape, x.dtype), collective_axes="wg")'''
 
 GPU_KERNEL_CALLING_HELPER = GPU_IMPORT + '''
-from jax_nbhelp.capabilities import gpu_interpret
+from jax_nbhelp.jaxapi.capabilities import gpu_interpret
 def kernel_body(x_ref, o_ref):
     o_ref[...] = doubled_plus_one(x_ref[...])
 kernel = plgpu.kernel(kernel_body, jax.ShapeDtypeStruct((8, 128), jnp.float32),

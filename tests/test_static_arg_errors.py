@@ -7,7 +7,7 @@ import pytest
 from conftest import Notebook
 
 import jax_nbhelp
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.rewrite import CannotRewrite
 from jax_nbhelp.rewrite.remove_static_arg import remove_static_arg
 

@@ -7,8 +7,8 @@ import pytest
 from conftest import Notebook
 
 import jax_nbhelp
-from jax_nbhelp.context import build_context
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import build_context
 
 FLAG = '''\
 @jax.jit
@@ -251,7 +251,7 @@ def test_flag_fix_in_a_real_kernel() -> None:
     import nbformat
     from nbclient import NotebookClient
 
-    from jax_nbhelp.render_text import MIME_TYPE
+    from jax_nbhelp.show.render_text import MIME_TYPE
 
     notebook = nbformat.v4.new_notebook()
     notebook.cells = [nbformat.v4.new_code_cell(source) for source in (

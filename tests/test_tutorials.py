@@ -31,7 +31,7 @@ from conftest import validate_bundle
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
-from jax_nbhelp.render_text import MIME_TYPE
+from jax_nbhelp.show.render_text import MIME_TYPE
 
 ROOT = Path(__file__).resolve().parent.parent
 HERE = Path(__file__).resolve().parent / "tutorials"

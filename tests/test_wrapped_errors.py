@@ -20,7 +20,7 @@ import textwrap
 import pytest
 from conftest import Notebook
 
-from jax_nbhelp.engine import entries
+from jax_nbhelp.diagnosis.engine import entries
 
 CASES = [
     pytest.param(entry, index, example, id=f"{entry.CODE}-{index}")

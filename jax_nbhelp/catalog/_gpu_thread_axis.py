@@ -13,10 +13,10 @@ import ast
 import re
 from dataclasses import replace
 
-from jax_nbhelp import capabilities
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Fix, Location
+from jax_nbhelp.core.model import Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.jaxapi import capabilities
 
 # str() of the placeholder JAX uses for a kernel without thread_name=.
 PLACEHOLDER = re.compile(r"<object object at 0x[0-9a-fA-F]+>")

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from types import ModuleType
 
 from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Location
-from jax_nbhelp.provenance import is_jax_object
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.provenance import is_jax_object
 
 # Public JAX modules whose names a notebook reaches (searched for a name it lacks elsewhere).
 RELATED = ("jax", "jax.numpy", "jax.lax", "jax.tree", "jax.tree_util", "jax.random",

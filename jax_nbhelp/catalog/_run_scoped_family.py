@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from jax_nbhelp import capabilities
-from jax_nbhelp.capabilities import MOSAIC_GPU_MODULE
-from jax_nbhelp.context import ErrorContext, Link
-from jax_nbhelp.fix_builders import rerun_fix, rewrite_fix
-from jax_nbhelp.model import Fix, Location, RuntimeWrapper
+from jax_nbhelp.core.model import Fix, Location, RuntimeWrapper
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.fix.fix_builders import rerun_fix, rewrite_fix
+from jax_nbhelp.jaxapi import capabilities
+from jax_nbhelp.jaxapi.capabilities import MOSAIC_GPU_MODULE
 
 TRACE_LINK = "JaxStackTraceBeforeTransformation"
 
@@ -85,7 +85,7 @@ _TPU_SPACES = r"(VMEM|SMEM|VMEM_SHARED|HBM|SemaphoreType)"
 def allocation_kind(ctx: ErrorContext, location: Location | None) -> str | None:
     """"gpu" or "tpu" when the run_scoped call at ``location`` allocates that backend's
     memory (read from its source text), else None."""
-    from jax_nbhelp.interpreted_kernel import allocates_gpu_memory
+    from jax_nbhelp.fix.interpreted_kernel import allocates_gpu_memory
     from jax_nbhelp.rewrite import CannotRewrite
     from jax_nbhelp.rewrite.collective_call import collective_call_at
 

@@ -14,9 +14,9 @@ import ast
 from dataclasses import replace
 
 from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Fix, Location
+from jax_nbhelp.core.model import Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import refused_fix, rewrite_fix
 
 
 def _assigned_jit(tree: ast.Module, target: str, function: str) -> list[int]:
@@ -89,7 +89,7 @@ def unhashable_sentence(call: _tracing.JitCall) -> str:
 
 def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
     """Add the traced parameters to ``static_argnames`` where ``jit`` wraps the function."""
-    from jax_nbhelp import jax_probe
+    from jax_nbhelp.jaxapi import jax_probe
 
     names = list(call.origin.arguments)
     function = call.origin.function
@@ -106,7 +106,7 @@ def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
     )
     site = jit_site(ctx, call)
     if isinstance(site, str):
-        return Fix(label=label, summary=summary, safety=safety, safe=True, unavailable=site)
+        return refused_fix(label, summary, safety, site)
     location, lineno = site
     takes_options = jax_probe.jit_accepts_options_alone()
     partial: str | None = None

@@ -20,8 +20,8 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from jax_nbhelp.context import ErrorContext, Frame, Link, is_top_level
-from jax_nbhelp.model import Location
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link, is_top_level
 
 _ORIGIN_RE = re.compile(
     r"The error occurred while tracing the function (?P<function>\S+)"

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import re
 
-from jax_nbhelp import interpret_modes
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH203"
 NAME = "accelerator-backend-missing"

@@ -11,11 +11,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
-from jax_nbhelp import interpret_fixes
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.kernel_cells import Site
-from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix import interpret_fixes
+from jax_nbhelp.fix.fix_builders import refused_fix
+from jax_nbhelp.fix.kernel_cells import Site
 
 CODE = "JNH204"
 NAME = "hbm-ref-accessed-directly"
@@ -151,18 +152,19 @@ def _fix(ctx: ErrorContext, location: Location, ref: str | None, operand: int | 
               "which Pallas fills before the body runs and writes back after it.")
     situation = interpret_fixes.analyse(ctx)
     refused_summary = summary.format(runs="the cells that use it")
+
+    def refused(reason: str) -> Fix:
+        return refused_fix(label, refused_summary, safety, reason)
+
     if ref is None or operand is None:
-        return Fix(label=label, summary=refused_summary, safety=safety, safe=True,
-                   unavailable="jax_nbhelp could not tell which ref of the kernel is in HBM")
+        return refused("jax_nbhelp could not tell which ref of the kernel is in HBM")
     if ctx.kernel is not None and ctx.kernel.mesh_kernel:
-        return Fix(label=label, summary=refused_summary, safety=safety, safe=True,
-                   unavailable=("pl.kernel and core_map have no BlockSpecs: their operands "
-                                "always stay in HBM, so copy them with pltpu.sync_copy"))
+        return refused("pl.kernel and core_map have no BlockSpecs: their operands "
+                       "always stay in HBM, so copy them with pltpu.sync_copy")
     sites = [s for s in situation.plan.sites if _builds(s, location.function, situation)]
     if len(sites) != 1:
-        return Fix(label=label, summary=refused_summary, safety=safety, safe=True,
-                   unavailable=f"jax_nbhelp found no single pallas_call({location.function}, "
-                               "...) in your cells")
+        return refused(f"jax_nbhelp found no single pallas_call({location.function}, "
+                       "...) in your cells")
     site = sites[0]
 
     def transform(source: str) -> str:

@@ -14,10 +14,11 @@ memory (GMEM, SMEM). Each rejects the other's kernels, with messages that do not
 
 from __future__ import annotations
 
-from jax_nbhelp import interpret_fixes, interpret_modes
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext, Link
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.fix import interpret_fixes
+from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH205"
 NAME = "interpreter-does-not-fit-kernel"

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 import re
 
-from jax_nbhelp.callback_errors import embedded_links
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext, Link
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.callback_errors import embedded_links
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
 
 CODE = "JNH212"
 NAME = "interpreter-lacks-feature"

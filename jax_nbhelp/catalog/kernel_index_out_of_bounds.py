@@ -25,8 +25,8 @@ import ast
 import re
 
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Location
+from jax_nbhelp.core.model import Diagnosis, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH211"
 NAME = "kernel-index-out-of-bounds"
@@ -195,7 +195,7 @@ def _parse(source: str) -> ast.Module | None:
 
 
 def _kernel_call(tree: ast.Module, lineno: int) -> ast.Call | None:
-    from jax_nbhelp.kernel_cells import constructor_of
+    from jax_nbhelp.fix.kernel_cells import constructor_of
 
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and node.lineno == lineno and constructor_of(node):
@@ -247,8 +247,8 @@ def _spec_line(call: ast.Call, position: int, params: list[str], output: bool) -
 def _where(ctx: ErrorContext, block: re.Match[str] | None,
            reading: bool) -> tuple[Location | None, tuple[int, ...]]:
     """The kernel line that made the access (or the BlockSpec), and other candidate lines."""
-    from jax_nbhelp import interpret_fixes
-    from jax_nbhelp.state import current_shell
+    from jax_nbhelp.core.state import current_shell
+    from jax_nbhelp.fix import interpret_fixes
 
     situation = interpret_fixes.analyse(ctx)
     shell = current_shell()

@@ -13,8 +13,8 @@ import re
 
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Location
+from jax_nbhelp.core.model import Diagnosis, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH306"
 NAME = "leaked-tracer"

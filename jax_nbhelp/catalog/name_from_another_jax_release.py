@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import re
 
-from jax_nbhelp.capabilities import jax_version
 from jax_nbhelp.catalog import _jax_names as names
 from jax_nbhelp.catalog import _renames
 from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Diagnosis, Fix, Location
-from jax_nbhelp.provenance import is_jax_file
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.provenance import is_jax_file
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.jaxapi.capabilities import jax_version
 
 CODE = "JNH210"
 NAME = "name-from-another-jax-release"

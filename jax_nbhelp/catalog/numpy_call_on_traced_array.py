@@ -14,9 +14,9 @@ import ast
 
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH305"
 NAME = "numpy-call-on-traced-array"

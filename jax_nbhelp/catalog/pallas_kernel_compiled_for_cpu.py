@@ -8,10 +8,11 @@ one of the interpret modes; which one depends on the kernel (see ``interpret_mod
 
 from __future__ import annotations
 
-from jax_nbhelp import interpret_cost, interpret_fixes, interpret_modes
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix import interpret_fixes
+from jax_nbhelp.jaxapi import interpret_cost, interpret_modes
 
 CODE = "JNH201"
 NAME = "pallas-kernel-compiled-for-cpu"

@@ -16,8 +16,8 @@ import ast
 
 from jax_nbhelp.catalog import _static_fix, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH301"
 NAME = "python-branch-on-traced-value"

@@ -7,9 +7,9 @@ is calling a kernel helper directly in a cell to try it out.
 from __future__ import annotations
 
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH102"
 NAME = "run-scoped-called-eagerly"

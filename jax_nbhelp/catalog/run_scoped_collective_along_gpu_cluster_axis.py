@@ -17,8 +17,8 @@ from jax_nbhelp.catalog.run_scoped_collective_axis_not_in_gpu_kernel import (
     _IMPORT_PARAMS,
     _REQUIRES,
 )
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH110"
 NAME = "run-scoped-collective-along-gpu-cluster-axis"

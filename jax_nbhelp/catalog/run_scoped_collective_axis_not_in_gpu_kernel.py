@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from jax_nbhelp import capabilities
 from jax_nbhelp.catalog import _gpu_thread_axis as axes
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH108"
 NAME = "run-scoped-collective-axis-not-in-gpu-kernel"

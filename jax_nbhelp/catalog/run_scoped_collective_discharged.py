@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH105"
 NAME = "run-scoped-collective-discharged"

@@ -12,11 +12,11 @@ an allocation between programs, so it refuses ``collective_axes``. Two stories l
 
 from __future__ import annotations
 
-from jax_nbhelp import capabilities
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Location
+from jax_nbhelp.core.model import Diagnosis, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH103"
 NAME = "run-scoped-collective-in-hlo-interpreter"

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from jax_nbhelp import capabilities
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH106"
 NAME = "run-scoped-collective-in-jitted-kernel-helper"
@@ -107,7 +107,7 @@ TRIGGERS = (MESSAGE,)
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if not _is_runtime_wrapper(ctx):
         return None
-    from jax_nbhelp.cell_search import jitted_collective_helpers
+    from jax_nbhelp.diagnosis.cell_search import jitted_collective_helpers
 
     helpers = jitted_collective_helpers()
     failing = ctx.failing_cell()

@@ -7,12 +7,12 @@ rule refuses them.
 
 from __future__ import annotations
 
-from jax_nbhelp import one_program
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.catalog._run_scoped_family import REMOVE_SUMMARY
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rerun_fix, rewrite_fix
-from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix import one_program
+from jax_nbhelp.fix.fix_builders import rerun_fix, rewrite_fix
 
 CODE = "JNH101"
 NAME = "run-scoped-collective-outside-kernel"
@@ -100,7 +100,7 @@ GPU_NOTE = (
 
 def _gpu_kernel_fixes(ctx: ErrorContext, location: Location | None) -> tuple[Fix, ...]:
     """"Run in an interpreted kernel", for a helper that allocates Mosaic GPU memory."""
-    from jax_nbhelp.interpreted_kernel import interpreted_kernel_fix
+    from jax_nbhelp.fix.interpreted_kernel import interpreted_kernel_fix
 
     fix = interpreted_kernel_fix(ctx, location)
     return (fix,) if fix is not None else ()

@@ -19,8 +19,8 @@ from jax_nbhelp.catalog.run_scoped_collective_axis_not_in_gpu_kernel import (
     _REQUIRES,
     _THREADS,
 )
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH109"
 NAME = "run-scoped-missing-gpu-thread-axis"

@@ -9,8 +9,8 @@ the code's meaning, so this diagnosis explains the ways out and offers none.
 from __future__ import annotations
 
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH107"
 NAME = "run-scoped-under-vmap-or-grad"

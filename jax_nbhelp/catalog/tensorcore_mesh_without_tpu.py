@@ -6,11 +6,11 @@ have it, so on a CPU runtime the call fails with an AttributeError whose message
 
 from __future__ import annotations
 
-from jax_nbhelp import interpret_modes
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH202"
 NAME = "tensorcore-mesh-without-tpu"

@@ -23,10 +23,10 @@ import ast
 import math
 import re
 
-from jax_nbhelp import interpret_modes, jax_probe
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext, Link
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.jaxapi import interpret_modes, jax_probe
 
 CODE = "JNH207"
 NAME = "too-few-devices"

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from jax_nbhelp import interpret_modes, jax_probe
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext, Frame, Link
-from jax_nbhelp.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
+from jax_nbhelp.jaxapi import interpret_modes, jax_probe
 
 CODE = "JNH206"
 NAME = "tpu-info-queried-without-tpu"

@@ -21,8 +21,8 @@ from dataclasses import replace
 
 from jax_nbhelp.catalog import _static_fix, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext, Frame
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext, Frame
 
 CODE = "JNH308"
 NAME = "traced-slice-bound"

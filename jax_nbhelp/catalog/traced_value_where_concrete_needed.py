@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _static_fix, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.context import ErrorContext, Link
-from jax_nbhelp.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
 
 CODE = "JNH303"
 NAME = "traced-value-where-concrete-needed"

@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.context import ErrorContext, is_top_level
-from jax_nbhelp.fix_builders import rewrite_fix
-from jax_nbhelp.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext, is_top_level
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH307"
 NAME = "unhashable-static-argument"

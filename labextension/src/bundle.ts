@@ -7,7 +7,7 @@
 /** The mime type of a diagnosis (the card renders it). */
 export const DIAGNOSIS_MIME = 'application/vnd.jax-nbhelp.diagnosis+json';
 
-/** The mime type of a fix's outcome, which `jax_nbhelp.frontend` displays. */
+/** The mime type of a fix's outcome, which `jax_nbhelp.shell.frontend` displays. */
 export const RESULT_MIME = 'application/vnd.jax-nbhelp.result+json';
 
 /** A line of user code: a notebook cell (by execution count) or a file. */

@@ -1,6 +1,6 @@
 /**
  * Asking the kernel: is a diagnosis still known, apply its fix N. The kernel side is
- * `jax_nbhelp.frontend`; it answers with one display of RESULT_MIME. What the fix prints
+ * `jax_nbhelp.shell.frontend`; it answers with one display of RESULT_MIME. What the fix prints
  * arrives as the request's own stream outputs and goes into the card. Requests do not
  * store history, so a fix takes no execution count.
  */
@@ -19,12 +19,12 @@ export interface IKernelAnswer {
   aborted: boolean;
 }
 
-/** Python source for a call into `jax_nbhelp.frontend`, arguments as JSON literals. */
+/** Python source for a call into `jax_nbhelp.shell.frontend`, arguments as JSON literals. */
 export function frontendCall(name: 'status' | 'apply', ...args: (string | number | boolean)[]): string {
   const literal = args.map(arg =>
     typeof arg === 'boolean' ? (arg ? 'True' : 'False') : JSON.stringify(arg)
   );
-  return `__import__("jax_nbhelp.frontend").frontend.${name}(${literal.join(', ')})`;
+  return `__import__("jax_nbhelp.shell.frontend").frontend.${name}(${literal.join(', ')})`;
 }
 
 /** Run `code` in `kernel` and collect the RESULT_MIME answer and the printed output. */

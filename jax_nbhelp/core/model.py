@@ -1,0 +1,297 @@
+"""The data jax_nbhelp hands to users, scripts and frontends.
+
+Everything here is plain data: strings, numbers and source text. A diagnosis never keeps
+frames, tracebacks or the exception itself, because those keep the user's arrays (and
+accelerator memory) alive for as long as the diagnosis is remembered.
+
+This is the bottom layer: it imports nothing of jax_nbhelp. What needs a higher layer is
+handed in: a ``Fix`` gets the callable that runs it from the fix layer that builds it, and
+``str(diagnosis)`` goes through the text renderer the package wires in at import.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+LocationKind = Literal["cell", "file", "code"]
+
+
+@dataclass(frozen=True)
+class Location:
+    """A line of user code: a notebook cell (by execution count) or a file."""
+
+    kind: LocationKind
+    filename: str
+    lineno: int
+    line: str
+    function: str = ""
+    cell: int | None = None
+    source: str | None = None
+    rewritten: bool = False
+
+    @property
+    def label(self) -> str:
+        """Where this is, as a user would say it: ``In [2], line 5`` or ``mod.py, line 5``."""
+        if self.kind == "cell" and self.cell is not None:
+            where = f"In [{self.cell}]"
+            if self.rewritten:
+                where += " (as re-run by jax_nbhelp)"
+        else:
+            where = self.filename
+        return f"{where}, line {self.lineno}"
+
+    def to_json(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["label"] = self.label
+        return data
+
+
+@dataclass(frozen=True)
+class CellRun:
+    """One piece of a cell that a fix executes, exactly as its preview shows it.
+
+    ``source`` is whole top-level statements of the cell (lines ``first_line`` to
+    ``last_line``), or the whole cell; it runs at those lines, so a traceback points at the
+    line the user sees. A ``%%time`` cell's ``header`` line runs with its statements.
+    """
+
+    label: str  # the cell, as a user names it: "In [2]"
+    source: str
+    cell: int | None = None
+    first_line: int = 1
+    last_line: int = 0  # 0: as far as the source goes
+    why: str = ""  # "rewritten: def scaled", "uses scaled", "the for loop where line 4 raised"
+    rewritten: bool = False
+    resumed: bool = False  # the failing cell, from the statement that raised to its end
+    cell_source: str | None = None  # the whole cell as it reads with the fix
+    header: str = ""  # a %%time cell's first line, which runs with the statements
+    header_line: int = 0
+
+    @property
+    def changed(self) -> bool:
+        return self.rewritten
+
+    @property
+    def where(self) -> str:
+        """Which lines run: ``In [3] from line 2``, ``In [2], lines 3-7``."""
+        last = self.last_line or self.first_line + max(
+            0, len((self.source[len(self.header):]).splitlines()) - 1)
+        if self.resumed:
+            span = f" from line {self.first_line}"
+        elif last > self.first_line:
+            span = f", lines {self.first_line}-{last}"
+        else:
+            span = f", line {self.first_line}"
+        return f"{self.label}{span}"
+
+    @property
+    def description(self) -> str:
+        return self.where + (f" ({self.why})" if self.why else "")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "cell": self.cell,
+            "source": self.source,
+            "changed": self.changed,
+            "first_line": self.first_line,
+            "last_line": self.last_line,
+            "why": self.why,
+            "where": self.where,
+            "resumed": self.resumed,
+        }
+
+
+@dataclass(frozen=True)
+class CellEdit:
+    """A whole cell before and after a rewrite fix: what "Apply to cell" writes."""
+
+    label: str
+    cell: int | None
+    original: str
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "cell": self.cell, "original": self.original,
+                "source": self.source}
+
+
+@dataclass
+class FixResult:
+    """What happened when a fix ran."""
+
+    ok: bool
+    fix_label: str
+    error: str | None = None
+    diagnosis: Diagnosis | None = None
+    source: str | None = None
+    seconds: float = 0.0
+    value: Any = None
+    traceback: str | None = None
+    restored: tuple[str, ...] = ()  # names put back as they were because the fix failed
+    stopped: bool = False  # the user interrupted it (then ok is False and nothing stays)
+    # what was handed to IPython, run by run: each run's source, placed at its lines
+    executed: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"Fixed: {self.fix_label!r} ran without error in {self.seconds:.2f} s."
+        if self.stopped:
+            return f"Stopped: {self.fix_label!r} did not finish.\n  {self.error}"
+        lines = [f"Not fixed: {self.fix_label!r} failed.", f"  {self.error}"]
+        if self.restored:
+            lines.append(f"  Undone: {', '.join(self.restored)} "
+                         f"{'is' if len(self.restored) == 1 else 'are'} as before the fix.")
+        if self.diagnosis is not None:
+            lines.append(
+                f"  jax_nbhelp knows this error: {self.diagnosis.title} "
+                f"[{self.diagnosis.code}]; see `%jax_nbhelp`."
+            )
+        return "\n".join(lines)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "fix": self.fix_label,
+            "error": self.error,
+            "seconds": round(self.seconds, 3),
+            "source": self.source,
+            "diagnosis": self.diagnosis.to_json() if self.diagnosis else None,
+            "restored": list(self.restored),
+            "stopped": self.stopped,
+        }
+
+
+RuntimeWrapper = Callable[[], AbstractContextManager[object]]
+Progress = Callable[[float], None]
+# Runs a fix in the current shell: handed to each Fix by the fix layer (fix/rerun.py).
+FixRunner = Callable[["Fix", "Progress | None"], FixResult]
+
+
+@dataclass
+class Fix:
+    """One way out of an error. ``apply()`` runs it and reports what happened.
+
+    A fix is either a rewrite (``runs`` hold changed source) or a runtime fix (``runtime``
+    wraps the re-run, the source stays as the user wrote it). ``unavailable`` says why a fix
+    cannot apply here; such a fix is still shown, so the user learns why.
+    """
+
+    label: str
+    summary: str
+    safety: str
+    safe: bool
+    runs: tuple[CellRun, ...] = ()
+    runtime: RuntimeWrapper | None = None
+    runtime_description: str = ""
+    unavailable: str | None = None
+    kind: Literal["rewrite", "runtime"] = "rewrite"
+    diff: str = ""
+    edits: tuple[CellEdit, ...] = ()
+    # statements that read a name the fix changes but are not re-run (a loop, x += 1):
+    # running them again would repeat their effects; the preview names them
+    not_rerun: tuple[str, ...] = ()
+    # how long the kernel it runs takes in an interpreter (interpret_cost.Estimate), if known
+    estimate: Any = None
+    # what runs it (fix.rerun.apply_fix); None for a fix that was never given one
+    runner: FixRunner | None = field(default=None, repr=False, compare=False)
+
+    def preview(self) -> str:
+        """The unified diff of the source it will run, or a description of a runtime fix."""
+        if self.unavailable and not self.diff:
+            return f"Cannot apply: {self.unavailable}"
+        parts: list[str] = []
+        if self.kind == "runtime":
+            parts.append(self.runtime_description)
+        if self.diff:
+            parts.append(self.diff.rstrip("\n"))
+        if self.runs:
+            parts.append(self.runs_sentence())
+        if self.not_rerun:
+            parts.append("Not re-run (running them again would repeat what they did): "
+                         + "; ".join(self.not_rerun) + ".")
+        if self.unavailable:
+            parts.append(f"Cannot apply here: {self.unavailable}")
+        for run in self.runs:
+            parts.append(f"── {run.description} ──")
+            parts.append(run.source.rstrip("\n"))
+        return "\n".join(parts)
+
+    def runs_sentence(self) -> str:
+        """``Runs: In [2], lines 3-7 (rewritten: def scaled); then In [3] from line 2.``"""
+        return "Runs: " + "; then ".join(run.description for run in self.runs) + "."
+
+    def apply(self, progress: Progress | None = None) -> FixResult:
+        """Run the fix in the current IPython shell and report success or the new error.
+
+        ``progress(seconds)`` is called from another thread while a long fix runs. An
+        interrupt (KeyboardInterrupt) stops only the fix: what it changed is put back.
+        """
+        if self.runner is None:
+            reason = self.unavailable or "nothing was given to run this fix"
+            return FixResult(ok=False, fix_label=self.label, error=f"Cannot apply: {reason}")
+        return self.runner(self, progress)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "summary": self.summary,
+            "safety": self.safety,
+            "safe": self.safe,
+            "kind": self.kind,
+            "preview": self.preview(),
+            "diff": self.diff,
+            "available": self.unavailable is None,
+            "unavailable": self.unavailable,
+            "runs": [run.to_json() for run in self.runs],
+            "edits": [edit.to_json() for edit in self.edits],
+            "not_rerun": list(self.not_rerun),
+            "estimate": self.estimate.to_json() if self.estimate is not None else None,
+        }
+
+
+@dataclass
+class Diagnosis:
+    """A recognised error: what happened, where, why, and the ways out."""
+
+    code: str
+    name: str
+    title: str
+    explanation: str
+    why: str
+    error: str
+    location: Location | None = None
+    call_site: Location | None = None
+    fixes: tuple[Fix, ...] = ()
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    # fixes kept back by classroom mode (classroom.shown): the card says they exist
+    hidden_fixes: int = 0
+    # how str() reads: the text renderer of the show layer, wired in by jax_nbhelp/__init__.py
+    text_renderer: ClassVar[Callable[[Diagnosis], str] | None] = None
+
+    def __str__(self) -> str:
+        renderer = Diagnosis.text_renderer
+        if renderer is None:
+            return f"jax_nbhelp [{self.code}] {self.title}\n\n{self.explanation}"
+        return renderer(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "version": 1,
+            "code": self.code,
+            "name": self.name,
+            "title": self.title,
+            "explanation": self.explanation,
+            "why": self.why,
+            "error": self.error,
+            "location": self.location.to_json() if self.location else None,
+            "call_site": self.call_site.to_json() if self.call_site else None,
+            "notes": list(self.notes),
+            "fixes": [fix.to_json() for fix in self.fixes],
+            "hidden_fixes": self.hidden_fixes,
+        }
+

@@ -1,0 +1,85 @@
+"""Which catalog entry can claim which error, known without importing the catalog.
+
+Each entry names its ``TRIGGERS``: text that every error it claims carries, in a message or
+as an exception class name of the chain. ``catalog/index.json`` lists them per module, so
+the first error of a session imports only the entries it may concern (usually one or two of
+them), not all of them. Regenerate it after adding or changing an entry:
+``python -m jax_nbhelp.diagnosis.catalog_index``; ``--check`` exits 1 when it is out of date (the
+tests use it). A module missing from the index is never skipped: the engine then imports
+the whole catalog.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import pkgutil
+from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+CATALOG = "jax_nbhelp.catalog"
+FOLDER = Path(__file__).resolve().parents[1] / "catalog"
+PATH = FOLDER / "index.json"
+
+
+def module_names() -> list[str]:
+    """The catalog's entry modules, sorted, listed without importing any of them
+    (``_``-prefixed modules are shared helpers, not entries)."""
+    return sorted(info.name for info in pkgutil.iter_modules([str(FOLDER)])
+                  if not info.name.startswith("_"))
+
+
+def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:
+    """The named catalog modules that are entries, imported, in order of their codes."""
+    found = [importlib.import_module(f"{CATALOG}.{name}") for name in names]
+    return tuple(sorted((module for module in found
+                         if hasattr(module, "CODE") and hasattr(module, "diagnose")),
+                        key=lambda module: str(module.CODE)))
+
+
+def build() -> dict[str, list[str]]:
+    """Module name -> its triggers, read from the imported entries."""
+    return {entry.__name__.rpartition(".")[2]: list(entry.TRIGGERS)
+            for entry in import_entries(module_names())}
+
+
+@cache
+def load() -> dict[str, tuple[str, ...]] | None:
+    """The index, or None when it is missing, unreadable or does not list every module."""
+    try:
+        data = json.loads(PATH.read_text(encoding="utf-8"))
+        index = {str(name): tuple(str(t) for t in triggers) for name, triggers in data.items()}
+    except (OSError, ValueError, AttributeError, TypeError):
+        return None
+    return index if frozenset(index) == frozenset(module_names()) else None
+
+
+def modules_for(haystack: str) -> list[str] | None:
+    """The catalog modules whose triggers occur in ``haystack`` (None: ask every module)."""
+    index = load()
+    if index is None:
+        return None
+    return [name for name, triggers in index.items() if any(t in haystack for t in triggers)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if the index is stale")
+    args = parser.parse_args(argv)
+    text = json.dumps(build(), indent=1, sort_keys=True) + "\n"
+    if args.check:
+        current = PATH.read_text(encoding="utf-8") if PATH.exists() else ""
+        if current != text:
+            print(f"{PATH} is out of date: run python -m jax_nbhelp.diagnosis.catalog_index")
+            return 1
+        return 0
+    PATH.write_text(text, encoding="utf-8")
+    print(f"wrote {PATH}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,346 @@
+"""What a diagnosis may look at: the exception chain as plain data, with the user's frames.
+
+JAX wraps the interesting part of an error: the top exception's traceback shows where a
+jitted call was made, and its ``__cause__`` (``JaxStackTraceBeforeTransformation``) holds the
+traceback of the line that created the failing operation. Run-time wrappers
+(``JaxRuntimeError``) carry the original text inside their message. The context flattens all
+of that into strings and locations, so diagnoses never touch live frames.
+"""
+
+from __future__ import annotations
+
+import re
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from itertools import pairwise
+from types import ModuleType
+from typing import Any, Generic, TypeVar
+
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis import kernel_facts
+from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
+from jax_nbhelp.diagnosis.sources import locate
+
+
+def is_top_level(function: str) -> bool:
+    """Whether a frame's function name is a cell's or module's top level, not a function.
+
+    Python names it ``<module>``; IPython 7 names a cell's code ``<cell line: N>``.
+    """
+    return function == "<module>" or function.startswith("<cell line")
+
+
+@dataclass(frozen=True)
+class Frame:
+    filename: str
+    lineno: int
+    function: str
+    line: str
+    location: Location | None
+
+    @property
+    def is_user(self) -> bool:
+        return self.location is not None
+
+
+@dataclass(frozen=True)
+class Link:
+    """One exception of the chain: its type, message and frames (outermost first)."""
+
+    type_name: str
+    module: str
+    message: str
+    frames: tuple[Frame, ...]
+    mro: tuple[str, ...]
+
+    @property
+    def user_frames(self) -> tuple[Frame, ...]:
+        return tuple(frame for frame in self.frames if frame.is_user)
+
+    def is_a(self, name: str) -> bool:
+        """Whether the exception is an instance of a class called ``name`` (no import needed)."""
+        return name in self.mro
+
+    @property
+    def summary(self) -> str:
+        return f"{self.type_name}: {self.message}" if self.message else self.type_name
+
+
+_UNSET: Any = object()
+T = TypeVar("T")
+
+
+class _Lazy(Generic[T]):
+    """A part of the context read (from the shell) on first use, then kept."""
+
+    def __init__(self, read: Callable[[ErrorContext], T]) -> None:
+        self.read = read
+        self.slot = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.slot = f"_{name}"
+
+    def __get__(self, ctx: ErrorContext, owner: type | None = None) -> T:
+        value: T | None = getattr(ctx, self.slot)
+        if value is None:
+            value = self.read(ctx)
+            setattr(ctx, self.slot, value)
+        return value
+
+
+class ErrorContext:
+    """The exception chain, top exception first, following ``__cause__`` and ``__context__``.
+
+    What the user's namespace and history say (aliases, value types, cell sources) and what
+    JAX's frames say about a kernel are read only when a diagnosis asks: most errors are
+    dismissed on their type and message, and a big notebook must not cost every error a
+    scan of 5,000 globals.
+    """
+
+    def __init__(
+        self,
+        chain: tuple[Link, ...],
+        *,
+        module_aliases: dict[str, str] | None = None,
+        value_types: dict[str, str] | None = None,
+        places: dict[str, Location] | None = None,
+        cell_sources: dict[int, str] | None = None,
+        object_names: dict[str, str] | None = None,
+        kernel: KernelFacts | None = _UNSET,
+        shell: Any = None,
+        exc: BaseException | None = None,
+    ) -> None:
+        self.chain = chain
+        self._shell = shell
+        self._exc = exc
+        self._module_aliases = module_aliases
+        self._value_types = value_types
+        self._places = places
+        self._cell_sources = cell_sources
+        self._object_names = object_names
+        self._kernel = kernel
+
+    def replace(self, **changes: Any) -> ErrorContext:
+        """A copy with some parts given (``kernel=None``: as if JAX said nothing)."""
+        parts: dict[str, Any] = {
+            "module_aliases": self._module_aliases, "value_types": self._value_types,
+            "places": self._places, "cell_sources": self._cell_sources,
+            "object_names": self._object_names, "kernel": self._kernel,
+        }
+        parts.update(changes)
+        return ErrorContext(self.chain, shell=self._shell, exc=self._exc, **parts)
+
+    def with_chain(self, chain: tuple[Link, ...]) -> ErrorContext:
+        """The same error seen through another chain (the exceptions a wrapper's text holds)."""
+        copy = self.replace()
+        copy.chain = chain
+        return copy
+
+    # module name -> the name the user bound it to ("jax.numpy" -> "jnp"), for rewrites
+    module_aliases: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _module_aliases(ctx._shell))
+    # user namespace name -> the qualified type of its value ("builtins.bool"), never the value
+    value_types: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _value_types(ctx._shell))
+    # "file:line" named in a message (JAX's "function f at <file>:3") -> that user line
+    places: _Lazy[dict[str, Location]] = _Lazy(lambda ctx: _places(list(ctx.chain), ctx._shell))
+    # execution count -> the cell's source as typed (the shell's input history)
+    cell_sources: _Lazy[dict[int, str]] = _Lazy(lambda ctx: _cell_sources(ctx._shell))
+    # user namespace name -> the qualified name of the class or function bound to it
+    # ("partial" -> "functools.partial")
+    object_names: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _object_names(ctx._shell))
+
+    # the Pallas kernel the error was raised for, read from JAX's frames (kernel_facts.py)
+    @property
+    def kernel(self) -> KernelFacts | None:
+        if self._kernel is _UNSET:
+            self._kernel = (kernel_facts.from_exception(self._exc)
+                            if self._exc is not None else None)
+        return self._kernel
+
+    def alias(self, module: str) -> str | None:
+        """The name under which the user's namespace holds ``module`` (None if it does not)."""
+        return self.module_aliases.get(module)
+
+    def type_of(self, name: str) -> str | None:
+        """The qualified type name of the user's global ``name`` when the error happened."""
+        return self.value_types.get(name)
+
+    def place(self, filename: str, lineno: int) -> Location | None:
+        """The user line a message mentions as ``filename:lineno`` (None if not user code)."""
+        return self.places.get(f"{filename}:{lineno}")
+
+    def names_for(self, qualified: str) -> list[str]:
+        """The user's names for the class or function ``qualified`` (``functools.partial``)."""
+        return sorted(name for name, value in self.object_names.items() if value == qualified)
+
+    def cell(self, number: int, lineno: int = 1) -> Location | None:
+        """Line ``lineno`` of cell ``In [number]`` from the input history (None if absent)."""
+        source = self.cell_sources.get(number)
+        if source is None:
+            return None
+        lines = source.splitlines()
+        line = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+        return Location(kind="cell", filename=f"In [{number}]", lineno=lineno, line=line,
+                        cell=number, source=source)
+
+    @property
+    def top(self) -> Link:
+        return self.chain[0]
+
+    def find(self, text: str) -> Link | None:
+        """The first exception in the chain whose message contains ``text``."""
+        for link in self.chain:
+            if text in link.message:
+                return link
+        return None
+
+    def mentions(self, text: str) -> bool:
+        return self.find(text) is not None
+
+    def deepest_user_location(self) -> Location | None:
+        """The innermost user line anywhere in the chain: where the failing operation was made."""
+        for link in reversed(self.chain):
+            frames = link.user_frames
+            if frames and frames[-1].location is not None:
+                return frames[-1].location
+        return None
+
+    def call_site(self) -> Location | None:
+        """The innermost user line of the top exception: where the user's code set it off."""
+        frames = self.top.user_frames
+        return frames[-1].location if frames else None
+
+    def failing_cell(self) -> Location | None:
+        """The outermost cell frame of the top exception: the cell that was running."""
+        for frame in self.top.frames:
+            if frame.location is not None and frame.location.kind == "cell":
+                return frame.location
+        return None
+
+    def frame_after(self, location: Location) -> Frame | None:
+        """The user frame called from ``location`` (for example the helper a cell called)."""
+        for link in self.chain:
+            frames = link.user_frames
+            for outer, inner in pairwise(frames):
+                if outer.location == location:
+                    return inner
+        return None
+
+
+def _message(exc: BaseException) -> str:
+    """``str(exc)``, or "" when the exception cannot say it (its ``__str__`` is broken)."""
+    try:
+        text = str(exc)
+    except Exception:
+        return ""
+    return text if isinstance(text, str) else ""
+
+
+def _link(exc: BaseException, shell: Any) -> Link:
+    frames = []
+    for summary in traceback.extract_tb(exc.__traceback__):
+        lineno = summary.lineno or 0
+        frames.append(
+            Frame(
+                filename=summary.filename,
+                lineno=lineno,
+                function=summary.name,
+                line=(summary.line or "").strip(),
+                location=locate(summary.filename, lineno, summary.name, shell),
+            )
+        )
+    cls = type(exc)
+    return Link(
+        type_name=cls.__name__,
+        module=cls.__module__,
+        message=_message(exc),
+        frames=tuple(frames),
+        mro=tuple(base.__name__ for base in cls.__mro__),
+    )
+
+
+def build_context(exc: BaseException, shell: Any = None) -> ErrorContext:
+    """Flatten ``exc`` and its causes into an ``ErrorContext`` (no live frames kept)."""
+    links: list[Link] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(links) < 16:
+        seen.add(id(current))
+        links.append(_link(current, shell))
+        if current.__cause__ is not None:
+            current = current.__cause__
+        elif not current.__suppress_context__:
+            current = current.__context__
+        else:
+            current = None
+    return ErrorContext(tuple(links), shell=shell, exc=exc)
+
+
+def _module_aliases(shell: Any) -> dict[str, str]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return {}
+    aliases: dict[str, str] = {}
+    for name, value in list(namespace.items()):
+        if not isinstance(value, ModuleType) or name.startswith("_"):
+            continue
+        # The conventional name wins when a module is bound twice.
+        if value.__name__ not in aliases or name == value.__name__.rpartition(".")[2]:
+            aliases[value.__name__] = name
+    return aliases
+
+
+def _value_types(shell: Any) -> dict[str, str]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return {}
+    types: dict[str, str] = {}
+    for name, value in list(namespace.items()):
+        if name.startswith("_") or isinstance(value, ModuleType):
+            continue
+        cls = type(value)
+        types[name] = f"{cls.__module__}.{cls.__qualname__}"
+    return types
+
+
+# A filename (<ipython-input-2-ab12>, /abs/path.py, C:\\path.py) followed by :line.
+_PLACE_RE = re.compile(r"(<[^<>\s]+>|(?:[A-Za-z]:)?[\\/][^\s:]*):(\d+)")
+
+
+def _places(links: list[Link], shell: Any) -> dict[str, Location]:
+    places: dict[str, Location] = {}
+    for link in links:
+        for match in _PLACE_RE.finditer(link.message):
+            key = match.group(0)
+            if key in places:
+                continue
+            location = locate(match.group(1), int(match.group(2)), "", shell)
+            if location is not None:
+                places[key] = location
+    return places
+
+
+def _cell_sources(shell: Any) -> dict[int, str]:
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if not isinstance(history, list):
+        return {}
+    return {number: text for number, text in enumerate(history)
+            if number > 0 and isinstance(text, str) and text}
+
+
+def _object_names(shell: Any) -> dict[str, str]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return {}
+    names: dict[str, str] = {}
+    for name, value in list(namespace.items()):
+        try:
+            if name.startswith("_") or not callable(value):
+                continue
+            module = getattr(value, "__module__", None)
+            qualname = getattr(value, "__qualname__", None)
+        except Exception:  # an odd object's __getattr__ must not hide the user's error
+            continue
+        if isinstance(module, str) and isinstance(qualname, str):
+            names[name] = f"{module}.{qualname}"
+    return names

@@ -1,0 +1,117 @@
+"""Runs the catalog against an error, each diagnosis isolated from the others.
+
+A diagnosis that crashes is skipped and remembered in ``FAILURES`` (for ``%jax_nbhelp``
+and the tests); it never hides the user's traceback or another diagnosis.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field, replace
+from functools import cache
+from typing import Any, Protocol
+
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis import catalog_index
+from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
+
+
+class Entry(Protocol):
+    """What a catalog module provides (see CONTRIBUTING.md, "Adding a diagnosis")."""
+
+    CODE: str
+    NAME: str
+    TITLE: str
+    TRIGGERS: tuple[str, ...]
+
+    def diagnose(self, ctx: ErrorContext) -> Diagnosis | None: ...
+
+
+@dataclass
+class Failures:
+    """Internal errors of jax_nbhelp, kept as text so they can be reported and tested."""
+
+    items: list[str] = field(default_factory=list)
+    count: int = 0
+
+    def record(self, where: str) -> None:
+        self.count += 1
+        self.items.append(f"{where}: {traceback.format_exc(limit=-3)}")
+        del self.items[:-20]
+
+
+FAILURES = Failures()
+
+
+@cache
+def entries() -> tuple[Any, ...]:
+    """Every catalog module, found by listing the catalog's folder: adding one touches no
+    list."""
+    return catalog_index.import_entries(catalog_index.module_names())
+
+
+def candidates(ctx: ErrorContext) -> tuple[Any, ...]:
+    """The catalog entries whose triggers this error carries, imported only now
+    (``catalog_index``); every entry when the index cannot say."""
+    haystack = "\n".join(f"{' '.join(link.mro)}\n{link.message}" for link in ctx.chain)
+    names = catalog_index.modules_for(haystack)
+    if names is None:
+        return entries()
+    return catalog_index.import_entries(names)
+
+
+def matching(ctx: ErrorContext) -> list[Diagnosis]:
+    """Every diagnosis that claims this error (normally exactly one)."""
+    results = []
+    for entry in candidates(ctx):
+        try:
+            diagnosis = entry.diagnose(ctx)
+        except Exception:
+            FAILURES.record(f"diagnosis {entry.CODE} ({entry.__name__})")
+            continue
+        if diagnosis is not None:
+            results.append(diagnosis)
+    return results
+
+
+def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
+    """The diagnosis for ``exc``, or None when the catalog does not know it."""
+    from jax_nbhelp.diagnosis.provenance import raised_by_jax
+
+    if not raised_by_jax(exc):
+        return None  # a message alone is never enough: JAX must have raised it
+    if shell is None:
+        from jax_nbhelp.core.state import current_shell
+
+        shell = current_shell()
+    ctx = build_context(exc, shell)
+    inside = _inside_callback(ctx)
+    if inside is not None and not inside[2]:
+        return None  # a user's own error inside a callback: its text may sound like JAX's
+    found = matching(ctx) or (_diagnose_inside(ctx, *inside[:2]) if inside else [])
+    return found[0] if found else None
+
+
+def _inside_callback(ctx: ErrorContext) -> tuple[int, tuple[Link, ...], bool] | None:
+    """Where the chain holds a host callback's error as text, the exceptions that text holds,
+    and whether the one raised is JAX's."""
+    from jax_nbhelp.diagnosis.callback_errors import embedded_links, raised_by_jax
+
+    for index, link in enumerate(ctx.chain):
+        inner = embedded_links(link, ctx._shell)
+        if inner:
+            return index, inner, raised_by_jax(inner[0], ctx._shell)
+    return None
+
+
+def _diagnose_inside(ctx: ErrorContext, index: int, inner: tuple[Link, ...]) -> list[Diagnosis]:
+    """An error raised inside a host callback, diagnosed as if it had been raised directly.
+
+    Only when no diagnosis claims the wrapper itself: some know what its text means there.
+    """
+    from jax_nbhelp.diagnosis.callback_errors import callback_note
+
+    note = callback_note(ctx.chain[index])
+    unwrapped = ctx.with_chain(inner + ctx.chain[index + 1:])
+    return [replace(diagnosis, notes=(*diagnosis.notes, note))
+            for diagnosis in matching(unwrapped)]

@@ -1,0 +1,224 @@
+"""Shared ways to build a Fix: re-run the failing cell, or rewrite a line and re-run.
+
+Diagnoses decide WHAT to change; these helpers decide which statements must run again (see
+``run_plan``) and turn "cannot" into a reason the user reads, so every diagnosis explains
+refusals the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from jax_nbhelp.core.model import CellEdit, CellRun, Fix, Location, RuntimeWrapper
+from jax_nbhelp.core.state import STATE
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.rerun import apply_fix
+from jax_nbhelp.fix.run_plan import FailingCell, plan_runs
+from jax_nbhelp.fix.run_plan import label as cell_name
+
+
+def new_fix(**fields: Any) -> Fix:
+    """A Fix that ``apply()`` runs in the current shell (every fix is built through here)."""
+    return Fix(runner=apply_fix, **fields)
+
+
+def refused_fix(label: str, summary: str, safety: str, reason: str, *, safe: bool = True,
+                diff: str = "") -> Fix:
+    """A fix that cannot apply here, shown with ``reason`` so the user learns why."""
+    return new_fix(label=label, summary=summary, safety=safety, safe=safe, unavailable=reason,
+                   diff=diff)
+
+
+def cell_label(location: Location) -> str:
+    return f"In [{location.cell}]" if location.cell is not None else "the cell"
+
+
+NOT_A_CELL = (
+    "the error did not come from a notebook cell jax_nbhelp can re-run (it re-runs "
+    "cells of an IPython session, not scripts)"
+)
+
+
+def failing_cell(ctx: ErrorContext) -> FailingCell | str:
+    """The failing cell and the line of the statement that raised, or why it cannot re-run."""
+    failing = ctx.failing_cell()
+    if failing is None or failing.cell is None:
+        return NOT_A_CELL
+    if failing.source is None:
+        return f"the source of {cell_label(failing)} is no longer in the shell's history"
+    restart = restart_last = None
+    undone = STATE.failed_fix
+    if undone is not None and undone.filename == failing.filename:
+        restart = undone.run.first_line
+        restart_last = None if undone.run.resumed else undone.run.last_line or None
+    return FailingCell(failing.cell, failing.source, _raising_line(ctx, failing), restart,
+                       restart_last)
+
+
+def _raising_line(ctx: ErrorContext, failing: Location) -> int:
+    """The cell line that raised. In a ``%%time`` cell the cell's own frame is the magic's
+    line; the body's frame (``<timed exec>``, numbered from the line after it) says which."""
+    from jax_nbhelp.fix.cell_statements import parse_cell
+
+    parsed = parse_cell(failing.source or "")
+    if parsed is not None and parsed.cell_magic == "time":
+        for frame in ctx.top.frames:
+            if frame.filename == "<timed exec>":
+                return parsed.magic_line + frame.lineno
+    return failing.lineno
+
+
+@dataclass(frozen=True)
+class Planned:
+    runs: tuple[CellRun, ...]
+    not_rerun: tuple[str, ...]
+    edits: tuple[CellEdit, ...]
+
+
+def plan(
+    ctx: ErrorContext,
+    *,
+    edits: Mapping[int, tuple[str, str]] | None = None,
+    touch: Mapping[int, Mapping[int, str]] | None = None,
+) -> Planned | str:
+    """The runs of a fix that rewrites ``edits`` and re-runs ``touch`` (see ``run_plan``),
+    or why it cannot run. After a failed fix was undone, its runs are carried along."""
+    failing = failing_cell(ctx)
+    if isinstance(failing, str):
+        return failing
+    edits = dict(edits or {})
+    planned = plan_runs(failing, ctx.cell_sources, edits=edits, touch=touch)
+    runs = list(planned.runs)
+    merged: dict[int | None, CellEdit] = {}
+    undone = STATE.failed_fix
+    if failing.restart_line is not None and undone is not None:
+        runs = ([r for r in undone.before if not _superseded(r, planned.runs)] + runs
+                + [r for r in undone.after if not _superseded(r, planned.runs)])
+        merged = {edit.cell: edit for edit in undone.edits}
+    for number, (before, after) in sorted(edits.items()):
+        earlier = merged.get(number)
+        original = earlier.original if earlier else ctx.cell_sources.get(number, before)
+        merged[number] = CellEdit(label=cell_name(number), cell=number, original=original,
+                                  source=after)
+    return Planned(tuple(runs), planned.not_rerun, tuple(merged.values()))
+
+
+def _superseded(run: CellRun, runs: Sequence[CellRun]) -> bool:
+    """Whether a newer run covers some of ``run``'s lines of the same cell."""
+    def span(r: CellRun) -> tuple[int, int]:
+        return r.first_line, r.last_line or 10**9
+
+    first, last = span(run)
+    return any(other.cell == run.cell and span(other)[0] <= last and first <= span(other)[1]
+               for other in runs)
+
+
+def rerun_fix(
+    ctx: ErrorContext,
+    *,
+    label: str,
+    summary: str,
+    safety: str,
+    safe: bool,
+    runtime: RuntimeWrapper,
+    runtime_description: str,
+    unavailable: str | None = None,
+    touch: Mapping[int, Mapping[int, str]] | None = None,
+) -> Fix:
+    """Re-run, unchanged and inside ``runtime``, the statements ``touch`` names (cell ->
+    {line: why}) with those that captured them, then the failing cell from the statement
+    that raised."""
+    planned = plan(ctx, touch=touch)
+    runs: tuple[CellRun, ...] = ()
+    not_rerun: tuple[str, ...] = ()
+    edits: tuple[CellEdit, ...] = ()
+    if isinstance(planned, str):
+        unavailable = unavailable or planned
+    else:
+        runs, not_rerun, edits = planned.runs, planned.not_rerun, planned.edits
+    return new_fix(
+        label=label,
+        summary=summary,
+        safety=safety,
+        safe=safe,
+        kind="runtime",
+        runs=runs,
+        runtime=runtime,
+        runtime_description=runtime_description,
+        unavailable=unavailable,
+        edits=edits,
+        not_rerun=not_rerun,
+    )
+
+
+def rewrite_fix(
+    ctx: ErrorContext,
+    location: Location | None,
+    transform: Callable[[str], str],
+    *,
+    label: str,
+    summary: str,
+    safety: str,
+    safe: bool,
+) -> Fix:
+    """Rewrite the source at ``location``, re-run its cell, then the failing cell.
+
+    A file is never edited: the diff is shown so the user can apply it, and the fix says why
+    it cannot run. A bug while preparing the fix refuses this fix only.
+    """
+    try:
+        return _rewrite_fix(ctx, location, transform, label=label, summary=summary,
+                            safety=safety, safe=safe)
+    except Exception as exc:
+        from jax_nbhelp.diagnosis.engine import FAILURES
+
+        FAILURES.record(f"fix {label!r}")
+        return refused_fix(label, summary, safety,
+                           f"jax_nbhelp could not prepare this fix ({type(exc).__name__})",
+                           safe=safe)
+
+
+def _rewrite_fix(
+    ctx: ErrorContext,
+    location: Location | None,
+    transform: Callable[[str], str],
+    *,
+    label: str,
+    summary: str,
+    safety: str,
+    safe: bool,
+) -> Fix:
+    from jax_nbhelp.rewrite import CannotRewrite, unified_diff
+
+    def refused(reason: str, diff: str = "") -> Fix:
+        return refused_fix(label, summary, safety, reason, safe=safe, diff=diff)
+
+    if location is None:
+        return refused("jax_nbhelp found no line of your code in the traceback")
+    if location.kind == "code":
+        return refused(
+            f"the line ran inside code compiled by a cell magic ({location.filename}), which "
+            "jax_nbhelp cannot map back to a cell"
+        )
+    if location.source is None:
+        return refused(f"the source of {location.label} is not available")
+    try:
+        new_source = transform(location.source)
+    except CannotRewrite as exc:
+        return refused(str(exc))
+    name = cell_label(location) if location.kind == "cell" else location.filename
+    diff = unified_diff(location.source, new_source, name)
+    if location.kind == "file":
+        return refused(
+            f"the code is in {location.filename}, and jax_nbhelp never edits files: apply the "
+            "diff there and re-import the module",
+            diff,
+        )
+    assert location.cell is not None
+    planned = plan(ctx, edits={location.cell: (location.source, new_source)})
+    if isinstance(planned, str):
+        return refused(planned, diff)
+    return new_fix(label=label, summary=summary, safety=safety, safe=safe, runs=planned.runs,
+                   diff=diff, edits=planned.edits, not_rerun=planned.not_rerun)

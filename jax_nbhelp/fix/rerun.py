@@ -1,0 +1,312 @@
+"""Executes a fix in the user's shell and reports what happened.
+
+Code runs in the user's namespace, like the cell it replaces, but outside IPython's
+run_cell: the re-run gets no new execution count, and its error comes back to jax_nbhelp
+(diagnosed, so fixes chain) instead of stopping the cell that asked for the fix.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import os
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from types import TracebackType
+from typing import Any
+
+from jax_nbhelp.core.model import CellRun, Fix, FixResult
+from jax_nbhelp.core.state import STATE, FailedFix, RerunSource, current_shell, typed_source
+from jax_nbhelp.diagnosis.sources import leading_blank_lines
+from jax_nbhelp.fix.fix_stop import Stop, stoppable
+
+
+def _cell_filename(shell: Any, run: CellRun) -> str:
+    """A filename for the cell as the fix leaves it, cached so tracebacks show its lines.
+
+    The whole cell is cached, not the piece that runs: lines keep their numbers, and a later
+    error in code the fix defined is located in its cell at its line.
+    """
+    whole = run.cell_source if run.cell_source is not None else run.source
+    transformed = shell.transform_cell(whole)
+    try:
+        filename = str(shell.compile.cache(transformed, run.cell or 0, raw_code=whole))
+    except TypeError:  # IPython before 8 takes no raw_code
+        filename = str(shell.compile.cache(transformed, run.cell or 0))
+    if whole != typed_source(shell, run.cell):
+        # Errors raised from this code are located in the source the fix ran.
+        STATE.reruns[filename] = RerunSource(cell=run.cell, source=whole)
+    return filename
+
+
+def executed_source(run: CellRun) -> str:
+    """What is handed to IPython for ``run``: its source, placed at its lines.
+
+    A ``%%time`` cell's body is compiled by the magic itself, numbered from the line after
+    the header, so blank lines (and nothing else) stand in for the statements that do not
+    run again.
+    """
+    if not run.header:
+        return run.source
+    gap = "\n" * max(0, run.first_line - run.header_line - 1)
+    return run.header + gap + run.source[len(run.header):]
+
+
+def _compile_and_run(shell: Any, run: CellRun, source: str, filename: str) -> Any:
+    """Run ``source`` (``executed_source(run)``) at its own lines of its cell, under the
+    cell's ``filename``; return the last expression's value."""
+    whole = run.cell_source if run.cell_source is not None else run.source
+    # IPython drops a cell's leading blank lines before compiling it (sources.locate adds
+    # them back); the piece must be numbered the same way.
+    first = (run.header_line if run.header else run.first_line) - leading_blank_lines(
+        whole.splitlines())
+    transformed = shell.transform_cell(source)
+    tree = ast.parse(transformed, filename=filename)
+    ast.increment_lineno(tree, max(0, first - 1 - leading_blank_lines(source.splitlines())))
+    tree = shell.transform_ast(tree) or tree
+    body = tree.body
+    last_expr = body.pop() if body and isinstance(body[-1], ast.Expr) else None
+    namespace_globals, namespace_locals = shell.user_global_ns, shell.user_ns
+    flags = getattr(shell.compile, "flags", 0)
+    if body:
+        module = ast.Module(body=body, type_ignores=[])
+        exec(compile(module, filename, "exec", flags, dont_inherit=True),
+             namespace_globals, namespace_locals)
+    if last_expr is None:
+        return None
+    expression = ast.Expression(body=last_expr.value)
+    return eval(compile(expression, filename, "eval", flags, dont_inherit=True),
+                namespace_globals, namespace_locals)
+
+
+class _Snapshot:
+    """The user's names as they were before a fix, to put back if the fix fails.
+
+    Only bindings are restored (what a statement assigned, defined or deleted); an object
+    changed in place (``history.append(...)``) cannot be, which is why a fix never runs such
+    a statement again unless it is in the part of the failing cell that had not run.
+    """
+
+    def __init__(self, namespace: dict[str, Any]) -> None:
+        self.namespace = namespace
+        self.saved = dict(namespace)
+
+    def restore(self) -> list[str]:
+        changed = []
+        for name in list(self.namespace):
+            if name not in self.saved:
+                del self.namespace[name]
+                changed.append(name)
+            elif self.namespace[name] is not self.saved[name]:
+                self.namespace[name] = self.saved[name]
+                changed.append(name)
+        for name, value in self.saved.items():
+            if name not in self.namespace:
+                self.namespace[name] = value
+                changed.append(name)
+        return sorted(changed)
+
+
+def _forget_traces() -> None:
+    """Drop JAX's caches of traced and compiled functions.
+
+    JAX caches a trace by the function object. A function the fix did not re-define
+    (``scaled_core = lambda x: scaled(x)``) looks ``scaled`` up when it is traced, so its
+    cached trace still holds the old ``scaled``. Only the caches go: the next call of any
+    jitted function compiles again.
+    """
+    jax = sys.modules.get("jax")
+    clear = getattr(jax, "clear_caches", None)
+    if callable(clear):
+        clear()
+
+
+def _record_output(shell: Any, run: CellRun, value: Any) -> None:
+    """Give the value of the failing cell's last expression to ``Out[N]``, ``_N`` and ``_``,
+    as if the cell had run once (see the README: what a fix leaves in the kernel)."""
+    if value is None or run.cell is None:
+        return
+    namespace = shell.user_ns
+    out = namespace.get("Out")
+    if isinstance(out, dict):
+        out[run.cell] = value
+    namespace[f"_{run.cell}"] = value
+    namespace["___"], namespace["__"] = namespace.get("__", ""), namespace.get("_", "")
+    namespace["_"] = value
+
+
+def _user_traceback(exc: BaseException) -> TracebackType | None:
+    """``exc``'s traceback without the outermost frames of jax_nbhelp's re-run machinery."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None and \
+            tb.tb_frame.f_code.co_filename.startswith(package):
+        tb = tb.tb_next
+    return tb
+
+
+def _format_error(shell: Any, exc: BaseException) -> str:
+    try:
+        # The traceback starts at the user's code, as it does for a cell IPython runs.
+        structured = shell.InteractiveTB.structured_traceback(
+            type(exc), exc, _user_traceback(exc)
+        )
+        return str(shell.InteractiveTB.stb2text(structured))
+    except Exception:
+        return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+
+
+# A fix that runs longer than this reports its progress every PROGRESS_EVERY seconds.
+PROGRESS_AFTER = 3.0
+PROGRESS_EVERY = 1.0
+
+
+@contextlib.contextmanager
+def _reporting(progress: Callable[[float], None] | None) -> Iterator[None]:
+    """Call ``progress(elapsed)`` from a daemon thread while the block runs (a long
+    interpreted kernel): the fix itself holds the kernel's main thread."""
+    if progress is None:
+        yield
+        return
+    done = threading.Event()
+    start = time.perf_counter()
+
+    def report() -> None:
+        wait = PROGRESS_AFTER
+        while not done.wait(wait):
+            try:
+                progress(time.perf_counter() - start)
+            except Exception:  # a display that failed must not stop the fix
+                return
+            wait = PROGRESS_EVERY
+
+    thread = threading.Thread(target=report, name="jax_nbhelp-fix-progress", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+def apply_fix(fix: Fix, progress: Callable[[float], None] | None = None) -> FixResult:
+    """Run ``fix`` and remember the result as ``jax_nbhelp.last_result()``."""
+    with _reporting(progress):
+        result = _apply(fix)
+    STATE.last_result = result
+    if result.diagnosis is not None:
+        STATE.last = result.diagnosis
+    return result
+
+
+def _apply(fix: Fix) -> FixResult:
+    if fix.unavailable:
+        return FixResult(ok=False, fix_label=fix.label, error=f"Cannot apply: {fix.unavailable}")
+    shell = current_shell()
+    if shell is None:
+        return FixResult(
+            ok=False,
+            fix_label=fix.label,
+            error="Cannot apply: fixes re-run notebook cells and need a running IPython shell.",
+        )
+    if not fix.runs:
+        return FixResult(ok=False, fix_label=fix.label, error="Cannot apply: nothing to run.")
+    start = time.perf_counter()
+    value: Any = None
+    ran = fix.runs[-1]
+    filename = ""
+    snapshot = _Snapshot(shell.user_ns)
+    executed: list[str] = []
+    redefines = any(run.rewritten for run in fix.runs)
+    if redefines:
+        _forget_traces()
+    stop: Stop | None = None
+    try:
+        wrapper = fix.runtime() if fix.runtime is not None else contextlib.nullcontext()
+        with stoppable() as stop, wrapper:
+            for run in fix.runs:
+                ran = run
+                executed.append(executed_source(run))
+                filename = _cell_filename(shell, run)
+                value = _compile_and_run(shell, run, executed[-1], filename)
+    except BaseException as exc:
+        # An interrupt arrives as KeyboardInterrupt, or (stopped inside an interpreted
+        # kernel's callback) as the kernel's own error with the stop requested.
+        stopped = isinstance(exc, KeyboardInterrupt) or (stop is not None and stop.requested)
+        if not stopped and isinstance(exc, Exception):
+            return _failed(fix, ran, filename, exc, shell, snapshot, redefines, start,
+                           executed)
+        if not stopped:
+            raise
+        # Only the fix stops, and it leaves nothing behind.
+        restored = snapshot.restore()
+        if redefines:
+            _forget_traces()
+        seconds = time.perf_counter() - start
+        return FixResult(
+            ok=False,
+            fix_label=fix.label,
+            error=f"Stopped by you after {seconds:.0f} s, while running {ran.where}; "
+                  "what the fix changed was put back.",
+            source=ran.source,
+            seconds=seconds,
+            restored=tuple(restored),
+            executed=tuple(executed),
+            stopped=True,
+        )
+    _record_output(shell, ran, value)
+    return FixResult(
+        ok=True,
+        fix_label=fix.label,
+        source=ran.source,
+        seconds=time.perf_counter() - start,
+        value=value,
+        executed=tuple(executed),
+    )
+
+
+def _failed(fix: Fix, ran: CellRun, filename: str, exc: Exception, shell: Any,
+            snapshot: _Snapshot, redefines: bool, start: float,
+            executed: list[str]) -> FixResult:
+    """The result of a fix whose run raised: undone, its new error diagnosed."""
+    # A fix that did not succeed leaves the names as it found them (a half-applied fix,
+    # such as a kernel rebuilt in interpret mode, would change the next error).
+    restored = snapshot.restore()
+    if redefines:
+        _forget_traces()  # traces made with the fix's definitions are stale again
+    diagnosis = _diagnose_undone(fix, ran, filename, exc, shell)
+    return FixResult(
+        ok=False,
+        fix_label=fix.label,
+        error=f"{type(exc).__name__}: {exc}".splitlines()[0],
+        diagnosis=diagnosis,
+        source=ran.source,
+        seconds=time.perf_counter() - start,
+        traceback=_format_error(shell, exc),
+        restored=tuple(restored),
+        executed=tuple(executed),
+    )
+
+
+def _diagnose_undone(fix: Fix, ran: CellRun, filename: str, exc: BaseException,
+                     shell: Any) -> Any:
+    """Diagnose the error of a fix that was undone (``ran`` raised, compiled as
+    ``filename``): fixes for it carry this fix's runs."""
+    from jax_nbhelp.diagnosis.engine import diagnose
+
+    index = fix.runs.index(ran)
+    STATE.failed_fix = FailedFix(
+        filename=filename,
+        run=ran,
+        before=fix.runs[:index],
+        after=fix.runs[index + 1:],
+        edits=fix.edits,
+    )
+    try:
+        return diagnose(exc, shell)
+    except Exception:
+        return None
+    finally:
+        STATE.failed_fix = None

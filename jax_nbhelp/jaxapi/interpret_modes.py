@@ -1,0 +1,268 @@
+"""Pallas interpret modes: which one fits a kernel, whether this JAX has it, how to switch it on.
+
+There are three interpreters, and each fits different kernels (measured on jax 0.10.2):
+
+- ``interpret=True``, the HLO interpreter: plain grid kernels. It runs ``core_map`` over a
+  TPU mesh without complaint and returns zeros, so it is never chosen for TPU meshes.
+- ``pltpu.InterpretParams()``: TPU kernels (TPU meshes, core_map, DMAs, semaphores, VMEM).
+  It rejects GPU memory (``KeyError: GMEM``).
+- GPU interpret params (``InterpretGPUParams``, private, its module moved between releases):
+  Mosaic GPU kernels. It rejects TPU meshes (``Unsupported mesh type``) and TPU memory.
+
+The global switch, ``jax._src.config.pallas_tpu_interpret_mode_context_manager``, overrides
+any ``interpret=`` and is read when a ``pallas_call``/``pl.kernel`` callable is BUILT, so a
+runtime fix must rebuild kernels built in earlier cells under it (see ``kernel_cells``).
+
+Everything is probed, nothing is assumed from a version number, and nothing here initialises
+an accelerator: the backend is read from what JAX has already set up.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from jax_nbhelp.jaxapi import jax_probe
+
+Mode = Literal["hlo", "tpu", "gpu"]
+
+# Where InterpretGPUParams has lived (newest first): 0.10 moved it out of the TPU package.
+GPU_PARAMS_HOMES: tuple[str, ...] = (
+    "jax._src.pallas.mosaic_gpu.interpret.params",
+    "jax._src.pallas.mosaic.interpret.utils",
+)
+TPU_PARAMS_HOME = "jax.experimental.pallas.tpu"
+SWITCH_HOME = ("jax._src.config", "pallas_tpu_interpret_mode_context_manager")
+
+
+@dataclass(frozen=True)
+class ModeInfo:
+    """How to name a mode to a user and in code."""
+
+    mode: Mode
+    name: str  # for sentences: "TPU interpret mode"
+    code: str  # the interpret= value as the user would write it (with the usual aliases)
+
+
+def describe(mode: Mode) -> ModeInfo:
+    if mode == "hlo":
+        return ModeInfo(mode, "plain interpret mode", "True")
+    if mode == "tpu":
+        return ModeInfo(mode, "TPU interpret mode", "pltpu.InterpretParams()")
+    return ModeInfo(mode, "GPU interpret mode", "InterpretGPUParams()")
+
+
+def gpu_params_home() -> str | None:
+    """The module that defines InterpretGPUParams in this JAX, or None."""
+    for home in GPU_PARAMS_HOMES:
+        if jax_probe.attribute(home, "InterpretGPUParams") is not None:
+            return home
+    return None
+
+
+def _plgpu_kernel_takes_interpret() -> bool:
+    kernel = jax_probe.attribute("jax.experimental.pallas.mosaic_gpu", "kernel")
+    if kernel is None:
+        return False
+    try:
+        return "interpret" in inspect.signature(kernel).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def params_unavailable(mode: Mode) -> str | None:
+    """Why this JAX cannot run ``mode``, or None when it can."""
+    if mode == "hlo":
+        return None
+    if mode == "tpu":
+        if jax_probe.attribute(TPU_PARAMS_HOME, "InterpretParams") is None:
+            return ("this JAX has no TPU interpret mode (pltpu.InterpretParams, added in "
+                    "jax 0.6.2); upgrade JAX to run this kernel on a CPU")
+        return None
+    if gpu_params_home() is None:
+        return ("this JAX has no GPU interpret mode (InterpretGPUParams, added in jax 0.8.2); "
+                "upgrade JAX to run Mosaic GPU kernels on a CPU")
+    if not _plgpu_kernel_takes_interpret():
+        return ("this JAX's plgpu.kernel takes no interpret= argument (GPU interpret mode "
+                "works with plgpu.kernel from jax 0.9.0); upgrade JAX")
+    return None
+
+
+def _switch() -> Any:
+    switch = jax_probe.attribute(*SWITCH_HOME)
+    if switch is None or not hasattr(switch, "swap_local") or not hasattr(switch, "set_local"):
+        return None
+    return switch
+
+
+def switch_unavailable() -> str | None:
+    """Why this JAX has no global interpret switch, or None when it has one."""
+    if _switch() is None:
+        return ("this JAX has no global interpret switch (pallas_tpu_interpret_mode_"
+                "context_manager, added in jax 0.7.0); use the fix that edits interpret=")
+    return None
+
+
+def params_value(mode: Mode) -> Any:
+    """A fresh interpret= value for ``mode`` (raises RuntimeError when unavailable)."""
+    reason = params_unavailable(mode)
+    if reason is not None:
+        raise RuntimeError(reason)
+    if mode == "hlo":
+        return True
+    if mode == "tpu":
+        return jax_probe.attribute(TPU_PARAMS_HOME, "InterpretParams")()
+    home = gpu_params_home()
+    assert home is not None
+    return jax_probe.attribute(home, "InterpretGPUParams")()
+
+
+def _swap(mode: Mode) -> tuple[Any, Any]:
+    """Set the switch to ``mode``: the switch and the value it had (RuntimeError: cannot)."""
+    reason = switch_unavailable() or params_unavailable(mode)
+    if reason is not None:
+        raise RuntimeError(reason)
+    switch = _switch()
+    return switch, switch.swap_local(params_value(mode))
+
+
+@contextmanager
+def interpret_switch(mode: Mode) -> Iterator[None]:
+    """Within the block, every Pallas kernel BUILT (or traced) runs under ``mode``."""
+    switch, previous = _swap(mode)
+    try:
+        yield
+    finally:
+        switch.set_local(previous)
+
+
+@dataclass
+class _Session:
+    """The interpret mode a fix switched on for the rest of this kernel, and what it replaced."""
+
+    mode: Mode | None = None
+    previous: Any = None
+
+
+SESSION = _Session()
+
+
+@contextmanager
+def interpret_switch_from_now_on(mode: Mode) -> Iterator[None]:
+    """Like ``interpret_switch``, but when the block succeeds the switch stays on, for every
+    kernel built from now on in this kernel process (``switch_off`` restores it)."""
+    switch, previous = _swap(mode)
+    try:
+        yield
+    except BaseException:
+        switch.set_local(previous)  # a fix that failed leaves nothing switched on
+        raise
+    if SESSION.mode is None:
+        SESSION.previous = previous
+    SESSION.mode = mode
+
+
+def session_mode() -> Mode | None:
+    """The mode switched on "from now on", or None."""
+    return SESSION.mode
+
+
+def switch_off() -> Mode | None:
+    """Turn off what ``interpret_switch_from_now_on`` left on; returns the mode it was."""
+    mode = SESSION.mode
+    if mode is None:
+        return None
+    switch = _switch()
+    if switch is not None:
+        switch.set_local(SESSION.previous)
+    SESSION.mode, SESSION.previous = None, None
+    return mode
+
+
+def session_note() -> str | None:
+    """What a card says while a mode is on from now on."""
+    if SESSION.mode is None:
+        return None
+    return (f"{describe(SESSION.mode).name.capitalize()} is on for this kernel (a fix switched "
+            "it on): every Pallas kernel built from now on is interpreted. "
+            "`%jax_nbhelp interpret off` turns it off.")
+
+
+def switch_value() -> str:
+    """The global switch as set now: "" when off (or absent), else tpu / gpu / True."""
+    switch = _switch()
+    value = getattr(switch, "value", None) if switch is not None else None
+    if value is None or value is False:
+        return ""
+    name = type(value).__name__
+    if "GPU" in name:
+        return "gpu"
+    if name == "InterpretParams":
+        return "tpu"
+    return str(value)
+
+
+# ---- the backend, read without initialising anything ----------------------------------
+
+_ACCELERATORS = {"tpu": "TPU", "cuda": "GPU", "rocm": "GPU", "gpu": "GPU", "metal": "GPU"}
+
+
+def initialized_platforms() -> tuple[str, ...]:
+    """Platforms JAX has already initialised in this process ("cpu", "tpu", "cuda", ...).
+
+    Reads JAX's backend table; never calls ``jax.devices()``, which would start an
+    accelerator the user may not have asked for. Empty when nothing is initialised (or this
+    JAX keeps the table elsewhere).
+    """
+    if not jax_probe.jax_loaded():
+        return ()
+    table = jax_probe.attribute("jax._src.xla_bridge", "_backends")
+    if not isinstance(table, dict):
+        return ()
+    return tuple(sorted(str(name) for name in list(table)))
+
+
+def default_platform() -> str | None:
+    """The platform of JAX's default backend if JAX has already chosen it, else None."""
+    if not jax_probe.jax_loaded():
+        return None
+    backend = jax_probe.attribute("jax._src.xla_bridge", "_default_backend")
+    platform = getattr(backend, "platform", None)
+    return platform if isinstance(platform, str) else None
+
+
+def platform_name(platform: str) -> str:
+    """"TPU", "GPU" or "CPU" for a JAX platform name."""
+    return _ACCELERATORS.get(platform, platform.upper())
+
+
+def accelerators(platforms: tuple[str, ...]) -> tuple[str, ...]:
+    """"TPU"/"GPU" for the accelerator platforms among ``platforms``."""
+    return tuple(sorted({_ACCELERATORS[p] for p in platforms if p in _ACCELERATORS}))
+
+
+def backend_sentence(platforms: tuple[str, ...]) -> str:
+    """What the runtime has, and what interpret mode is for on it."""
+    found = accelerators(platforms)
+    if found:
+        names = " and ".join(found)
+        return (
+            f"This runtime has a {names} (JAX has initialised {', '.join(platforms)}), but this "
+            "kernel was compiled for the CPU: the computation was placed there (for example "
+            "with jax.default_device, a device_put to a CPU device, or backend='cpu'). "
+            "Interpret mode is a testing aid that simulates the kernel slowly on the CPU; "
+            f"to run it on the {names}, keep the computation on the {names} instead."
+        )
+    if platforms:
+        return (
+            "This runtime has no TPU or GPU (JAX initialised only: "
+            f"{', '.join(platforms)}), so interpret mode is the way to run the kernel here: "
+            "it simulates the kernel on the CPU, slowly, for testing and debugging."
+        )
+    return (
+        "Interpret mode simulates the kernel on the CPU, slowly, for testing and debugging; "
+        "on a TPU or GPU runtime, run the kernel there instead."
+    )

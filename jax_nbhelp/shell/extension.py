@@ -1,0 +1,56 @@
+"""``%load_ext jax_nbhelp`` / ``%unload_ext jax_nbhelp``: symmetric, idempotent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jax_nbhelp.core.state import STATE
+from jax_nbhelp.shell.hook import ExceptionHook
+from jax_nbhelp.shell.magics import MAGIC_NAME, jax_nbhelp_magic
+
+# One hook per shell; a second load is a no-op.
+_HOOKS: dict[int, tuple[ExceptionHook, Any]] = {}
+
+
+def load(shell: Any) -> None:
+    if id(shell) in _HOOKS:
+        return
+    hook = ExceptionHook(shell)
+    line_magics = shell.magics_manager.magics["line"]
+    previous_magic = line_magics.get(MAGIC_NAME)
+    hook.install()
+    shell.register_magic_function(jax_nbhelp_magic, magic_kind="line", magic_name=MAGIC_NAME)
+    _HOOKS[id(shell)] = (hook, previous_magic)
+    STATE.shell = shell
+    from jax_nbhelp.core import classroom
+    from jax_nbhelp.shell import warm_up
+
+    classroom.settings(shell)  # reads c.JaxNbhelp.* from the shell's configuration
+
+    warm_up.start()
+
+
+def unload(shell: Any) -> None:
+    entry = _HOOKS.pop(id(shell), None)
+    if entry is None:
+        return
+    hook, previous_magic = entry
+    hook.uninstall()
+    line_magics = shell.magics_manager.magics["line"]
+    if previous_magic is None:
+        line_magics.pop(MAGIC_NAME, None)
+    else:
+        line_magics[MAGIC_NAME] = previous_magic
+    if STATE.shell is shell:
+        from jax_nbhelp.core import classroom
+        from jax_nbhelp.jaxapi import interpret_modes
+
+        classroom.forget()
+        interpret_modes.switch_off()  # what a fix left on goes back as it was
+        STATE.shell = None
+        STATE.reruns.clear()
+        STATE.cards.clear()
+
+
+def is_loaded(shell: Any) -> bool:
+    return id(shell) in _HOOKS

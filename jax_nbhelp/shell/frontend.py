@@ -1,0 +1,68 @@
+"""What the JupyterLab extension asks the kernel: is a diagnosis still known, apply its fix.
+
+Every diagnosis shown gets a card id, carried in its bundle (``card_id``) with the kernel
+process's ``session``. The extension runs ``jax_nbhelp.shell.frontend.status(card_id)`` or
+``apply(card_id, number)`` as an execute request that stores no history (a fix takes no
+execution count), and reads the one ``RESULT_MIME`` display the call makes; what the fix
+prints arrives as the request's own output. A card id the kernel does not know (it
+restarted) is answered ``known: false``, never an error.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jax_nbhelp.core.model import FixResult
+from jax_nbhelp.core.state import STATE
+from jax_nbhelp.show.bundle import bundle_json, register
+
+RESULT_MIME = "application/vnd.jax-nbhelp.result+json"
+
+
+def _answer(payload: dict[str, Any]) -> None:
+    from IPython.display import display
+
+    display({RESULT_MIME: payload, "text/plain": ""}, raw=True)
+
+
+def status(card_id: str) -> None:
+    """Answer whether this kernel still holds the diagnosis ``card_id``."""
+    _answer({"known": card_id in STATE.cards, "session": STATE.session})
+
+
+def result_json(result: FixResult) -> dict[str, Any]:
+    """A fix's outcome for the frontend; a new error's diagnosis gets a card id of its own."""
+    from jax_nbhelp.show.card.html import strip_ansi
+
+    payload = result.to_json()
+    payload["known"] = True
+    payload["traceback"] = strip_ansi(result.traceback) if result.traceback else None
+    if result.diagnosis is not None:
+        payload["diagnosis"] = bundle_json(result.diagnosis, register(result.diagnosis))
+    payload["value"] = _plain(result.value) if result.ok and result.value is not None else None
+    return payload
+
+
+def _plain(value: Any) -> str:
+    """The failing cell's last value as IPython would print it (``Out[N]``)."""
+    from jax_nbhelp.core.state import current_shell
+
+    shell = current_shell()
+    try:
+        data, _ = shell.display_formatter.format(value)
+        return str(data.get("text/plain", repr(value)))
+    except Exception:
+        return repr(value)
+
+
+def apply(card_id: str, number: int) -> None:
+    """Apply fix ``number`` (1-based) of the diagnosis ``card_id`` and answer its outcome."""
+    diagnosis = STATE.cards.get(card_id)
+    if diagnosis is None:
+        _answer({"known": False, "session": STATE.session})
+        return
+    if not 1 <= number <= len(diagnosis.fixes):
+        _answer({"known": True, "ok": False, "error": f"there is no fix {number}"})
+        return
+    result = diagnosis.fixes[number - 1].apply()
+    _answer(result_json(result))

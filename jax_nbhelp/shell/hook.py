@@ -1,0 +1,119 @@
+"""The IPython exception hook: IPython's own traceback first, then the diagnosis.
+
+IPython has one custom-exception slot (``set_custom_exc``) and Colab's kernel already uses it,
+so the hook chains: exceptions the previous handler claimed still go to it, everything else
+gets IPython's normal traceback, and then jax_nbhelp adds its diagnosis. The hook never
+raises: IPython would unregister it (and the previous handler with it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from types import TracebackType
+from typing import Any
+
+_SYNTAX_PATH_ERRORS = (OverflowError, SyntaxError, ValueError, TypeError, MemoryError)
+
+
+class ExceptionHook:
+    """jax_nbhelp's occupant of ``shell.set_custom_exc``, remembering what was there before."""
+
+    def __init__(self, shell: Any) -> None:
+        self.shell = shell
+        self.previous: tuple[tuple[type[BaseException], ...], Any] = (
+            tuple(shell.custom_exceptions),
+            shell.CustomTB,
+        )
+        self.active = False
+        self._installed: Any = None
+
+    def install(self) -> None:
+        previous_types = self.previous[0]
+        claimed = tuple(dict.fromkeys((*previous_types, Exception)))
+        self.shell.set_custom_exc(claimed, _make_handler(self))
+        self._installed = self.shell.CustomTB
+        self.active = True
+
+    def uninstall(self) -> None:
+        """Put back exactly what was there, unless someone else has since taken the slot."""
+        self.active = False
+        if self.shell.CustomTB is self._installed:
+            self.shell.custom_exceptions, self.shell.CustomTB = self.previous
+
+    def handle(self, etype: type[BaseException], value: BaseException,
+               tb: TracebackType | None, tb_offset: int | None) -> None:
+        previous_types, previous_handler = self.previous
+        if previous_types and isinstance(value, previous_types):
+            previous_handler(etype, value, tb, tb_offset=tb_offset)
+            self._reinstall_if_dropped()
+        else:
+            # If IPython cannot format the user's exception (a broken __str__ or
+            # __getattr__), it prints its own fallback: the user's problem, shown the way
+            # IPython shows it, and nothing for jax_nbhelp to add.
+            with contextlib.suppress(Exception):
+                self._show_like_ipython(value, tb)
+        if self.active:
+            self._diagnose(value)
+
+    def _reinstall_if_dropped(self) -> None:
+        # When the previous handler raises, IPython clears the whole slot: that handler is
+        # gone by IPython's own rule, but jax_nbhelp should stay.
+        if self.active and self.shell.CustomTB is not self._installed:
+            self.previous = (tuple(self.shell.custom_exceptions), self.shell.CustomTB)
+            self.install()
+
+    def _show_like_ipython(self, value: BaseException, tb: TracebackType | None) -> None:
+        """Exactly what IPython does for an exception nobody claimed."""
+        shell = self.shell
+        if tb is not None and tb.tb_frame.f_code.co_name == "run_code":
+            shell.showtraceback(running_compiled_code=True)
+        elif isinstance(value, IndentationError):
+            # Reached from run_cell's parse step: IPython reports these without a traceback.
+            shell.showindentationerror()
+        elif isinstance(value, _SYNTAX_PATH_ERRORS):
+            shell.showsyntaxerror()
+        else:
+            shell.showtraceback()
+
+    def _diagnose(self, value: BaseException) -> None:
+        if "jax" not in sys.modules:
+            return  # every error jax_nbhelp knows comes from JAX
+        try:
+            from jax_nbhelp.core.state import STATE
+            from jax_nbhelp.diagnosis.engine import FAILURES, diagnose
+            from jax_nbhelp.show.display import show
+
+            failures_before = FAILURES.count
+            diagnosis = diagnose(value, self.shell)
+            if diagnosis is None:
+                if FAILURES.count != failures_before:
+                    print("jax_nbhelp: a diagnosis failed on this error (see "
+                          "jax_nbhelp.diagnosis.engine.FAILURES); the traceback above is complete.",
+                          file=sys.stderr)
+                return
+            STATE.last = diagnosis
+            show(diagnosis)
+        except Exception as exc:
+            print(
+                f"jax_nbhelp: the diagnosis failed ({type(exc).__name__}: {exc}); "
+                "the traceback above is IPython's own and complete.",
+                file=sys.stderr,
+            )
+
+
+def _make_handler(hook: ExceptionHook) -> Any:
+    def jax_nbhelp_handler(shell: Any, etype: type[BaseException], value: BaseException,
+                           tb: TracebackType | None, tb_offset: int | None = None) -> None:
+        try:
+            hook.handle(etype, value, tb, tb_offset)
+        except BaseException as exc:
+            # A bug here must never cost the user their traceback.
+            try:
+                print(f"jax_nbhelp: internal error ({type(exc).__name__}: {exc}).",
+                      file=sys.stderr)
+                shell.showtraceback((etype, value, tb))
+            except BaseException:
+                pass
+
+    return jax_nbhelp_handler

@@ -1,0 +1,180 @@
+"""``%jax_nbhelp``: show the last diagnosis, preview or apply its fixes, list the catalog."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from jax_nbhelp.core.state import STATE
+
+MAGIC_NAME = "jax_nbhelp"
+
+USAGE = """\
+%jax_nbhelp            show the last diagnosis
+%jax_nbhelp fix N      apply fix N of the last diagnosis and report the outcome
+%jax_nbhelp preview N  show exactly what fix N will run
+%jax_nbhelp list       the catalog of errors jax_nbhelp knows
+%jax_nbhelp last       the outcome of the last fix
+%jax_nbhelp interpret  whether an interpret mode is on for this kernel ("from now on")
+%jax_nbhelp interpret off   turn it off: kernels built from then on compile as written
+%jax_nbhelp hints      classroom mode: show the cause, the place and why; keep fixes back
+%jax_nbhelp fixes      show fixes again (and the last diagnosis with its fixes)"""
+
+
+def _fixes_hidden(command: str) -> bool:
+    from jax_nbhelp.core.classroom import fixes_shown
+
+    if fixes_shown():
+        return False
+    print(f"jax_nbhelp: classroom mode keeps the fixes back. Try the change yourself, or run "
+          f"`%jax_nbhelp fixes` to show them, then `%jax_nbhelp {command} N`.")
+    return True
+
+
+def _interpret(args: list[str]) -> None:
+    from jax_nbhelp.jaxapi import interpret_modes
+
+    if args == ["off"]:
+        mode = interpret_modes.switch_off()
+        if mode is None:
+            print("jax_nbhelp: no interpret mode was on.")
+        else:
+            print(f"jax_nbhelp: {interpret_modes.describe(mode).name} is off. Kernels built "
+                  "from now on compile as written; kernels built while it was on stay "
+                  "interpreted until their cells run again.")
+        return
+    if args:
+        print("jax_nbhelp: `%jax_nbhelp interpret` shows the mode; `%jax_nbhelp interpret off` "
+              "turns it off. A fix (\"Interpret mode from now on\") turns it on.")
+        return
+    print(interpret_modes.session_note() or "jax_nbhelp: no interpret mode is on for this "
+          "kernel; kernels compile as written.")
+
+
+def _classroom(show_fixes: bool) -> None:
+    from jax_nbhelp.core.classroom import settings
+
+    settings().show_fixes = show_fixes
+    if not show_fixes:
+        print("jax_nbhelp: classroom mode. A diagnosis shows the cause, the place and why; "
+              "its fixes stay hidden until `%jax_nbhelp fixes`.")
+        return
+    print("jax_nbhelp: fixes are shown.")
+    if STATE.last is not None and STATE.last.fixes:
+        from jax_nbhelp.show.display import show
+
+        show(STATE.last)
+
+
+# When a long fix says it is still running: a few times early, then once a minute.
+_REPORT_AT = (10, 30, 60)
+
+
+def _progress_printer(fix: Any) -> Callable[[float], None]:
+    """Prints the time a fix has run, now and then (called from another thread)."""
+    from jax_nbhelp.jaxapi.interpret_cost import elapsed
+
+    said: list[int] = []
+
+    def report(seconds: float) -> None:
+        due = [mark for mark in _REPORT_AT if seconds >= mark and mark not in said]
+        minute = int(seconds // 60) * 60
+        if minute > _REPORT_AT[-1] and minute not in said:
+            due.append(minute)
+        if due:
+            said.extend(due)
+            print(f"jax_nbhelp: fix still running, {elapsed(seconds, fix.estimate)}; interrupt the "
+                  "kernel to stop only the fix.", flush=True)
+
+    return report
+
+
+def _fix_number(args: list[str]) -> int | None:
+    diagnosis = STATE.last
+    if diagnosis is None:
+        print("jax_nbhelp: no diagnosis yet. Run a cell that fails with a JAX error first.")
+        return None
+    if len(args) != 2 or not args[1].isdigit():
+        print(f"jax_nbhelp: say which fix, e.g. `%jax_nbhelp {args[0]} 1`.")
+        return None
+    number = int(args[1])
+    if not 1 <= number <= len(diagnosis.fixes):
+        count = len(diagnosis.fixes)
+        print(f"jax_nbhelp: [{diagnosis.code}] has {count} fix{'es' if count != 1 else ''}; "
+              f"there is no fix {number}.")
+        return None
+    return number
+
+
+def _apply(args: list[str]) -> None:
+    number = _fix_number(args)
+    if number is None or STATE.last is None:
+        return
+    fix = STATE.last.fixes[number - 1]
+    print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ...")
+    if fix.estimate is not None and fix.estimate.long:
+        print(f"jax_nbhelp: {fix.estimate.sentence()} Interrupt the kernel (stop button, or "
+              "Ctrl-C) to stop only the fix.")
+    result = fix.apply(progress=_progress_printer(fix))
+    print(result)
+    if result.ok:
+        from jax_nbhelp.core.state import edits_to_copy
+
+        for edit in edits_to_copy(fix):
+            print(f"\nThe fixed source of {edit.label} (your cell is unchanged; paste this "
+                  f"into it to keep the fix):\n\n{edit.source}\n")
+    if result.ok and result.value is not None:
+        from IPython.display import display
+
+        display(result.value)
+    if not result.ok and result.diagnosis is not None:
+        from jax_nbhelp.show.display import show
+
+        if result.traceback:
+            print(result.traceback)
+        show(result.diagnosis)
+    elif not result.ok and result.traceback:
+        print(result.traceback)
+
+
+def _list() -> None:
+    from jax_nbhelp.diagnosis.engine import entries
+    from jax_nbhelp.show.render_text import render_catalog
+
+    print(render_catalog([(e.CODE, e.NAME, e.TITLE) for e in entries()]))
+
+
+def jax_nbhelp_magic(line: str) -> None:
+    args = line.split()
+    command = args[0] if args else ""
+    if command == "":
+        from jax_nbhelp.jaxapi.interpret_modes import session_note
+        from jax_nbhelp.show.display import presented
+
+        if STATE.last is not None:
+            print(presented(STATE.last))
+        else:
+            print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
+            if session_note():
+                print(f"\n{session_note()}")
+    elif command == "fix":
+        if not _fixes_hidden(command):
+            _apply(args)
+    elif command == "preview":
+        if _fixes_hidden(command):
+            return
+        number = _fix_number(args)
+        if number is not None and STATE.last is not None:
+            print(STATE.last.fixes[number - 1].preview())
+    elif command == "list":
+        _list()
+    elif command == "interpret":
+        _interpret(args[1:])
+    elif command in ("hints", "fixes"):
+        _classroom(show_fixes=command == "fixes")
+    elif command == "last":
+        print(STATE.last_result if STATE.last_result else "jax_nbhelp: no fix applied yet.")
+    else:
+        print(f"jax_nbhelp: unknown command {command!r}.\n{USAGE}")
+
+

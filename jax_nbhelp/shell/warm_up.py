@@ -1,0 +1,50 @@
+"""Import what a first diagnosis needs in the background, once jax_nbhelp is loaded.
+
+The first error of a session is the one that counts, and its diagnosis would otherwise pay
+for importing libcst and the catalog (a few hundred milliseconds) inside the failing cell.
+A daemon thread imports them while the user works; JAX itself is never imported here. If
+the first error comes before the thread is done, the diagnosis simply waits on the same
+imports; a failure here costs nothing but that head start.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import threading
+
+_STARTED = threading.Event()
+_MODULES = (
+    "libcst",
+    "libcst.metadata",
+    "jax_nbhelp.rewrite",
+    "jax_nbhelp.show.card.html",
+    "jax_nbhelp.show.display",
+    "jax_nbhelp.fix.run_plan",
+)
+
+
+def _import_all() -> None:
+    try:
+        for name in _MODULES:
+            importlib.import_module(name)
+        from jax_nbhelp.diagnosis import catalog_index
+        from jax_nbhelp.diagnosis.engine import entries
+
+        catalog_index.load()
+        entries()
+        # The imports leave many new long-lived objects, and CPython starts a full collection
+        # once enough have piled up: over a big notebook that takes ~100 ms, and would fall
+        # in whichever cell comes next (often the one that fails). Take it now, while the
+        # user is between cells.
+        gc.collect()
+    except Exception:  # only a head start: the diagnosis imports what it needs anyway
+        pass
+
+
+def start() -> None:
+    """Start the warm-up once per process."""
+    if _STARTED.is_set():
+        return
+    _STARTED.set()
+    threading.Thread(target=_import_all, name="jax_nbhelp-warm-up", daemon=True).start()

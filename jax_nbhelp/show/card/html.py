@@ -1,0 +1,206 @@
+"""The card as HTML: pure functions from the model to escaped markup.
+
+Used by the live widget (inside ipywidgets HTML widgets) and by the static copy that a saved
+notebook, nbconvert or a notebook viewer shows without a kernel. Every string that can come
+from the user's code, the exception or JAX goes through ``esc``; the markup is plain
+semantic HTML, so it stays readable where a sanitizer drops the ``<style>``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+
+from jax_nbhelp.core.model import CellEdit, Diagnosis, Fix, FixResult, Location
+from jax_nbhelp.diagnosis.context import is_top_level
+from jax_nbhelp.show.card.styles import CARD_CSS, hide_rules
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def esc(text: object) -> str:
+    """``text`` as HTML text: ``<script>`` shows as the characters, never runs."""
+    return html.escape(str(text), quote=True)
+
+
+def strip_ansi(text: str) -> str:
+    """Remove the terminal colour codes IPython puts in tracebacks."""
+    return _ANSI.sub("", text)
+
+
+def style_tag() -> str:
+    return f"<style>{CARD_CSS}</style>"
+
+
+def source_window(location: Location, context: int = 2) -> str:
+    """The offending line with ``context`` lines around it, numbered, the line itself marked."""
+    lines = location.source.splitlines() if location.source else []
+    if 0 < location.lineno <= len(lines):
+        first = max(1, location.lineno - context)
+        last = min(len(lines), location.lineno + context)
+        shown = [(n, lines[n - 1]) for n in range(first, last + 1)]
+    else:
+        shown = [(location.lineno, location.line)]
+    width = len(str(shown[-1][0]))
+    rows = []
+    for number, text in shown:
+        hit = number == location.lineno
+        mark = "→" if hit else " "
+        css = "jnh-line jnh-hit" if hit else "jnh-line"
+        rows.append(
+            f'<span class="{css}"><span class="jnh-ln">{number:>{width}} {mark} </span>'
+            f"{esc(text)}</span>"
+        )
+    return '<pre class="jnh-src">' + "\n".join(rows) + "</pre>"
+
+
+def location_html(heading: str, location: Location, context: int = 2) -> str:
+    where = esc(location.label)
+    if location.function and not is_top_level(location.function):
+        where += f", in <code>{esc(location.function)}</code>"
+    return (
+        f'<div class="jnh-heading">{esc(heading)} <span class="jnh-muted">{where}</span></div>'
+        + source_window(location, context)
+    )
+
+
+def preview_html(fix: Fix) -> str:
+    """``fix.preview()`` line by line, diff lines coloured; its text is exactly the preview."""
+    rows = []
+    for line in fix.preview().split("\n"):
+        if line.startswith("+") and not line.startswith("+++"):
+            css = "jnh-add"
+        elif line.startswith("-") and not line.startswith("---"):
+            css = "jnh-del"
+        elif line.startswith("@@"):
+            css = "jnh-hunk"
+        else:
+            css = ""
+        rows.append(f'<span class="jnh-line {css}">{esc(line)}</span>' if css else esc(line))
+    return '<pre class="jnh-preview">' + "\n".join(rows) + "</pre>"
+
+
+def safety_html(fix: Fix) -> str:
+    """Whether the fix changes what the program computes, then why."""
+    if fix.safe:
+        badge = '<span class="jnh-safe">Safe:</span>'
+    else:
+        badge = '<span class="jnh-unsafe">Changes what the program computes:</span>'
+    return f'<div class="jnh-text">{badge} {esc(fix.safety)}</div>'
+
+
+def fix_details_html(fix: Fix) -> str:
+    """What a fix does, how safe it is and exactly what it runs (shown next to its button)."""
+    parts = [f'<div class="jnh-text">{esc(fix.summary)}</div>', safety_html(fix)]
+    if fix.unavailable:
+        parts.append(f'<div class="jnh-text jnh-unavailable">Cannot apply here: '
+                     f"{esc(fix.unavailable)}</div>")
+    parts.append('<div class="jnh-muted">What it runs:</div>' + preview_html(fix))
+    return '<div class="jnh-body">' + "".join(parts) + "</div>"
+
+
+def fix_html(number: int, fix: Fix) -> str:
+    """A fix in the static copy: the widget shows a button where this shows a title."""
+    status = " (cannot apply here)" if fix.unavailable else ""
+    return (
+        f'<div class="jnh-fix"><div class="jnh-fix-title">Fix {number}: {esc(fix.label)}'
+        f"{status}</div>{fix_details_html(fix)}</div>"
+    )
+
+
+def header_html(diagnosis: Diagnosis) -> str:
+    """Title, the error, the cause in plain words, where, the call site, why and notes."""
+    parts = [
+        f'<div class="jnh-title">{esc(diagnosis.title)}'
+        f'<span class="jnh-code">jax_nbhelp {esc(diagnosis.code)}</span></div>',
+        f'<div class="jnh-error">{esc(diagnosis.error)}</div>',
+        f'<div class="jnh-text">{esc(diagnosis.explanation)}</div>',
+    ]
+    if diagnosis.location is not None:
+        parts.append(location_html("Where:", diagnosis.location))
+    if diagnosis.call_site is not None:
+        parts.append(location_html("Reached from:", diagnosis.call_site, context=1))
+    parts.append(f'<div class="jnh-heading">Why:</div><div class="jnh-text">'
+                 f"{esc(diagnosis.why)}</div>")
+    parts += [f'<div class="jnh-text"><strong>Note:</strong> {esc(note)}</div>'
+              for note in diagnosis.notes]
+    if diagnosis.hidden_fixes:
+        from jax_nbhelp.core.classroom import hidden_line
+
+        parts.append(f'<div class="jnh-text jnh-muted jnh-hidden-fixes">'
+                     f"{esc(hidden_line(diagnosis.hidden_fixes))}</div>")
+    elif not diagnosis.fixes:
+        parts.append('<div class="jnh-text jnh-muted">No mechanical fix is correct here; the '
+                     "explanation says what to change.</div>")
+    return '<div class="jnh-body">' + "".join(parts) + "</div>"
+
+
+def fixed_sources_html(edits: Sequence[CellEdit]) -> str:
+    """The rewritten source of each cell a fix changed, to copy into the notebook."""
+    return "".join(
+        f'<div class="jnh-text">Fixed source of {esc(edit.label)}: copy it into the cell '
+        "(jax_nbhelp ran the fix but cannot edit your notebook).</div>"
+        f'<pre class="jnh-copy">{esc(edit.source)}</pre>'
+        for edit in edits
+    )
+
+
+def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | None = None,
+                 traceback: bool = False) -> str:
+    """The end of the card: fixed (and how long it took) or not, with the new error.
+
+    ``to_copy``: the cells whose fixed source differs from the user's cells (default: every
+    cell the fix rewrote).
+    """
+    label = esc(fix.label)
+    if to_copy is None:
+        to_copy = list(fix.edits)
+    if result.ok:
+        parts = [
+            f'<div class="jnh-outcome jnh-ok"><strong>✓ Fixed.</strong> “{label}” ran without '
+            f"error in {result.seconds:.2f} s.</div>",
+            fixed_sources_html(to_copy),
+        ]
+    elif result.stopped:
+        return (f'<div class="jnh-outcome jnh-fail"><strong>■ Stopped.</strong> '
+                f"{esc(result.error or '')}</div>")
+    else:
+        parts = [
+            f'<div class="jnh-outcome jnh-fail"><strong>✗ Not fixed.</strong> “{label}” '
+            f'failed:<div class="jnh-error">{esc(result.error or "unknown error")}</div></div>'
+        ]
+        if result.restored:
+            parts.append('<div class="jnh-text jnh-muted">Undone: '
+                         f"{esc(', '.join(result.restored))} as before the fix.</div>")
+        if traceback and result.traceback:
+            parts.append(f'<details><summary>Traceback of the re-run</summary><pre '
+                         f'class="jnh-trace">{esc(strip_ansi(result.traceback))}</pre></details>')
+        if result.diagnosis is not None:
+            parts.append('<div class="jnh-text">jax_nbhelp knows the new error; its '
+                         "diagnosis follows.</div>")
+        elif result.traceback:
+            parts.append('<div class="jnh-text jnh-muted">jax_nbhelp has no diagnosis for the '
+                         "new error.</div>")
+    return '<div class="jnh-body">' + "".join(parts) + "</div>"
+
+
+def card_html(diagnosis: Diagnosis, outcome: str = "", *, magic_hint: bool = True) -> str:
+    """The whole card as static HTML: header, every fix with its preview, then ``outcome``."""
+    fixes = "".join(fix_html(n, fix) for n, fix in enumerate(diagnosis.fixes, 1))
+    hint = ""
+    if magic_hint and diagnosis.fixes:
+        hint = ('<div class="jnh-text jnh-muted">In a running kernel, apply fix N with '
+                "<code>%jax_nbhelp fix N</code>.</div>")
+    return f'<div class="jnh-card">{header_html(diagnosis)}{fixes}{hint}{outcome}</div>'
+
+
+def static_html(card_id: str, body: str) -> str:
+    """The static copy displayed next to live card ``card_id``, hidden while that card lives."""
+    return (f"<style>{CARD_CSS}{hide_rules(card_id)}</style>"
+            f'<div class="jnh-static-{esc(card_id)}">{body}</div>')
+
+
+def diagnosis_html(diagnosis: Diagnosis) -> str:
+    """The ``text/html`` of a diagnosis shown without a widget."""
+    return style_tag() + card_html(diagnosis)

@@ -1,0 +1,61 @@
+"""Show a diagnosis after the traceback, as a mime bundle every frontend can render.
+
+``text/plain`` is what terminal IPython and unknown frontends show;
+``application/vnd.jax-nbhelp.diagnosis+json`` carries the same content as data for the
+widget and the JupyterLab extension. ``text/html`` is the same explanation as a card.
+
+In a Jupyter kernel the diagnosis is the inline card (``jax_nbhelp.show.card``): a static copy
+that saved notebooks keep, then the live widget with one button per fix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.show.card.html import diagnosis_html
+from jax_nbhelp.show.render_text import MIME_TYPE, render_diagnosis
+
+
+def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
+    from jax_nbhelp.show.bundle import bundle_json, register
+
+    return {
+        "text/plain": render_diagnosis(diagnosis),
+        "text/html": diagnosis_html(diagnosis),
+        MIME_TYPE: bundle_json(diagnosis, register(diagnosis)),
+    }
+
+
+def presented(diagnosis: Diagnosis) -> Diagnosis:
+    """The diagnosis as every form shows it now: without its fixes in classroom mode, and
+    saying when an interpret mode is on for this kernel."""
+    from jax_nbhelp.core.classroom import shown
+    from jax_nbhelp.jaxapi.interpret_modes import session_note
+
+    diagnosis = shown(diagnosis)
+    note = session_note()
+    if note is not None and note not in diagnosis.notes:
+        diagnosis = replace(diagnosis, notes=(*diagnosis.notes, note))
+    return diagnosis
+
+
+def show(diagnosis: Diagnosis) -> None:
+    from IPython.display import display
+
+    from jax_nbhelp.core.state import current_shell
+    from jax_nbhelp.show.card import show_card, widget_frontend
+
+    diagnosis = presented(diagnosis)
+
+    if widget_frontend(current_shell()):
+        try:
+            if show_card(diagnosis) is not None:
+                return
+        except Exception as exc:  # the text and HTML below still explain the error
+            import sys
+
+            print(f"jax_nbhelp: the card failed ({type(exc).__name__}: {exc}).",
+                  file=sys.stderr)
+    display(diagnosis_bundle(diagnosis), raw=True)
