@@ -24,7 +24,7 @@ export function frontendCall(name: 'status' | 'apply', ...args: (string | number
   const literal = args.map(arg =>
     typeof arg === 'boolean' ? (arg ? 'True' : 'False') : JSON.stringify(arg)
   );
-  return `__import__("jax_nbhelp.shell.frontend").frontend.${name}(${literal.join(', ')})`;
+  return `__import__("jax_nbhelp.shell.frontend").shell.frontend.${name}(${literal.join(', ')})`;
 }
 
 /** Run `code` in `kernel` and collect the RESULT_MIME answer and the printed output. */

@@ -189,7 +189,7 @@ describe('CardView', () => {
 describe('frontendCall', () => {
   it('quotes its arguments as Python literals', () => {
     expect(frontendCall('apply', 'ab"c', 2)).toBe(
-      '__import__("jax_nbhelp.shell.frontend").frontend.apply("ab\\"c", 2)'
+      '__import__("jax_nbhelp.shell.frontend").shell.frontend.apply("ab\\"c", 2)'
     );
   });
 });
