@@ -30,3 +30,23 @@ class Example:
     check: str
     fixed: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
+
+
+# What the tracer entries' examples import: jit, jnp, and partial for static_argnames.
+TRACING_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+
+
+def corrected(imports: str, before: str, after: str, failing: str, fix: str,
+              check: str) -> Example:
+    """The usual story: the mistake is in a cell defined before the failing one (``before``,
+    after ``imports``); ``fixed`` is that cell as ``after`` corrects it, then the failing cell
+    again."""
+    return Example(setup=(imports, before), failing=failing, fix=fix, check=check,
+                   fixed=(imports, after, failing))
+
+
+def made_static(function: str, failing: str, name: str, check: str) -> Example:
+    """The example of a ``@jax.jit`` ``function`` that a call passes a Python setting ``name``:
+    the fix marks it static, as ``fixed`` spells it by hand."""
+    decorated = function.replace("@jax.jit", f"@partial(jax.jit, static_argnames={name!r})", 1)
+    return corrected(TRACING_IMPORTS, function, decorated, failing, f"Make {name} static", check)

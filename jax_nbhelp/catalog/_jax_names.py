@@ -17,6 +17,7 @@ from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.provenance import is_jax_object
+from jax_nbhelp.fix.kernel_cells import dotted
 
 # Public JAX modules whose names a notebook reaches (searched for a name it lacks elsewhere).
 RELATED = ("jax", "jax.numpy", "jax.lax", "jax.tree", "jax.tree_util", "jax.random",
@@ -168,7 +169,7 @@ def user_locations(ctx: ErrorContext) -> Iterator[Location]:
 
 def called_function(call: ast.Call) -> ast.expr:
     """What ``call`` calls: ``f`` for ``f(...)`` and for ``functools.partial(f, ...)``."""
-    name = _tracing.dotted(call.func) or ""
+    name = dotted(call.func) or ""
     if name.rsplit(".", 1)[-1] == "partial" and call.args:
         return call.args[0]
     return call.func
@@ -186,7 +187,7 @@ def call_in_source(ctx: ErrorContext, name: str, keyword: str) -> tuple[object, 
                     and node.lineno <= location.lineno <= (node.end_lineno or node.lineno)
                     and any(k.arg == keyword for k in node.keywords)):
                 continue
-            spelled = _tracing.dotted(called_function(node))
+            spelled = dotted(called_function(node))
             value = resolve(ctx, spelled) if spelled else None
             if spelled is not None and named(value, name):
                 return value, spelled

@@ -22,6 +22,7 @@ from typing import Literal
 
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link, is_top_level
+from jax_nbhelp.fix.kernel_cells import dotted
 
 _ORIGIN_RE = re.compile(
     r"The error occurred while tracing the function (?P<function>\S+)"
@@ -137,16 +138,6 @@ def parse(source: str | None) -> tuple[ast.Module, str] | None:
 
 def segment(code: str, node: ast.AST) -> str:
     return (ast.get_source_segment(code, node) or "").strip()
-
-
-def dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a name or attribute chain, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
 
 
 def is_jit(node: ast.AST) -> bool:
@@ -397,3 +388,39 @@ def spellings(ctx: ErrorContext) -> tuple[str, str]:
     jnp = ctx.alias("jax.numpy") or "jnp"
     lax = ctx.alias("jax.lax") or f"{ctx.alias('jax') or 'jax'}.lax"
     return jnp, lax
+
+
+def quoted_line(location: Location | None, fallback: str) -> str:
+    """The user's line as a sentence's subject: ```n = len(x)` at In [2], line 3``, or
+    ``fallback`` when jax_nbhelp found no line of the user's."""
+    if location is None:
+        return fallback
+    return f"`{location.line.strip()}` at {location.label}"
+
+
+@dataclass(frozen=True)
+class Traced:
+    """Where a tracer entry starts: the error, the user's line that raised it, and (from
+    JAX's "while tracing" note) the traced function and the call that traced it."""
+
+    link: Link
+    location: Location | None
+    origin: TraceOrigin | None
+    call: JitCall | None
+
+    def subject(self, fallback: str) -> str:
+        return quoted_line(self.location, fallback)
+
+    @property
+    def caller(self) -> Location | None:
+        """The line that called the traced function (the diagnosis's "reached from")."""
+        return self.call.caller if self.call is not None else None
+
+
+def traced(ctx: ErrorContext, link: Link | None) -> Traced | None:
+    """The tracer error ``link`` read for an entry (None when the entry found no error)."""
+    if link is None:
+        return None
+    origin = trace_origin(link.message)
+    call = jit_call(ctx, origin) if origin is not None else None
+    return Traced(link, ctx.deepest_user_location(), origin, call)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -87,7 +88,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                else ", ".join(interpret_modes.initialized_platforms()))
     location = ctx.deepest_user_location()
     failing = ctx.failing_cell()
-    where = f" at {location.label}" if location else ""
+    where = _entry.at(location)
     asked = interpret_modes.platform_name(platform.lower())
     explanation = (
         f"The code{where} asks JAX for the {platform!r} backend, and this runtime has no "
@@ -114,15 +115,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         ),
         safe=False,
     )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=top.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=(fix,),
-        notes=(RUNTIME_NOTE,),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=(fix,), notes=(RUNTIME_NOTE,))

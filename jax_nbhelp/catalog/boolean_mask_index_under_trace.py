@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -25,22 +25,13 @@ ERROR = "NonConcreteBooleanIndexError"
 _IMPORTS = "import jax, jax.numpy as jnp"
 
 EXAMPLES = (
-    Example(
-        setup=(_IMPORTS, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()"),
-        failing="out = positive_sum(jnp.array([1.0, -2.0, 3.0]))",
-        fix=NO_FIX,
-        check="float(out) == 4.0",
-        fixed=(_IMPORTS, "@jax.jit\ndef positive_sum(x):\n    return jnp.where(x > 0, x, 0).sum()",
-               "out = positive_sum(jnp.array([1.0, -2.0, 3.0]))"),
-    ),
-    Example(
-        setup=(_IMPORTS, "@jax.jit\ndef clip_negative(x):\n    return x.at[x < 0].set(0.0)"),
-        failing="out = clip_negative(jnp.array([1.0, -2.0, 3.0]))",
-        fix=NO_FIX,
-        check="out.tolist() == [1.0, 0.0, 3.0]",
-        fixed=(_IMPORTS, "@jax.jit\ndef clip_negative(x):\n    return jnp.where(x < 0, 0.0, x)",
-               "out = clip_negative(jnp.array([1.0, -2.0, 3.0]))"),
-    ),
+    corrected(_IMPORTS, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()",
+              "@jax.jit\ndef positive_sum(x):\n    return jnp.where(x > 0, x, 0).sum()",
+              "out = positive_sum(jnp.array([1.0, -2.0, 3.0]))", NO_FIX, "float(out) == 4.0"),
+    corrected(_IMPORTS, "@jax.jit\ndef clip_negative(x):\n    return x.at[x < 0].set(0.0)",
+              "@jax.jit\ndef clip_negative(x):\n    return jnp.where(x < 0, 0.0, x)",
+              "out = clip_negative(jnp.array([1.0, -2.0, 3.0]))", NO_FIX,
+              "out.tolist() == [1.0, 0.0, 3.0]"),
 )
 
 WHY = (
@@ -125,18 +116,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = ctx.deepest_user_location()
     call_site = ctx.call_site()
-    line = f"`{location.line.strip()}`" if location is not None else "A line"
-    where = f" at {location.label}" if location is not None else ""
-    explanation = (f"{line}{where} indexes an array with a boolean mask that is traced, so "
+    subject = _tracing.quoted_line(location, "A line")
+    explanation = (f"{subject} indexes an array with a boolean mask that is traced, so "
                    "the number of selected elements is unknown while JAX traces it.")
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=call_site if call_site != location else ctx.failing_cell(),
-        notes=(advice(ctx, location),),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=call_site if call_site != location else ctx.failing_cell(),
+                            notes=(advice(ctx, location),))

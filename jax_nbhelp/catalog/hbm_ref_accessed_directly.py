@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -204,15 +205,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     fixes: tuple[Fix, ...] = ()
     if location is not None and location.kind == "cell":
         fixes = (_fix(ctx, location, ref, operand),)
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary if link is ctx.top else ctx.top.summary,
-        location=location,
-        call_site=call_site if call_site != location else None,
-        fixes=fixes,
-        notes=(_copy_snippet(ref or "x_hbm", reading),),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=call_site,
+                            fixes=fixes, notes=(_copy_snippet(ref or "x_hbm", reading),))

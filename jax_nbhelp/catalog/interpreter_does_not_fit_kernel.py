@@ -14,6 +14,7 @@ memory (GMEM, SMEM). Each rejects the other's kernels, with messages that do not
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -24,7 +25,6 @@ CODE = "JNH205"
 NAME = "interpreter-does-not-fit-kernel"
 TITLE = "Kernel run under the other chip's interpret mode"
 
-_INTERPRETERS = {"/pallas/mosaic_gpu/interpret/": "gpu", "/pallas/mosaic/interpret/": "tpu"}
 _MEMORY_NAMES = frozenset({"vmem", "smem", "gmem", "any", "hbm", "semaphore_mem", "tmem",
                            "semaphore"})
 _GPU_HOME = "jax._src.pallas.mosaic_gpu.interpret.params"
@@ -120,16 +120,6 @@ WHY = (
 FAMILY = {"tpu": "TPU", "gpu": "GPU"}
 
 
-def _interpreter(link: Link) -> str | None:
-    """The interpreter whose code raised: "tpu" or "gpu" (innermost frame wins)."""
-    for frame in reversed(link.frames):
-        path = frame.filename.replace("\\", "/")
-        for marker, family in _INTERPRETERS.items():
-            if marker in path:
-                return family
-    return None
-
-
 def _is_mismatch_message(link: Link) -> bool:
     message = link.message
     if message.startswith(("Unsupported mesh type", "Unsupported memory space")):
@@ -149,7 +139,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     top = ctx.top
     if not _is_mismatch_message(top):
         return None
-    interpreter = _interpreter(top)
+    interpreter = interpret_modes.raising_interpreter([frame.filename for frame in top.frames])
     if interpreter is None:
         return None
     situation = interpret_fixes.analyse(ctx)
@@ -194,15 +184,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 f"The interpret switch overrides interpret= but is read when a kernel is "
                 f"built, so {cells}, which built this one, run again under it."
             )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=error,
-        location=where,
-        call_site=ctx.call_site() if ctx.call_site() != where else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=where,
+                            call_site=ctx.call_site(),
+                            fixes=fixes, notes=notes, error=error)

@@ -19,16 +19,17 @@ from __future__ import annotations
 
 import re
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.callback_errors import embedded_links
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH212"
 NAME = "interpreter-lacks-feature"
 TITLE = "Kernel uses a feature the Pallas interpreter does not have"
 
-_INTERPRETERS = {"/pallas/mosaic_gpu/interpret/": "gpu", "/pallas/mosaic/interpret/": "tpu"}
 _GPU_HOME = "jax._src.pallas.mosaic_gpu.interpret.params"
 
 # TPU interpret: the device_id axes it could not map to devices, as a dict's repr.
@@ -110,16 +111,6 @@ FAMILY = {"tpu": "TPU interpret mode (pltpu.InterpretParams())",
           "gpu": "GPU interpret mode (InterpretGPUParams())"}
 
 
-def _interpreter(link: Link) -> str | None:
-    """The interpreter whose code raised: "tpu" or "gpu" (innermost frame wins)."""
-    for frame in reversed(link.frames):
-        path = frame.filename.replace("\\", "/")
-        for marker, family in _INTERPRETERS.items():
-            if marker in path:
-                return family
-    return None
-
-
 def _links(ctx: ErrorContext) -> list[Link]:
     """The chain's exceptions and those their text holds (a host callback's error, also one
     nested in another callback's)."""
@@ -181,7 +172,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     for link in _links(ctx):
         if not link.is_a("NotImplementedError"):
             continue
-        interpreter = _interpreter(link)
+        interpreter: str | None = interpret_modes.raising_interpreter(
+            [f.filename for f in link.frames])
         if interpreter is None and ctx.kernel is not None and ctx.kernel.interpret in FAMILY:
             interpreter = ctx.kernel.interpret
         if interpreter is None:
@@ -199,15 +191,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         "the interpreter, not a bug in your kernel."
     )
     call_site = ctx.call_site()
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary if ctx.top.message else ctx.top.type_name,
-        location=location,
-        call_site=call_site if call_site != location else None,
-        fixes=(),
-        notes=(alternatives,),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=call_site,
+                            fixes=(), notes=(alternatives,),
+                            error=ctx.top.summary if ctx.top.message else ctx.top.type_name)

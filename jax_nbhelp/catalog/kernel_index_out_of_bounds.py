@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import re
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -330,18 +331,16 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                    "there. This is a bug in the kernel, not in the interpreter: on a real "
                    "chip the same kernel would silently read garbage (or overwrite other "
                    "data).")
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=(ctx.top.summary.split("Traceback (most recent call last):")[0].strip()
-               + " ... " + (block or access).group(0)),  # type: ignore[union-attr]
+    return _entry.diagnosis(
+        ctx,
+        __name__,
+        explanation,
         location=location or ctx.deepest_user_location(),
         call_site=call_site if call_site != location else None,
         fixes=(),
         notes=("Fix the index so it stays inside the buffer: check the last program "
                "(pl.program_id(...) == grid size - 1), the index_map of every BlockSpec, "
                "and each pl.ds(start, size) against the array's shape.",),
+        error=(ctx.top.summary.split("Traceback (most recent call last):")[0].strip()
+               + " ... " + (block or access).group(0)),  # type: ignore[union-attr]
     )

@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -149,14 +149,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     notes.append("To stop at the line where a value escapes, run the call inside "
                   "`with jax.checking_leaks():`.")
     location = suspects[0] if len(suspects) == 1 else (place or use)
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=use if use != location else None,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=use,
+                            notes=notes)

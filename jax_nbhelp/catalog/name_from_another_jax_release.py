@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from jax_nbhelp.catalog import _entry, _renames
 from jax_nbhelp.catalog import _jax_names as names
-from jax_nbhelp.catalog import _renames
 from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -124,10 +124,8 @@ def _release_note() -> str:
 def _diagnosis(ctx: ErrorContext, explanation: str, fixes: tuple[Fix, ...] = ()) -> Diagnosis:
     location = ctx.deepest_user_location()
     failing = ctx.failing_cell()
-    return Diagnosis(code=CODE, name=NAME, title=TITLE, explanation=explanation, why=WHY,
-                     error=ctx.top.summary, location=location,
-                     call_site=failing if failing != location else None, fixes=fixes,
-                     notes=(_release_note(),))
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=fixes, notes=(_release_note(),))
 
 
 def _where(location: Location | None) -> str:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -26,31 +26,16 @@ ERROR = "TracerArrayConversionError"
 _IMPORTS = "import jax, jax.numpy as jnp\nimport numpy as np"
 
 EXAMPLES = (
-    Example(
-        setup=(_IMPORTS, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2"),
-        failing="out = double(jnp.ones(3))",
-        fix="Use jnp.asarray",
-        check="out.tolist() == [2.0, 2.0, 2.0]",
-        fixed=(_IMPORTS, "@jax.jit\ndef double(x):\n    return jnp.asarray(x) * 2",
-               "out = double(jnp.ones(3))"),
-    ),
-    Example(
-        setup=(_IMPORTS, "@jax.jit\ndef wave(x):\n    return np.sin(x) + 1"),
-        failing="out = wave(jnp.zeros(3))",
-        fix="Use jnp.sin",
-        check="out.tolist() == [1.0, 1.0, 1.0]",
-        fixed=(_IMPORTS, "@jax.jit\ndef wave(x):\n    return jnp.sin(x) + 1",
-               "out = wave(jnp.zeros(3))"),
-    ),
+    corrected(_IMPORTS, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2",
+              "@jax.jit\ndef double(x):\n    return jnp.asarray(x) * 2",
+              "out = double(jnp.ones(3))", "Use jnp.asarray", "out.tolist() == [2.0, 2.0, 2.0]"),
+    corrected(_IMPORTS, "@jax.jit\ndef wave(x):\n    return np.sin(x) + 1",
+              "@jax.jit\ndef wave(x):\n    return jnp.sin(x) + 1",
+              "out = wave(jnp.zeros(3))", "Use jnp.sin", "out.tolist() == [1.0, 1.0, 1.0]"),
     # np.unique has no jit-able twin without size=: explained, not rewritten.
-    Example(
-        setup=(_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)"),
-        failing="out = labels(jnp.array([3, 1, 3, 2]))",
-        fix=NO_FIX,
-        check="out.tolist() == [1, 2, 3]",
-        fixed=(_IMPORTS, "@jax.jit\ndef labels(x):\n    return jnp.unique(x, size=3)",
-               "out = labels(jnp.array([3, 1, 3, 2]))"),
-    ),
+    corrected(_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)",
+              "@jax.jit\ndef labels(x):\n    return jnp.unique(x, size=3)",
+              "out = labels(jnp.array([3, 1, 3, 2]))", NO_FIX, "out.tolist() == [1, 2, 3]"),
 )
 
 WHY = (
@@ -139,16 +124,13 @@ TRIGGERS = (ERROR,)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = _tracing.error_link(ctx, ERROR)
-    if link is None:
+    found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
+    if found is None:
         return None
-    location = ctx.deepest_user_location()
-    origin = _tracing.trace_origin(link.message)
-    call = _tracing.jit_call(ctx, origin) if origin is not None else None
-    line = f"`{location.line.strip()}`" if location is not None else "A line"
-    where = f" at {location.label}" if location is not None else ""
+    location, origin = found.location, found.origin
+    subject = found.subject("A line")
     inside = f" inside {_tracing.traced_in(origin)}" if origin is not None else ""
-    explanation = (f"{line}{where} hands a traced array to NumPy{inside}. NumPy needs the "
+    explanation = (f"{subject} hands a traced array to NumPy{inside}. NumPy needs the "
                    "array's values, which a tracer does not have.")
     jnp = ctx.alias("jax.numpy") or "jnp"
     fixes: tuple[Fix, ...] = ()
@@ -163,15 +145,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         notes.insert(0, "jax_nbhelp only rewrites NumPy calls whose jax.numpy twin is known "
                         "to compute the same thing; check the jax.numpy docs for this one "
                         "(some need size= under jit, e.g. jnp.unique, jnp.nonzero).")
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=call.caller if call is not None and call.caller != location else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=found.caller, fixes=fixes,
+                            notes=notes)

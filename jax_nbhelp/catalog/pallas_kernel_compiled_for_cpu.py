@@ -8,6 +8,7 @@ one of the interpret modes; which one depends on the kernel (see ``interpret_mod
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -284,15 +285,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             f"If the kernel comes from a module you import ({', '.join(imported)}), re-running "
             "cells cannot rebuild it: pass interpret= where that module builds it."
         )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary if link is ctx.top else ctx.top.summary,
-        location=where,
-        call_site=call_site,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=where, call_site=call_site,
+                            fixes=fixes, notes=notes)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _static_fix, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -24,7 +24,7 @@ NAME = "python-branch-on-traced-value"
 TITLE = "Python if/while on a traced value"
 ERROR = "TracerBoolConversionError"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_IMPORTS = TRACING_IMPORTS
 _FLAG = '''\
 @jax.jit
 def step(x, add_one):
@@ -46,15 +46,7 @@ def step(x, scale, add_one):
 
 EXAMPLES = (
     # A Python flag: static_argnames on the decorator (defined in an earlier cell).
-    Example(
-        setup=(_IMPORTS, _FLAG),
-        failing="out = step(jnp.ones(3), True)",
-        fix="Make add_one static",
-        check="bool((out == 2).all())",
-        fixed=(_IMPORTS,
-               _FLAG.replace("@jax.jit", '@partial(jax.jit, static_argnames=("add_one",))'),
-               "out = step(jnp.ones(3), True)"),
-    ),
+    made_static(_FLAG, "out = step(jnp.ones(3), True)", "add_one", "bool((out == 2).all())"),
     # Already partly static: the new name is merged into static_argnames.
     Example(
         setup=(_IMPORTS, _PARTIAL),
@@ -198,23 +190,20 @@ TRIGGERS = (ERROR,)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = _tracing.error_link(ctx, ERROR)
-    if link is None:
+    found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
+    if found is None:
         return None
-    location = ctx.deepest_user_location()
-    origin = _tracing.trace_origin(link.message)
+    location, origin, call = found.location, found.origin, found.call
     in_kernel = origin is not None and origin.in_kernel
-    call = _tracing.jit_call(ctx, origin) if origin is not None else None
-    line = f"`{location.line.strip()}`" if location is not None else "A Python if or while"
-    where = f" at {location.label}" if location is not None else ""
+    subject = found.subject("A Python if or while")
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
     if origin is None:
-        explanation = (f"{line}{where} asks Python for True or False about a traced value, "
+        explanation = (f"{subject} asks Python for True or False about a traced value, "
                        "which has no value while JAX traces the function.")
         notes.append(advice(ctx, location, in_kernel))
     else:
-        explanation = (f"{line}{where} asks Python for True or False, but inside "
+        explanation = (f"{subject} asks Python for True or False, but inside "
                        f"{_tracing.traced_in(origin)} {_tracing.depends_on(origin)}.")
         assert call is not None
         if _static_fix.can_be_static(call):
@@ -234,15 +223,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                     "If it is a setting held inside a dict or tuple argument, pass it as a "
                     "separate argument and mark that static (static_argnames)."
                 )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=call.caller if call is not None and call.caller != location else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=found.caller, fixes=fixes,
+                            notes=notes)

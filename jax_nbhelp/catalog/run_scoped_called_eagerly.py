@@ -6,6 +6,7 @@ is calling a kernel helper directly in a cell to try it out.
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -55,7 +56,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     failing = ctx.failing_cell()
     helper = ctx.frame_after(failing) if failing is not None else None
-    where = f" at {location.label}" if location else ""
+    where = _entry.at(location)
     explanation = (
         f"The pl.run_scoped(...) call{where} ran eagerly, one operation at a time, "
         "outside jax.jit and outside any kernel."
@@ -93,15 +94,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             "Put the code that calls pl.run_scoped in a function and call "
             "jax.jit(that_function)(...), or call it from inside a Pallas kernel.",
         )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=fixes,
-        notes=notes,
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=fixes, notes=notes)

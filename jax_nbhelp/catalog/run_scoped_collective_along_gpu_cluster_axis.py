@@ -10,6 +10,7 @@ of a cluster), so the diagnosis explains and offers no fix.
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.catalog.run_scoped_collective_axis_not_in_gpu_kernel import (
@@ -78,7 +79,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
-    where = f" at {location.label}" if location is not None else ""
+    where = _entry.at(location)
     if NO_THREAD_AXIS in link.message:
         explanation = (
             f"The pl.run_scoped(...){where} shares its allocation along a cluster axis of a "
@@ -96,14 +97,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         "scratch that one block uses alone needs no cluster axis in collective_axes (the "
         "thread axis, when the kernel has threads).",
     )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        notes=notes,
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            notes=notes, error=link.summary)

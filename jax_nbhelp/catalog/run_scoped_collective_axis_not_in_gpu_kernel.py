@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _gpu_thread_axis as axes
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
@@ -102,7 +103,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     axis, axes_text = found
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
-    where = f" at {location.label}" if location is not None else ""
+    where = _entry.at(location)
     named = axes.named_axes(axes_text)
     notes: list[str] = []
     fixes: tuple[Fix, ...] = ()
@@ -153,15 +154,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             f"not among the GPU kernel's axes {axes_text}. Use the kernel's thread_name "
             "(the last of them); cluster axes cannot hold collective allocations."
         )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary.splitlines()[0],
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=fixes, notes=notes, error=link.summary.splitlines()[0])

@@ -7,6 +7,7 @@ shared allocation, so it stops before XLA's lowering rule (the flagship error) i
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
@@ -59,7 +60,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = family.operation_location(ctx)
     call_site = ctx.call_site()
-    where = f" at {location.label}" if location else ""
+    where = _entry.at(location)
     explanation = (
         f"The pl.run_scoped(..., collective_axes=...) call{where} writes to a jax.new_ref "
         "created outside its body, and was compiled with jax.jit outside any Pallas kernel. "
@@ -74,14 +75,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             "collective_axes and run the kernel in GPU interpret mode instead."
         ),
     )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=call_site if call_site != location else None,
-        fixes=(fix,),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=call_site,
+                            fixes=(fix,))

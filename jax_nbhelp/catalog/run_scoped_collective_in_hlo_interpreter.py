@@ -12,6 +12,7 @@ an allocation between programs, so it refuses ``collective_axes``. Two stories l
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Location
@@ -137,7 +138,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         fix = family.gpu_interpret_fix(ctx, location)
         notes.append(family.gpu_interpret_note())
     elif family.in_mesh_kernel(ctx):
-        where = f" at {location.label}" if location else ""
+        where = _entry.at(location)
         explanation = (
             f"The collective pl.run_scoped(...) call{where} is in a mesh kernel (pl.kernel or "
             "core_map) run with interpret=True. No TPU backend can share scratch between "
@@ -170,7 +171,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             "fix says so instead of passing."
         )
     else:
-        where = f" at {location.label}" if location else ""
+        where = _entry.at(location)
         explanation = (
             f"The collective pl.run_scoped(...) call{where} is in a kernel run with "
             "interpret=True, which gives every program its own scratch and refuses "
@@ -190,15 +191,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             "If this is a Mosaic GPU kernel whose threads share the scratch, keep "
             "collective_axes and run it in GPU interpret mode instead."
         )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=(fix,),
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=(fix,), notes=notes)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -149,15 +150,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         "Keep collective_axes: inside a plgpu.kernel with several threads the threads must "
         "share the allocation."
     )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=f"{ctx.top.type_name}: {ctx.top.message.splitlines()[0]}",
-        location=location,
-        call_site=failing,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=fixes, notes=notes,
+                            error=f"{ctx.top.type_name}: {ctx.top.message.splitlines()[0]}")

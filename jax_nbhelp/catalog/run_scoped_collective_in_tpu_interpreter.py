@@ -7,6 +7,7 @@ core's scratch memory is its own: no TPU backend allocates scratch shared betwee
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
@@ -63,7 +64,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
-    where = f" at {location.label}" if location else ""
+    where = _entry.at(location)
     explanation = (
         f"The collective pl.run_scoped(...) call{where} ran in TPU interpret mode, which gives "
         "each core its own scratch memory and refuses collective_axes."
@@ -91,15 +92,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 "it wrote itself."
             ),
         )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=(fix,),
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=(fix,), notes=notes)

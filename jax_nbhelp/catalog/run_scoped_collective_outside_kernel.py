@@ -7,6 +7,7 @@ rule refuses them.
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.catalog._run_scoped_family import REMOVE_SUMMARY
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
@@ -117,7 +118,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = ctx.deepest_user_location()
     call_site = ctx.call_site()
-    where = f" at {location.label}" if location else ""
+    where = _entry.at(location)
     reached = (
         f", reached from {call_site.label}"
         if call_site is not None and call_site != location
@@ -162,15 +163,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         safety="Same result outside a kernel (but see the note on multi-thread GPU kernels).",
         safe=True,
     )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary if link is ctx.top else ctx.top.summary,
-        location=location,
-        call_site=call_site if call_site != location else None,
-        fixes=(one_program_fix, remove_fix, *_gpu_kernel_fixes(ctx, location)),
-        notes=(GPU_NOTE,),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=call_site,
+                            fixes=(one_program_fix, remove_fix, *_gpu_kernel_fixes(ctx, location)),
+                            notes=(GPU_NOTE,))

@@ -10,6 +10,7 @@ exactly one name is written there.
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _gpu_thread_axis as axes
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
@@ -58,7 +59,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
-    where = f" at {location.label}" if location is not None else ""
+    where = _entry.at(location)
     names = axes.thread_names_in_cells(ctx)
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
@@ -99,15 +100,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             else "jax_nbhelp found no literal thread_name= in this session's cells, so it "
             "cannot tell the axis name."
         )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=fixes, notes=notes, error=link.summary)

@@ -8,6 +8,7 @@ the code's meaning, so this diagnosis explains the ways out and offers none.
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -87,7 +88,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = ctx.deepest_user_location()
     failing = ctx.failing_cell()
-    where = f" at {location.label}" if location else ""
+    where = _entry.at(location)
     if batching:
         explanation = (
             f"jax.vmap reached the pl.run_scoped(...) call{where} with a batched value. "
@@ -114,14 +115,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             "the computation and compare.",
         )
         why = WHY_DIFFERENTIATION
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=why,
-        error=ctx.top.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        notes=notes,
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            notes=notes, why=why)

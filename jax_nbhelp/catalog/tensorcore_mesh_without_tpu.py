@@ -6,6 +6,7 @@ have it, so on a CPU runtime the call fails with an AttributeError whose message
 
 from __future__ import annotations
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -70,7 +71,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     failing = ctx.failing_cell()
     platform = interpret_modes.default_platform()
     device = f"a {interpret_modes.platform_name(platform)}" if platform else "not a TPU"
-    where = f" at {location.label}" if location else ""
+    where = _entry.at(location)
     explanation = (
         f"pltpu.create_tensorcore_mesh(...){where} was not told how many TensorCores to use, "
         f"so it asked the default device, which is {device} device and has no TensorCores. "
@@ -105,15 +106,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         ),
         safe=False,
     )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary + " (an empty message)" if not ctx.top.message else ctx.top.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=(fix,),
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=(fix,), notes=notes,
+                            error=ctx.top.summary + ("" if ctx.top.message
+                                                     else " (an empty message)"))

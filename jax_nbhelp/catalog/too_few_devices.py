@@ -23,6 +23,7 @@ import ast
 import math
 import re
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -183,7 +184,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     failing = ctx.failing_cell()
     line = f"`{location.line.strip()}`" if location is not None and location.line else "The code"
-    where = f" at {location.label}" if location is not None else ""
+    where = _entry.at(location)
     plural = "device" if have == 1 else "devices"
     explanation = (
         f"{line}{where} {asked}. This runtime has {have}: jax.devices() lists {have} {kind} "
@@ -208,15 +209,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         "Or size the code to the devices present: jax.make_mesh((jax.device_count(),), "
         "(\"x\",)), or pmap over jax.device_count() entries, runs on one device and on many.",
     )
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=(),
-        notes=notes,
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=(), notes=notes, error=link.summary)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
@@ -214,7 +215,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     failing = ctx.failing_cell()
     query, replaceable = _query(link)
     line = f"`{location.line.strip()}`" if location is not None and location.line else "Code"
-    where = f" at {location.label}" if location is not None else ""
+    where = _entry.at(location)
     backend = (f"jax.default_backend() is {platform!r}" if platform
                else "JAX's default device is not a TPU")
     explanation = (
@@ -231,15 +232,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         registry = _registry_note()
         if registry is not None:
             notes.append(registry)
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=link.summary,
-        location=location,
-        call_site=failing if failing != location else None,
-        fixes=(),
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=failing,
+                            fixes=(), notes=notes, error=link.summary)

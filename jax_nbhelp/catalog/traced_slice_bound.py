@@ -19,8 +19,8 @@ import ast
 import re
 from dataclasses import replace
 
-from jax_nbhelp.catalog import _static_fix, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame
 
@@ -29,7 +29,7 @@ NAME = "traced-slice-bound"
 TITLE = "Slice bound traced under jit"
 MESSAGE = "Slice entries must be static integers"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_IMPORTS = TRACING_IMPORTS
 _HEAD = '''\
 @jax.jit
 def head(x, n):
@@ -40,14 +40,7 @@ def window(x, start):
     return x[start:start + 2]'''
 
 EXAMPLES = (
-    Example(
-        setup=(_IMPORTS, _HEAD),
-        failing="out = head(jnp.arange(5.0), 3)",
-        fix="Make n static",
-        check="out.tolist() == [0.0, 1.0, 2.0]",
-        fixed=(_IMPORTS, _HEAD.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
-               "out = head(jnp.arange(5.0), 3)"),
-    ),
+    made_static(_HEAD, "out = head(jnp.arange(5.0), 3)", "n", "out.tolist() == [0.0, 1.0, 2.0]"),
     # A traced start with a fixed size: lax.dynamic_slice, explained (it clamps the start).
     Example(
         setup=(_IMPORTS, _WINDOW, "i = jnp.int32(1)"),
@@ -125,12 +118,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     frames = link.user_frames
     location = ctx.deepest_user_location()
-    line = f"`{location.line.strip()}`" if location is not None else "A slice"
-    where = f" at {location.label}" if location is not None else ""
+    subject = _tracing.quoted_line(location, "A slice")
     jnp, lax = _tracing.spellings(ctx)
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
-    explanation = f"{line}{where} slices with a bound that is traced"
+    explanation = f"{subject} slices with a bound that is traced"
     call: _tracing.JitCall | None = None
     size: int | None = None
     shown = _traced_parts(link.message)
@@ -183,18 +175,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                          "its parameter static (static_argnames). If it depends on the data, "
                          f"keep the full array and mask the rest: `{jnp}.where("
                          f"{jnp}.arange(len(x)) < n, x, 0)`.")
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=call.caller if call is not None and call.caller != location else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=call.caller if call is not None else None, fixes=fixes,
+                            notes=notes)
 
 
 def _call(ctx: ErrorContext, func: ast.FunctionDef, params: list[str],

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _static_fix, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -20,7 +20,7 @@ NAME = "traced-value-used-as-python-int"
 TITLE = "Traced value used as a Python int"
 ERROR = "TracerIntegerConversionError"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_IMPORTS = TRACING_IMPORTS
 _POWER = '''\
 @jax.jit
 def power(x, n):
@@ -30,14 +30,7 @@ def power(x, n):
     return out'''
 
 EXAMPLES = (
-    Example(
-        setup=(_IMPORTS, _POWER),
-        failing="out = power(jnp.float32(2.0), 3)",
-        fix="Make n static",
-        check="float(out) == 8.0",
-        fixed=(_IMPORTS, _POWER.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
-               "out = power(jnp.float32(2.0), 3)"),
-    ),
+    made_static(_POWER, "out = power(jnp.float32(2.0), 3)", "n", "float(out) == 8.0"),
     Example(
         setup=(_IMPORTS, _POWER),
         failing="out = power(jnp.float32(2.0), jnp.int32(3))",
@@ -86,17 +79,14 @@ TRIGGERS = (ERROR,)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = _tracing.error_link(ctx, ERROR)
-    if link is None:
+    found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
+    if found is None:
         return None
-    location = ctx.deepest_user_location()
-    origin = _tracing.trace_origin(link.message)
-    call = _tracing.jit_call(ctx, origin) if origin is not None else None
-    line = f"`{location.line.strip()}`" if location is not None else "A line"
-    where = f" at {location.label}" if location is not None else ""
+    location, origin, call = found.location, found.origin, found.call
+    subject = found.subject("A line")
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
-    explanation = f"{line}{where} needs a Python int"
+    explanation = f"{subject} needs a Python int"
     if origin is None or call is None:
         explanation += ", but gets a traced value, which has no value while JAX traces."
         notes.append(advice(ctx, location))
@@ -114,15 +104,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 notes.append("If the count is really a setting, pass a Python int at the call "
                              "(int(n) outside jit, or the literal) and mark the parameter "
                              "static with static_argnames.")
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=call.caller if call is not None and call.caller != location else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=found.caller, fixes=fixes,
+                            notes=notes)

@@ -11,8 +11,8 @@ explained only.
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _static_fix, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 
@@ -22,7 +22,7 @@ TITLE = "Traced value where a concrete value is needed"
 ERROR = "ConcretizationTypeError"
 SHAPES = "Shapes must be 1D sequences of concrete values of integer type"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_IMPORTS = TRACING_IMPORTS
 _RAMP = '''\
 @jax.jit
 def ramp(x, n):
@@ -33,14 +33,7 @@ def padded(x, width):
     return jnp.concatenate([x, jnp.zeros(width)])'''
 
 EXAMPLES = (
-    Example(
-        setup=(_IMPORTS, _RAMP),
-        failing="out = ramp(jnp.ones(4), 4)",
-        fix="Make n static",
-        check="out.tolist() == [1.0, 2.0, 3.0, 4.0]",
-        fixed=(_IMPORTS, _RAMP.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
-               "out = ramp(jnp.ones(4), 4)"),
-    ),
+    made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
     # The size arrives as an array: static_argnames would fail to hash it.
     Example(
         setup=(_IMPORTS, _RAMP, "n = jnp.int32(4)"),
@@ -51,14 +44,8 @@ EXAMPLES = (
                "n = jnp.int32(4)", "out = ramp(jnp.ones(4), int(n))"),
     ),
     # A size given as a shape raises a TypeError, not a ConcretizationTypeError.
-    Example(
-        setup=(_IMPORTS, _PAD),
-        failing="out = padded(jnp.ones(2), width=3)",
-        fix="Make width static",
-        check="out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]",
-        fixed=(_IMPORTS, _PAD.replace("@jax.jit", "@partial(jax.jit, static_argnames='width')"),
-               "out = padded(jnp.ones(2), width=3)"),
-    ),
+    made_static(_PAD, "out = padded(jnp.ones(2), width=3)", "width",
+                "out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]"),
 )
 
 WHY = (
@@ -106,18 +93,15 @@ TRIGGERS = (ERROR, SHAPES)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = _matches(ctx)
-    if link is None:
+    found = _tracing.traced(ctx, _matches(ctx))
+    if found is None:
         return None
-    location = ctx.deepest_user_location()
-    origin = _tracing.trace_origin(link.message)
-    call = _tracing.jit_call(ctx, origin) if origin is not None else None
-    line = f"`{location.line.strip()}`" if location is not None else "A line"
-    where = f" at {location.label}" if location is not None else ""
+    link, location, origin, call = found.link, found.location, found.origin, found.call
+    subject = found.subject("A line")
     function = origin.function if origin is not None else "the function"
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
-    explanation = f"{line}{where} needs a concrete value"
+    explanation = f"{subject} needs a concrete value"
     if origin is None or call is None:
         explanation += ", but gets a traced one, which has no value while JAX traces."
         notes.append(advice(ctx, link.message, function))
@@ -139,15 +123,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 notes.append(f"If {names} is a size you know before the call, pass it as a "
                              "Python int (the literal, or int(n) outside jit) and mark it "
                              "static with static_argnames.")
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=location,
-        call_site=call.caller if call is not None and call.caller != location else None,
-        fixes=fixes,
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=found.caller, fixes=fixes,
+                            notes=notes)

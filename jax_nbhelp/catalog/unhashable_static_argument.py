@@ -20,8 +20,8 @@ import ast
 import re
 from dataclasses import dataclass, replace
 
-from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, is_top_level
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -31,7 +31,7 @@ NAME = "unhashable-static-argument"
 TITLE = "An array, list or dict passed for a static argument"
 MESSAGE = "Non-hashable static arguments are not supported"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+_IMPORTS = TRACING_IMPORTS
 _SCALE = '''\
 @partial(jax.jit, static_argnames='scale')
 def scaled(x, scale):
@@ -306,18 +306,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                  "count, a flag), pass a Python value: int(n) for a 0-d integer array, "
                  "tuple(...) for a list or 1-D array; a dict of settings can become a tuple "
                  "of (key, value) pairs or a frozen dataclass.")
-    return Diagnosis(
-        code=CODE,
-        name=NAME,
-        title=TITLE,
-        explanation=explanation,
-        why=WHY,
-        error=ctx.top.summary,
-        location=caller,
-        call_site=None,
-        fixes=tuple(fixes),
-        notes=tuple(notes),
-    )
+    return _entry.diagnosis(ctx, __name__, explanation, location=caller, call_site=None,
+                            fixes=fixes, notes=notes)
 
 
 def _unstatic_fix(ctx: ErrorContext, site: _JitSite, parameter: str) -> Fix:

@@ -168,32 +168,31 @@ def rewrite_fix(
     A file is never edited: the diff is shown so the user can apply it, and the fix says why
     it cannot run. A bug while preparing the fix refuses this fix only.
     """
+    def refused(reason: str, diff: str = "") -> Fix:
+        return refused_fix(label, summary, safety, reason, safe=safe, diff=diff)
+
     try:
-        return _rewrite_fix(ctx, location, transform, label=label, summary=summary,
-                            safety=safety, safe=safe)
+        rewritten = _rewrite(ctx, location, transform, refused)
     except Exception as exc:
         from jax_nbhelp.diagnosis.engine import FAILURES
 
         FAILURES.record(f"fix {label!r}")
-        return refused_fix(label, summary, safety,
-                           f"jax_nbhelp could not prepare this fix ({type(exc).__name__})",
-                           safe=safe)
+        return refused(f"jax_nbhelp could not prepare this fix ({type(exc).__name__})")
+    if isinstance(rewritten, Fix):
+        return rewritten
+    planned, diff = rewritten
+    return new_fix(label=label, summary=summary, safety=safety, safe=safe, runs=planned.runs,
+                   diff=diff, edits=planned.edits, not_rerun=planned.not_rerun)
 
 
-def _rewrite_fix(
+def _rewrite(
     ctx: ErrorContext,
     location: Location | None,
     transform: Callable[[str], str],
-    *,
-    label: str,
-    summary: str,
-    safety: str,
-    safe: bool,
-) -> Fix:
+    refused: Callable[..., Fix],
+) -> tuple[Planned, str] | Fix:
+    """The runs and diff of rewriting ``location``, or the refused fix saying why not."""
     from jax_nbhelp.rewrite import CannotRewrite, unified_diff
-
-    def refused(reason: str, diff: str = "") -> Fix:
-        return refused_fix(label, summary, safety, reason, safe=safe, diff=diff)
 
     if location is None:
         return refused("jax_nbhelp found no line of your code in the traceback")
@@ -220,5 +219,4 @@ def _rewrite_fix(
     planned = plan(ctx, edits={location.cell: (location.source, new_source)})
     if isinstance(planned, str):
         return refused(planned, diff)
-    return new_fix(label=label, summary=summary, safety=safety, safe=safe, runs=planned.runs,
-                   diff=diff, edits=planned.edits, not_rerun=planned.not_rerun)
+    return planned, diff

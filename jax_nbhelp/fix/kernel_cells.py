@@ -66,6 +66,7 @@ class KernelPlan:
 
 
 def dotted(node: ast.AST) -> str | None:
+    """``a.b.c`` for a name or attribute chain, else None."""
     if isinstance(node, ast.Name):
         return node.id
     if isinstance(node, ast.Attribute):

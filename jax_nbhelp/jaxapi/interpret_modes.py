@@ -20,7 +20,7 @@ an accelerator: the backend is read from what JAX has already set up.
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -45,6 +45,24 @@ class ModeInfo:
     mode: Mode
     name: str  # for sentences: "TPU interpret mode"
     code: str  # the interpret= value as the user would write it (with the usual aliases)
+
+
+# Where each interpreter's code lives in JAX's source tree.
+_INTERPRETER_FILES: dict[str, Mode] = {
+    "/pallas/mosaic_gpu/interpret/": "gpu",
+    "/pallas/mosaic/interpret/": "tpu",
+}
+
+
+def raising_interpreter(filenames: Sequence[str]) -> Mode | None:
+    """The interpreter whose code raised ("tpu" or "gpu"), from a traceback's filenames,
+    outermost first: the innermost interpreter frame wins."""
+    for filename in reversed(filenames):
+        path = filename.replace("\\", "/")
+        for marker, mode in _INTERPRETER_FILES.items():
+            if marker in path:
+                return mode
+    return None
 
 
 def describe(mode: Mode) -> ModeInfo:

@@ -1,0 +1,52 @@
+"""What every catalog entry's diagnosis shares, so an entry states only what is its own.
+
+An entry's ``diagnose`` decides the explanation, the location, the fixes and the notes; its
+code, name, title and why come from the entry module itself, the error line from the
+exception, and a "reached from" line is kept only when it is another line than the one
+that raised.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+
+
+def diagnosis(
+    ctx: ErrorContext,
+    entry: str,
+    explanation: str,
+    *,
+    location: Location | None,
+    call_site: Location | None = None,
+    fixes: Iterable[Fix] = (),
+    notes: Iterable[str] = (),
+    why: str | None = None,
+    error: str | None = None,
+) -> Diagnosis:
+    """The diagnosis of the entry module named ``entry`` (its ``__name__``).
+
+    ``why`` defaults to the entry's ``WHY`` and ``error`` to the exception's summary line;
+    ``call_site`` is dropped where it is ``location`` itself.
+    """
+    module = sys.modules[entry]
+    return Diagnosis(
+        code=module.CODE,
+        name=module.NAME,
+        title=module.TITLE,
+        explanation=explanation,
+        why=module.WHY if why is None else why,
+        error=ctx.top.summary if error is None else error,
+        location=location,
+        call_site=call_site if call_site != location else None,
+        fixes=tuple(fixes),
+        notes=tuple(notes),
+    )
+
+
+def at(location: Location | None) -> str:
+    """`` at In [2], line 5`` for a sentence about the line, or nothing when it is unknown."""
+    return f" at {location.label}" if location is not None else ""
