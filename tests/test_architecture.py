@@ -117,3 +117,14 @@ def test_the_check_sees_imports_inside_functions(tmp_path: Path) -> None:
     probe = tmp_path / "probe.py"
     probe.write_text(source)
     assert (2, "jax_nbhelp.shell.hook") in list(imported("jax_nbhelp.core.probe", probe))
+
+
+def test_catalog_entries_build_their_diagnosis_with_the_shared_helper() -> None:
+    """An entry states only what is its own; ``_entry.diagnosis`` fills in the rest."""
+    direct = []
+    for path in sorted((PACKAGE / "catalog").glob("[!_]*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in {"Diagnosis", "Fix"}):
+                direct.append(f"{path.name}:{node.lineno} builds {node.func.id}(...) itself")
+    assert not direct, "\n".join(direct)
