@@ -31,6 +31,12 @@ JAX_TEXTS = (
     "Loads and stores of refs in HBM are not supported in TPU interpret mode",
     "INTERNAL: CpuCallback error calling callback: Traceback (most recent call last):",
     "Shapes must be 1D sequences of concrete values of integer type",
+    "Found an unbound axis name: batch. To fix this, please call psum under `jax.shard_map`.",
+    "normal accepts a single key, but was given a key array of shape (4,) != (). Use jax.vmap "
+    "for batching.",
+    "Array has been deleted with shape=float32[3].",
+    "INVALID_ARGUMENT: Invalid buffer passed: Buffer has been deleted or donated.",
+    "No module named 'jax.config'",
 )
 ODD_TEXTS = (
     "",
@@ -43,7 +49,8 @@ ODD_TEXTS = (
     "%(name)s {0} {missing}",
 )
 USER_TYPES = ("ValueError", "KeyError", "IndexError", "TypeError", "RuntimeError",
-              "NotImplementedError", "AttributeError", "AssertionError")
+              "NotImplementedError", "AttributeError", "AssertionError", "NameError",
+              "ModuleNotFoundError")
 
 PRELUDE = '''\
 import jax, jax.numpy as jnp

@@ -33,7 +33,11 @@ CASES = [
 WRAPPED_AS = {"JNH101": "JNH106"}
 # What a callback's text cannot carry: this diagnosis tells a wrong interpreter from a
 # right one by the kernel's facts, read from JAX's live frames, which the text loses.
-NOT_THROUGH_A_CALLBACK = {"JNH205": "needs the interpreted kernel's live frames"}
+NOT_THROUGH_A_CALLBACK = {
+    "JNH205": "needs the interpreted kernel's live frames",
+    # Python imports, not JAX: only the import system's own frames say the import failed
+    "JNH213": "an import inside a callback is the callback's own code",
+}
 
 
 def _setup(nb: Notebook, example) -> str:

@@ -11,10 +11,11 @@ explained only.
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog import _entry, _static_fix, _static_made_traced, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH303"
 NAME = "traced-value-where-concrete-needed"
@@ -27,6 +28,11 @@ _RAMP = '''\
 @jax.jit
 def ramp(x, n):
     return x + jnp.arange(n)'''
+_GROW = '''\
+@jax.jit
+def grow(x):
+    count = jnp.add(x.size, 1)
+    return jnp.zeros((count,))'''
 _PAD = '''\
 @jax.jit
 def padded(x, width):
@@ -46,6 +52,15 @@ EXAMPLES = (
     # A size given as a shape raises a TypeError, not a ConcretizationTypeError.
     made_static(_PAD, "out = padded(jnp.ones(2), width=3)", "width",
                 "out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]"),
+    # A size made traced by a jnp operation on static values (jax-ml/jax#4449).
+    Example(
+        setup=(_IMPORTS, _GROW),
+        failing="out = grow(jnp.ones(3))",
+        fix="Compute count with NumPy",
+        check="out.shape == (4,)",
+        fixed=(_IMPORTS + "\nimport numpy as np", _GROW.replace("jnp.add", "np.add"),
+               "out = grow(jnp.ones(3))"),
+    ),
 )
 
 WHY = (
@@ -102,7 +117,16 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
     explanation = f"{subject} needs a concrete value"
-    if origin is None or call is None:
+    made = _static_made_traced.find(ctx, location)
+    if made is not None:
+        explanation += (f", but {made.name} became a tracer at {made.location.label}: "
+                        f"`{made.call}` is a JAX operation, and under jit every JAX "
+                        "operation returns a tracer, even when all its inputs are known "
+                        "Python numbers.")
+        notes.append(f"Plain Python or NumPy keeps such a value static: "
+                     f"np.{made.function}(...) or the Python operator.")
+        fixes = (_numpy_fix(ctx, made),)
+    elif origin is None or call is None:
         explanation += ", but gets a traced one, which has no value while JAX traces."
         notes.append(advice(ctx, link.message, function))
     else:
@@ -126,3 +150,24 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller, fixes=fixes,
                             notes=notes)
+
+
+def _numpy_fix(ctx: ErrorContext, made: _static_made_traced.MadeTraced) -> Fix:
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    numpy = ctx.alias("numpy")
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.jnp_call_to_numpy import jnp_call_to_numpy
+
+        return jnp_call_to_numpy(source, made.location.lineno, jnp, made.function, numpy)
+
+    return rewrite_fix(
+        ctx, made.location, transform,
+        label=f"Compute {made.name} with NumPy",
+        summary=(f"Call {numpy or 'np'}.{made.function} instead of {jnp}.{made.function} "
+                 f"where {made.name} is computed, so it stays a Python number while jit "
+                 "traces; then re-run."),
+        safety=(f"Same value: {made.name} is computed from numbers known before the trace, "
+                "and NumPy gives the same number without making it a tracer."),
+        safe=True,
+    )

@@ -5,9 +5,11 @@ on CPU backend.")`` is not JAX's. An error is JAX's when an exception of its cha
 type defined by jax or jaxlib, or was raised from a frame inside jax, jaxlib or
 jax_nbhelp's own re-run machinery, or by native code (jaxlib's C++, which leaves no Python
 frame: ``jit``'s argument checks) called from the innermost frame: that frame was calling,
-not executing a ``raise``. Everything here avoids calling into the exception (``str``,
-``repr``, attributes a user class may override): a broken user exception is not JAX's, and
-jax_nbhelp says nothing about it.
+not executing a ``raise``. An import of a jax module or name that the installed JAX
+lacks counts too when Python's import system raised it (``from jax.config import
+config``): what it says is a fact about the installed JAX. Everything here avoids calling
+into the exception (``str``, ``repr``, attributes a user class may override): a broken user
+exception is not JAX's, and jax_nbhelp says nothing about it.
 """
 
 from __future__ import annotations
@@ -43,21 +45,39 @@ def _innermost(tb: TracebackType | None) -> TracebackType | None:
     return tb
 
 
-_RAISES = frozenset({"RAISE_VARARGS", "RERAISE"})
+_IMPORTS = frozenset({"IMPORT_NAME", "IMPORT_FROM"})
+
+
+def _instruction(tb: TracebackType) -> str | None:
+    """The name of the instruction the frame was at when it raised (None: unknown)."""
+    try:
+        for instruction in dis.get_instructions(tb.tb_frame.f_code):
+            if instruction.offset == tb.tb_lasti:
+                return instruction.opname
+            if instruction.offset > tb.tb_lasti:
+                break
+    except Exception:  # an odd code object: no evidence either way
+        return None
+    return None
 
 
 def _called_native_code(tb: TracebackType) -> bool:
     """Whether the frame was in a call (the error came from the callee) rather than a raise
     statement of its own (a user's ``raise ValueError(...)``)."""
-    try:
-        for instruction in dis.get_instructions(tb.tb_frame.f_code):
-            if instruction.offset == tb.tb_lasti:
-                return instruction.opname.startswith("CALL")
-            if instruction.offset > tb.tb_lasti:
-                break
-    except Exception:  # an odd code object: no evidence either way
+    return (_instruction(tb) or "").startswith("CALL")
+
+
+def _jax_import_failed(exc: BaseException, tb: TracebackType | None) -> bool:
+    """An import of a jax module or name the installed JAX lacks, raised by Python's import
+    system (its frames, or the import instruction the user's frame was at), not a ``raise``.
+    The exact types only: a subclass is someone's own class."""
+    if type(exc) not in (ImportError, ModuleNotFoundError) or tb is None:
         return False
-    return False
+    name = exc.name  # type: ignore[attr-defined]
+    if not isinstance(name, str) or name.split(".", 1)[0] not in _PACKAGES:
+        return False
+    return (tb.tb_frame.f_code.co_filename.startswith("<frozen importlib")
+            or _instruction(tb) in _IMPORTS)
 
 
 def is_jax_file(filename: str) -> bool:
@@ -166,7 +186,8 @@ def raised_by_jax(exc: BaseException) -> bool:
         innermost = _innermost(current.__traceback__)
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
         if (_type_is_jax(current) or _raised_in(filename, roots, real)
-                or _raised_by_native_jax(current, innermost)):
+                or _raised_by_native_jax(current, innermost)
+                or _jax_import_failed(current, innermost)):
             return True
         cause = current.__cause__
         if cause is None and not current.__suppress_context__:

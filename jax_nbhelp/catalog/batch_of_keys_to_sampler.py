@@ -1,0 +1,122 @@
+"""A ``jax.random`` function given a batch of keys where it takes one key.
+
+``jax.random.normal(keys, (3,))`` with ``keys = jax.random.split(key, 4)`` raises
+``ValueError: normal accepts a single key, but was given a key array of shape (4,) != ().
+Use jax.vmap for batching.`` (raw ``uint32[2]`` keys from ``PRNGKey`` read ``(4, 2)``). The
+user meant one draw per key; ``jax.vmap`` over the keys makes exactly those draws.
+
+Reports: jax-ml/jax#19376 (``normal(split(key, 8), shape)`` gave an inscrutable error, then
+this message), google/flax#4355 (an ``nnx.vmap`` documentation example ending in "Use jax.vmap
+for batching"), numpyro's vectorized chains and brax's environment reset ("split accepts a
+single key, but was given a key array of shape (100, 2)").
+"""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH402"
+NAME = "batch-of-keys-to-sampler"
+TITLE = "A batch of PRNG keys where one key is expected"
+MESSAGE = "accepts a single key, but was given a key array of shape"
+
+_MESSAGE_RE = re.compile(r"(?P<function>\w+) accepts a single key, but was given a key array "
+                         r"of shape \((?P<shape>[^)]*)\)")
+
+_KEYS = "key = jax.random.key(0)\nkeys = jax.random.split(key, 4)"
+_RAW_KEYS = "keys = jax.random.split(jax.random.PRNGKey(0), 4)"
+
+EXAMPLES = (
+    Example(
+        setup=(_KEYS,),
+        failing="noise = jax.random.normal(keys, (3,))",
+        fix="Draw once per key with jax.vmap",
+        check=("noise.shape == (4, 3) and "
+               "bool((noise[2] == jax.random.normal(keys[2], (3,))).all())"),
+        fixed=("import jax\n" + _KEYS,
+               "noise = jax.vmap(lambda key: jax.random.normal(key, (3,)))(keys)"),
+    ),
+    # Raw uint32[2] keys (jax.random.PRNGKey): the batch reads (4, 2).
+    Example(
+        setup=(_RAW_KEYS,),
+        failing="u = jax.random.uniform(keys, minval=-1.0)",
+        fix="Draw once per key with jax.vmap",
+        check="u.shape == (4,) and float(u[0]) == float(jax.random.uniform(keys[0], minval=-1.0))",
+        fixed=("import jax\n" + _RAW_KEYS,
+               "u = jax.vmap(lambda key: jax.random.uniform(key, minval=-1.0))(keys)"),
+    ),
+)
+
+WHY = (
+    "A PRNG key is the seed of one draw: every jax.random function takes exactly one key and "
+    "returns one sample of the shape you ask for. A batch of keys (from jax.random.split) "
+    "stands for several independent draws, and jax.vmap is how one function is applied to "
+    "each of them."
+)
+
+
+def _batch_axes(shape: str) -> int | None:
+    """How many batch axes the key array has: typed keys have shape (), raw ones (2,)."""
+    try:
+        dims = [int(part) for part in shape.replace(" ", "").split(",") if part]
+    except ValueError:
+        return None
+    if len(dims) == 1:
+        return 1
+    if len(dims) == 2 and dims[-1] == 2:
+        return 1  # a batch of raw uint32[2] keys (or typed keys two deep: the re-run tells)
+    return len(dims)
+
+
+TRIGGERS = (MESSAGE,)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    found = _MESSAGE_RE.search(link.message) if link is not None else None
+    if link is None or found is None:
+        return None
+    function, shape = found.group("function"), found.group("shape").strip()
+    location = ctx.deepest_user_location()
+    subject = _tracing.quoted_line(location, "A line")
+    shown = f"({shape})"
+    explanation = (f"{subject} passes {function} a batch of keys (a key array of shape "
+                   f"{shown}), and jax.random functions take one key and draw with it.")
+    notes = [f"If you wanted a single bigger draw rather than one per key, pass one key and "
+             f"the whole shape: jax.random.{function}(key, (n, ...)) (other numbers, equally "
+             "random)."]
+    fixes: tuple[Fix, ...] = ()
+    if _batch_axes(shape) == 1 and location is not None:
+        fixes = (_per_key_fix(ctx, location, function),)
+    else:
+        notes.append(f"The keys have several batch axes: map over each, "
+                     f"jax.vmap(jax.vmap(lambda key: jax.random.{function}(key, ...)))(keys), "
+                     "or reshape them to one axis first.")
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
+                            error=link.summary.splitlines()[0])
+
+
+def _per_key_fix(ctx: ErrorContext, location: Location, function: str) -> Fix:
+    jax = ctx.alias("jax") or "jax"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.vmap_over_keys import vmap_over_keys
+
+        return vmap_over_keys(source, location.lineno, function, jax)
+
+    return rewrite_fix(
+        ctx, location, transform,
+        label="Draw once per key with jax.vmap",
+        summary=(f"Map {function} over the keys with {jax}.vmap, so each key makes its own "
+                 "draw; then re-run."),
+        safety=("One draw per key, stacked along a new first axis: entry i is exactly what "
+                f"{function} returns for keys[i] alone."),
+        safe=True,
+    )

@@ -1,0 +1,132 @@
+"""An import of a JAX module that the installed release does not have (or no longer has):
+``from jax.config import config``, ``jax.experimental.maps`` / ``xmap``.
+
+Python's import system raises ``ModuleNotFoundError: No module named 'jax.config'``, or
+``ImportError: cannot import name 'maps' from 'jax.experimental'``. Tutorials and libraries
+written for older releases import these modules on their first line, so the error is the
+first thing a notebook shows.
+
+Reports: StevePny/DataAssimBench#41, CMSL-HKUST/jax-am#33 (``cannot import name 'config' from
+'jax.config'``), Dipolar-Quantum-Gases/jaxfit#4, scverse/pertpy#687 (``No module named
+'jax.config'``; the fix in each is ``from jax import config``), xai-org/grok-1#350,
+NVIDIA/JAX-Toolbox#962 (``No module named 'jax.experimental.maps'``), scverse/pertpy#675
+(``cannot import name 'maps' from 'jax.experimental'``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.catalog import _entry, _renames, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH213"
+NAME = "jax-module-from-another-release"
+TITLE = "An import of JAX that this release does not have"
+
+_NO_MODULE = re.compile(r"No module named '(?P<module>jax(?:lib)?(?:\.\w+)*)'")
+_NO_NAME = re.compile(
+    r"cannot import name '(?P<name>\w+)' from '(?P<module>jax(?:lib)?(?:\.\w+)*)'")
+
+# Modules older releases had, and what this one offers in their place.
+_GONE = {
+    "jax.config": ("older releases had a jax.config module holding the config object; this "
+                   "one has the object only, as jax.config", "from jax import config"),
+    "jax.experimental.maps": ("jax.experimental.maps (xmap, Mesh, thread_resources) was "
+                              "removed from JAX", "jax.shard_map replaces xmap, and "
+                              "jax.sharding holds Mesh"),
+}
+
+EXAMPLES = (
+    Example(
+        setup=(),
+        failing='from jax.config import config\nconfig.update("jax_debug_nans", False)',
+        fix="Import config from jax",
+        check="config is jax.config",
+        fixed=('import jax\nfrom jax import config\nconfig.update("jax_debug_nans", False)',),
+    ),
+    Example(
+        setup=(),
+        failing="from jax.experimental.maps import xmap",
+        fix=NO_FIX,
+        check="callable(shard_map)",
+        fixed=("import jax\nshard_map = jax.shard_map",),
+    ),
+    Example(
+        setup=(),
+        failing="from jax.experimental import maps",
+        fix=NO_FIX,
+        check="callable(shard_map)",
+        fixed=("import jax\nshard_map = jax.shard_map",),
+    ),
+)
+
+WHY = (
+    "JAX moves and removes modules between releases (deprecated first, then gone). Code "
+    "written for another release imports a module path this JAX does not have, and Python "
+    "stops at the import, before any of the code runs."
+)
+
+
+def _missing(ctx: ErrorContext) -> tuple[str, str] | None:
+    """The missing JAX module or name (dotted), and how to call it: "module" or "name"."""
+    top = ctx.top
+    if top.type_name not in {"ModuleNotFoundError", "ImportError"}:
+        return None
+    found = _NO_MODULE.search(top.message)
+    if found is not None:
+        return found.group("module"), "module"
+    found = _NO_NAME.search(top.message)
+    if found is not None:
+        dotted = f"{found.group('module')}.{found.group('name')}"
+        return dotted, "module" if dotted in _GONE else "name"
+    return None
+
+
+TRIGGERS = ("ModuleNotFoundError", "ImportError")
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    missing = _missing(ctx)
+    if missing is None:
+        return None
+    module, kind = missing
+    location = ctx.deepest_user_location()
+    subject = _tracing.quoted_line(location, "An import")
+    history, instead = _GONE.get(module, (f"this JAX has no {kind} {module}", ""))
+    owner, _, name = module.rpartition(".")
+    row = _renames.moved(owner, name) or _renames.gone(owner, name)
+    if kind == "name" and row is not None:
+        history = row.history
+    explanation = f"{subject} imports {module}, which this JAX release does not have: {history}."
+    fixes: tuple[Fix, ...] = ()
+    notes: list[str] = []
+    if module == "jax.config" and location is not None:
+        fixes = (_config_fix(ctx, location),)
+    elif instead:
+        notes.append(f"In this release: {instead}.")
+    else:
+        notes.append("The code was written for another JAX release: check its requirements "
+                     "for the JAX version it expects, or find the module's new home in JAX's "
+                     "changelog.")
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, fixes=fixes,
+                            notes=notes)
+
+
+def _config_fix(ctx: ErrorContext, location: Location) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.jax_config_import import import_config_from_jax
+
+        return import_config_from_jax(source, location.lineno)
+
+    return rewrite_fix(
+        ctx, location, transform,
+        label="Import config from jax",
+        summary="Write `from jax import config`, which binds the same config object; then "
+                "re-run.",
+        safety="Same object: jax.config is the config that the old module held.",
+        safe=True,
+    )

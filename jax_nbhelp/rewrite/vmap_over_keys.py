@@ -1,0 +1,81 @@
+"""Fix: a ``jax.random`` sampler given a batch of keys draws once per key under ``jax.vmap``.
+
+``jax.random.normal(keys, (3,))`` with ``keys`` of shape ``(4,)`` fails: samplers take one
+key. ``jax.vmap(lambda key: jax.random.normal(key, (3,)))(keys)`` calls the sampler once per
+key and stacks the draws along a new leading axis, which is what passing four keys asks for.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ._cst import dotted_name, innermost, locate, rewrite_calls
+from .errors import CannotRewrite
+from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+
+__all__ = ["vmap_over_keys", "vmap_over_keys_python"]
+
+
+def _key_argument(call: cst.Call) -> int | None:
+    """The index of the argument that passes the key (the first positional, or key=)."""
+    for index, arg in enumerate(call.args):
+        if arg.keyword is not None and arg.keyword.value == "key":
+            return index
+    if call.args and call.args[0].keyword is None and not call.args[0].star:
+        return 0
+    return None
+
+
+def _names(node: cst.CSTNode) -> set[str]:
+    found: set[str] = set()
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.add(name.value)
+
+    node.visit(Names())
+    return found
+
+
+def vmap_over_keys_python(source: str, lineno: int, sampler: str, jax: str = "jax") -> str:
+    """Like :func:`vmap_over_keys` for plain Python (no IPython syntax)."""
+    located = locate(source, lineno)
+    targets = [site for site in innermost(located.calls_at(lineno))
+               if (dotted_name(site.node.func) or "").rsplit(".", 1)[-1] == sampler
+               and _key_argument(site.node) is not None]
+    if len(targets) != 1:
+        raise CannotRewrite(f"Line {lineno} has no single {sampler}(key, ...) call to map "
+                            "over the keys.")
+    call = targets[0].node
+    index = _key_argument(call)
+    assert index is not None
+    keys = call.args[index].value
+    taken = _names(call)
+    parameter = next(name for name in ("key", "k", "one_key", "key_") if name not in taken)
+    args = list(call.args)
+    args[index] = args[index].with_changes(value=cst.Name(parameter))
+    body = call.with_changes(args=args)
+
+    def change(_: cst.Call) -> cst.BaseExpression:
+        lam = cst.Lambda(
+            params=cst.Parameters(params=[cst.Param(cst.Name(parameter))]),
+            body=body,
+        )
+        mapped = cst.Call(func=cst.parse_expression(f"{jax}.vmap"), args=[cst.Arg(lam)])
+        return cst.Call(func=mapped, args=[cst.Arg(keys)])
+
+    return rewrite_calls(located.module, [call], change).code
+
+
+def vmap_over_keys(source: str, lineno: int, sampler: str, jax: str = "jax") -> str:
+    """Map the ``sampler`` call at 1-based ``lineno`` over its batch of keys with
+    ``jax.vmap`` (``jax`` is how the cell names the module).
+
+    ``source`` is a notebook cell (IPython syntax allowed) or a module. Raises
+    :class:`CannotRewrite`.
+    """
+    _, escaped = escape_magics(source)
+    item = escaped.covering(lineno)
+    if item is not None:
+        raise refuse_ipython_line(lineno, item)
+    return rewrite_cell(source, lambda code: vmap_over_keys_python(code, lineno, sampler, jax))
