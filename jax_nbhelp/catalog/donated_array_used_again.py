@@ -38,22 +38,22 @@ def step(params, grads):
     return params - 0.1 * grads'''
 _STATE = "params = jnp.ones(3)\ngrads = jnp.ones(3)"
 
+
+
+def _after_donating(failing: str, check: str, fixed: str) -> Example:
+    """``params`` donated to ``step`` under another name, then ``failing`` reads it; fixed,
+    the result keeps the donated name and ``fixed`` runs instead."""
+    return Example(setup=(_STEP, _STATE, "new_params = step(params, grads)"), failing=failing,
+                   fix=NO_FIX, check=check,
+                   fixed=(_STEP, _STATE, "params = step(params, grads)", fixed))
+
+
 EXAMPLES = (
-    Example(
-        setup=(_STEP, _STATE, "new_params = step(params, grads)"),
-        failing="total = params.sum()",
-        fix=NO_FIX,
-        check="abs(float(total) - 2.7) < 1e-5",
-        fixed=(_STEP, _STATE, "params = step(params, grads)", "total = params.sum()"),
-    ),
+    _after_donating("total = params.sum()", "abs(float(total) - 2.7) < 1e-5",
+                    "total = params.sum()"),
     # Passing the donated array to a compiled call again.
-    Example(
-        setup=(_STEP, _STATE, "new_params = step(params, grads)"),
-        failing="again = step(params, grads)",
-        fix=NO_FIX,
-        check="bool(jnp.allclose(params, 0.8))",
-        fixed=(_STEP, _STATE, "params = step(params, grads)", "params = step(params, grads)"),
-    ),
+    _after_donating("again = step(params, grads)", "bool(jnp.allclose(params, 0.8))",
+                    "params = step(params, grads)"),
 )
 
 WHY = (

@@ -48,20 +48,10 @@ EXAMPLES = (
         check="config is jax.config",
         fixed=('import jax\nfrom jax import config\nconfig.update("jax_debug_nans", False)',),
     ),
-    Example(
-        setup=(),
-        failing="from jax.experimental.maps import xmap",
-        fix=NO_FIX,
-        check="callable(shard_map)",
-        fixed=("import jax\nshard_map = jax.shard_map",),
-    ),
-    Example(
-        setup=(),
-        failing="from jax.experimental import maps",
-        fix=NO_FIX,
-        check="callable(shard_map)",
-        fixed=("import jax\nshard_map = jax.shard_map",),
-    ),
+    # The two spellings of importing the removed module; shard_map replaces xmap.
+    *(Example(setup=(), failing=line, fix=NO_FIX, check="callable(shard_map)",
+              fixed=("import jax\nshard_map = jax.shard_map",))
+      for line in ("from jax.experimental.maps import xmap", "from jax.experimental import maps")),
 )
 
 WHY = (

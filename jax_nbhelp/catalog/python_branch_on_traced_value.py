@@ -23,6 +23,7 @@ CODE = "JNH301"
 NAME = "python-branch-on-traced-value"
 TITLE = "Python if/while on a traced value"
 ERROR = "TracerBoolConversionError"
+TRIGGERS = (ERROR,)
 
 _IMPORTS = TRACING_IMPORTS
 _FLAG = '''\
@@ -185,8 +186,6 @@ def advice(ctx: ErrorContext, location: Location | None, in_kernel: bool) -> str
                 f"`{jnp}.logical_not({_tracing.segment(code, expression.operand)})`.")
     return generic
 
-
-TRIGGERS = (ERROR,)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

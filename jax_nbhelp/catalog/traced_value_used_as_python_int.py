@@ -19,6 +19,7 @@ CODE = "JNH302"
 NAME = "traced-value-used-as-python-int"
 TITLE = "Traced value used as a Python int"
 ERROR = "TracerIntegerConversionError"
+TRIGGERS = (ERROR,)
 
 _IMPORTS = TRACING_IMPORTS
 _POWER = '''\
@@ -74,8 +75,6 @@ def advice(ctx: ErrorContext, location: Location | None) -> str:
             f"loops, indexing an array with {jnp}.stack(...)[i]), or pass a Python int and "
             "mark the parameter static.")
 
-
-TRIGGERS = (ERROR,)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -12,7 +12,7 @@ import libcst as cst
 from ._cst import dotted_name, locate, rewrite_calls
 from ._keywords import has_keyword, set_keyword
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["MAPS", "bind_axis_name", "bind_axis_name_python"]
 
@@ -51,8 +51,5 @@ def bind_axis_name(source: str, lineno: int, function: str, axis: str) -> str:
     ``source`` is a notebook cell (IPython syntax allowed) or a module. Raises
     :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: bind_axis_name_python(code, lineno, function, axis))
+    return rewrite_line(source, lineno,
+                        lambda code: bind_axis_name_python(code, lineno, function, axis))

@@ -16,7 +16,7 @@ import libcst as cst
 from ._args import drop_argument
 from ._cst import CallSite, Located, dotted_name, innermost, locate, rewrite_calls
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["KEYWORD", "remove_collective_axes", "remove_collective_axes_python"]
 
@@ -152,8 +152,4 @@ def remove_collective_axes(source: str, lineno: int) -> str:
     that keyword; failing that, its ``**mapping`` is filtered to drop the key.
     Everything else is kept byte for byte.  Raises :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: remove_collective_axes_python(code, lineno))
+    return rewrite_line(source, lineno, lambda code: remove_collective_axes_python(code, lineno))

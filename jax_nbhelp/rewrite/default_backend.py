@@ -12,7 +12,7 @@ import libcst as cst
 from ._args import drop_argument
 from ._cst import dotted_name, locate, rewrite_calls
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["drop_backend", "drop_backend_python"]
 
@@ -64,8 +64,4 @@ def drop_backend(source: str, lineno: int, platform: str) -> str:
 
     Raises :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: drop_backend_python(code, lineno, platform))
+    return rewrite_line(source, lineno, lambda code: drop_backend_python(code, lineno, platform))

@@ -13,7 +13,7 @@ from ._cst import CallSite, dotted_name, locate, rewrite_calls
 from ._keywords import set_keyword
 from ._lines import line_ending, split_lines
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["KEYWORD", "add_import", "set_interpret", "set_interpret_python"]
 
@@ -74,11 +74,7 @@ def set_interpret(source: str, lineno: int, value: str) -> str:
     ``source`` is a notebook cell (IPython syntax allowed) or a module; ``value`` is the
     expression to pass, as text. Raises :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: set_interpret_python(code, lineno, value))
+    return rewrite_line(source, lineno, lambda code: set_interpret_python(code, lineno, value))
 
 
 def add_import(source: str, statement: str) -> str:

@@ -10,7 +10,7 @@ import libcst as cst
 
 from ._cst import dotted_name
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["import_config_from_jax"]
 
@@ -47,8 +47,4 @@ def _rewrite(code: str) -> str:
 def import_config_from_jax(source: str, lineno: int) -> str:
     """Turn ``from jax.config import config`` (on 1-based ``lineno``, and anywhere else in
     the cell) into ``from jax import config``. Raises :class:`CannotRewrite`."""
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, _rewrite)
+    return rewrite_line(source, lineno, _rewrite)

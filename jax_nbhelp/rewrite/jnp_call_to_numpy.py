@@ -13,7 +13,7 @@ import libcst as cst
 from ._cst import dotted_name, locate, rewrite_calls
 from .errors import CannotRewrite
 from .interpret_arg import add_import
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["jnp_call_to_numpy"]
 
@@ -35,10 +35,6 @@ def jnp_call_to_numpy(source: str, lineno: int, jnp: str, function: str,
     """Make the ``{jnp}.{function}(...)`` call on 1-based ``lineno`` NumPy's; ``numpy`` is
     how the cell names NumPy (None: ``import numpy as np`` is added). Raises
     :class:`CannotRewrite`."""
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    fixed = rewrite_cell(source, lambda code: _python(code, lineno, jnp, function,
+    fixed = rewrite_line(source, lineno, lambda code: _python(code, lineno, jnp, function,
                                                       numpy or "np"))
     return fixed if numpy else add_import(fixed, "import numpy as np")

@@ -251,3 +251,13 @@ def rewrite_cell(source: str, transform: Callable[[str], str]) -> str:
     escaped_source, escaped = escape_magics(source)
     check_parses(escaped_source, source)
     return restore_magics(transform(escaped_source), escaped)
+
+
+def rewrite_line(source: str, lineno: int, transform: Callable[[str], str]) -> str:
+    """:func:`rewrite_cell` for a rewrite of the statement on 1-based ``lineno``, refused
+    when that line is IPython syntax (a magic, ``!cmd``), which no Python rewrite changes."""
+    _, escaped = escape_magics(source)
+    item = escaped.covering(lineno)
+    if item is not None:
+        raise refuse_ipython_line(lineno, item)
+    return rewrite_cell(source, transform)

@@ -12,7 +12,7 @@ import libcst as cst
 from ._cst import dotted_name, locate, rewrite_calls
 from ._keywords import has_keyword, set_keyword
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["FUNCTION", "add_num_cores", "add_num_cores_python"]
 
@@ -48,8 +48,4 @@ def add_num_cores(source: str, lineno: int, num_cores: int = 1) -> str:
     ``source`` is a notebook cell (IPython syntax allowed) or a module. Raises
     :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: add_num_cores_python(code, lineno, num_cores))
+    return rewrite_line(source, lineno, lambda code: add_num_cores_python(code, lineno, num_cores))

@@ -15,7 +15,7 @@ from ._args import drop_argument
 from ._cst import dotted_name, locate, rewrite_calls
 from .errors import CannotRewrite
 from .interpret_arg import is_kernel_call
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["operand_to_vmem", "operand_to_vmem_python"]
 
@@ -93,8 +93,4 @@ def operand_to_vmem(source: str, lineno: int, operand: int) -> str:
     """Turn the HBM spec of kernel operand ``operand`` (0-based, inputs then outputs) of the
     ``pallas_call`` at 1-based ``lineno`` into ``BlockSpec()``. Raises :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: operand_to_vmem_python(code, lineno, operand))
+    return rewrite_line(source, lineno, lambda code: operand_to_vmem_python(code, lineno, operand))

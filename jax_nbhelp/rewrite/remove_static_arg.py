@@ -12,7 +12,7 @@ import libcst as cst
 
 from .errors import CannotRewrite
 from .magics import rewrite_cell
-from .static_argnames import _jit_decorator, find_jit_target, is_jit_expression
+from .static_argnames import find_jit_target, is_jit_expression, jit_decorator
 
 __all__ = ["remove_static_arg"]
 
@@ -89,10 +89,7 @@ class _RemoveStaticArg(cst.CSTTransformer):
                           updated_node: cst.FunctionDef) -> cst.FunctionDef:
         if original_node is not self._target:
             return updated_node
-        position = _jit_decorator(updated_node)
-        if position is None:
-            raise CannotRewrite(f"{self._where} is not decorated with jax.jit exactly once.")
-        decorators = list(updated_node.decorators)
+        decorators, position = jit_decorator(updated_node, self._where)
         expr = decorators[position].decorator
         if not isinstance(expr, cst.Call):
             raise CannotRewrite(f"{self._where} marks nothing static.")

@@ -16,7 +16,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from ._cst import dotted_name, innermost, locate, rewrite_calls
 from ._lines import unparsable_message
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["rename_attribute", "rename_attribute_python", "rename_keyword",
            "rename_keyword_python"]
@@ -115,11 +115,7 @@ def rename_attribute(source: str, lineno: int, *, owner: Names, old: str, new: s
     the module. With ``call_keywords``, only a call passing at most one positional argument
     and only those keywords is rewritten. Raises :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: rename_attribute_python(
+    return rewrite_line(source, lineno, lambda code: rename_attribute_python(
         code, lineno, owner=owner, old=old, new=new, call_keywords=call_keywords))
 
 
@@ -167,9 +163,5 @@ def rename_keyword(source: str, lineno: int, *, function: Names, old: str, new: 
     ``functools.partial(pl.kernel, old=...)`` counts as its call. Raises
     :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: rename_keyword_python(
+    return rewrite_line(source, lineno, lambda code: rename_keyword_python(
         code, lineno, function=function, old=old, new=new))

@@ -16,7 +16,7 @@ import libcst as cst
 from ._cst import CallSite, dotted_name, innermost, locate, rewrite_calls
 from ._keywords import set_keyword
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["KEYWORD", "set_collective_axes", "set_collective_axes_python"]
 
@@ -87,8 +87,4 @@ def set_collective_axes(source: str, lineno: int, axis: str) -> str:
     """
     if not axis.isidentifier():
         raise CannotRewrite(f"{axis!r} does not look like an axis name.")
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: set_collective_axes_python(code, lineno, axis))
+    return rewrite_line(source, lineno, lambda code: set_collective_axes_python(code, lineno, axis))

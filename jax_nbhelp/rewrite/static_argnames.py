@@ -84,6 +84,15 @@ class _TargetCollector(cst.CSTVisitor):
                                       f"{dotted_name(node.func)}({self.function})"))
 
 
+def jit_decorator(func: cst.FunctionDef, where: str) -> tuple[list[cst.Decorator], int]:
+    """``func``'s decorators and the index of its one jax.jit; refused when there is not
+    exactly one (``where`` names the function for the message)."""
+    index = _jit_decorator(func)
+    if index is None:
+        raise CannotRewrite(f"{where} is not decorated with jax.jit exactly once.")
+    return list(func.decorators), index
+
+
 def _jit_decorator(func: cst.FunctionDef) -> int | None:
     """Index of the one decorator that applies jit, or None."""
     found = [
@@ -228,10 +237,7 @@ class AddStaticArgnames(cst.CSTTransformer):
     ) -> cst.FunctionDef | cst.FlattenSentinel[cst.BaseStatement]:
         if original_node is not self._target:
             return updated_node
-        index = _jit_decorator(updated_node)
-        if index is None:
-            raise CannotRewrite(f"{self._where} is not decorated with jax.jit exactly once.")
-        decorators = list(updated_node.decorators)
+        decorators, index = jit_decorator(updated_node, self._where)
         expr = decorators[index].decorator
         if isinstance(expr, cst.Call):
             new_expr = _with_keyword(expr, self._names, self._where)

@@ -11,7 +11,7 @@ import libcst as cst
 
 from ._cst import dotted_name, innermost, locate, rewrite_calls
 from .errors import CannotRewrite
-from .magics import escape_magics, refuse_ipython_line, rewrite_cell
+from .magics import rewrite_line
 
 __all__ = ["vmap_over_keys", "vmap_over_keys_python"]
 
@@ -74,8 +74,5 @@ def vmap_over_keys(source: str, lineno: int, sampler: str, jax: str = "jax") -> 
     ``source`` is a notebook cell (IPython syntax allowed) or a module. Raises
     :class:`CannotRewrite`.
     """
-    _, escaped = escape_magics(source)
-    item = escaped.covering(lineno)
-    if item is not None:
-        raise refuse_ipython_line(lineno, item)
-    return rewrite_cell(source, lambda code: vmap_over_keys_python(code, lineno, sampler, jax))
+    return rewrite_line(source, lineno,
+                        lambda code: vmap_over_keys_python(code, lineno, sampler, jax))
