@@ -37,6 +37,10 @@ JAX_TEXTS = (
     "Array has been deleted with shape=float32[3].",
     "INVALID_ARGUMENT: Invalid buffer passed: Buffer has been deleted or donated.",
     "No module named 'jax.config'",
+    "vmap got inconsistent sizes for array axes to be mapped:",
+    "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
+    "positional arguments passed to the function, but got len(in_axes)=3, len(args)=2",
+    "jax.tree_map was removed in JAX v0.6.0: use jax.tree.map",
 )
 ODD_TEXTS = (
     "",

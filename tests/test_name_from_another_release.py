@@ -93,16 +93,35 @@ def test_kernel_keyword_from_the_other_release_is_renamed(loaded: Notebook) -> N
 
 
 def test_removed_pallas_name_is_explained(loaded: Notebook) -> None:
-    from jax.experimental import pallas as pl
-
-    if "__getattr__" not in vars(pl):
-        pytest.skip("pl has no module __getattr__ here: Python raises, not JAX")
+    # Raised by pl's module __getattr__ (0.10), or by Python's lookup where pl has none
+    # (0.9.2): a fact about the installed JAX either way.
     failed = loaded.run("read = pl.load")
     assert _codes(failed) == [CODE]
     (diagnosis,) = failed.diagnoses
     assert "removed in 0.9.0" in diagnosis["explanation"]
     assert "Index the ref instead" in diagnosis["explanation"]
     assert diagnosis["fixes"] == []
+
+
+def test_the_removal_message_of_older_releases_is_read(loaded: Notebook) -> None:
+    """Releases that removed a name on purpose said so ("jax.tree_map was removed in JAX
+    v0.6.0: use jax.tree.map ..."), from JAX's deprecation machinery; that message is read as
+    the name, like "has no attribute" is."""
+    deprecations = pytest.importorskip("jax._src.deprecations")
+    if not hasattr(deprecations, "deprecation_getattr"):
+        pytest.skip("no deprecation machinery in this JAX")
+    loaded.ok("from jax._src.deprecations import deprecation_getattr\n"
+              "removed = deprecation_getattr('jax', {'tree_map': ('jax.tree_map was removed "
+              "in JAX v0.6.0: use jax.tree.map (jax v0.4.25 or newer) or "
+              "jax.tree_util.tree_map (any JAX version).', None)})")
+    failed = loaded.run("tree_map = removed('tree_map')")
+    assert _codes(failed) == [CODE]
+    (diagnosis,) = failed.diagnoses
+    assert "jax.tree.map" in diagnosis["explanation"]
+    # A user's own text of the same words is not JAX's.
+    own = loaded.run("raise AttributeError('jax.tree_map was removed in JAX v0.6.0')")
+    assert own.error is not None
+    assert own.diagnoses == []
 
 
 def test_unknown_name_names_close_ones_and_the_version(loaded: Notebook) -> None:
@@ -151,17 +170,26 @@ def _is(name: str):
     return lambda dotted: dotted == name
 
 
-def test_rename_attribute_changes_only_the_failing_line() -> None:
+def test_rename_attribute_changes_every_use_of_the_module_name_and_nothing_else() -> None:
     source = ("a = pltpu.TPUMemorySpace.VMEM\n"
               "b = (pltpu\n"
               "     .TPUMemorySpace.SMEM)\n"
               "c = other.TPUMemorySpace\n")
-    assert rename_attribute_python(source, 1, owner=_is("pltpu"), old="TPUMemorySpace",
-                                   new="pltpu.MemorySpace") == source.replace(
-        "a = pltpu.TPUMemorySpace", "a = pltpu.MemorySpace")
+    # The old name fails wherever the cell uses it, so every use of it is renamed (issue 16:
+    # renaming only the first left the cell failing on the next one).
+    renamed = rename_attribute_python(source, 1, owner=_is("pltpu"), old="TPUMemorySpace",
+                                      new="pltpu.MemorySpace")
+    assert renamed == ("a = pltpu.MemorySpace.VMEM\n"
+                       "b = (pltpu.MemorySpace.SMEM)\n"
+                       "c = other.TPUMemorySpace\n")
     # A name split over lines is found from any of them.
     assert "b = (pltpu.MemorySpace.SMEM)" in rename_attribute_python(
         source, 2, owner=_is("pltpu"), old="TPUMemorySpace", new="pltpu.MemorySpace")
+    # A member that lives elsewhere now becomes its new spelling, the others follow the name.
+    two = "x = pltpu.TPUMemorySpace.ANY\ny = pltpu.TPUMemorySpace.VMEM\n"
+    moved = rename_attribute_python(two, 1, owner=_is("pltpu"), old="TPUMemorySpace",
+                                    new="pltpu.MemorySpace", members={"ANY": "pl.ANY"})
+    assert moved == "x = pl.ANY\ny = pltpu.MemorySpace.VMEM\n"
     # A traceback that names a statement's first line still finds the name on a later one.
     split = "x = f(1,\n      pltpu.TPUMemorySpace)\n"
     assert rename_attribute_python(split, 1, owner=_is("pltpu"), old="TPUMemorySpace",

@@ -50,3 +50,10 @@ def made_static(function: str, failing: str, name: str, check: str) -> Example:
     the fix marks it static, as ``fixed`` spells it by hand."""
     decorated = function.replace("@jax.jit", f"@partial(jax.jit, static_argnames={name!r})", 1)
     return corrected(TRACING_IMPORTS, function, decorated, failing, f"Make {name} static", check)
+
+
+def corrected_cell(setup: tuple[str, ...], failing: str, fixed: str, fix: str,
+                   check: str) -> Example:
+    """The other usual story: the mistake is in the failing cell itself; ``fixed`` is that
+    cell corrected, after the same ``setup``."""
+    return Example(setup=setup, failing=failing, fix=fix, check=check, fixed=(*setup, fixed))

@@ -32,6 +32,8 @@ class Moved:
     # The target takes a call of another shape: rewrite only calls passing these keywords
     # (and at most one positional argument).
     call_keywords: frozenset[str] | None = None
+    # Members of the old name that live elsewhere now: member -> (module, dotted path).
+    members: tuple[tuple[str, tuple[str, str]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,9 @@ MOVED: tuple[Moved, ...] = (
     Moved(TPU, "TPUMemorySpace", TPU, "MemorySpace",
           "jax 0.6.2 renamed pltpu.TPUMemorySpace to pltpu.MemorySpace (the Pallas "
           "changelog lists it under 0.7.0); the old name stayed an alias of the new "
-          "one through jax 0.7.1"),
+          "one through jax 0.7.1, and its ANY member is pl.ANY now",
+          # pltpu.MemorySpace has no ANY (checked on 0.9.2 and 0.10.2): it is Pallas's own.
+          members=(("ANY", (PALLAS, "ANY")),)),
     Moved(TPU, "TPUCompilerParams", TPU, "CompilerParams",
           "jax 0.6.2 renamed pltpu.TPUCompilerParams to pltpu.CompilerParams (the Pallas "
           "changelog lists it under 0.7.0); the old name stayed an alias of the new "

@@ -26,7 +26,10 @@ TITLE = "A JAX name or keyword this JAX release does not have"
 _ATTRIBUTE = re.compile(r"module '(?P<module>jax(?:\.\w+)*)' has no attribute '(?P<name>\w+)'")
 _KEYWORD = re.compile(
     r"(?P<function>[\w.]+)\(\) got an unexpected keyword argument '(?P<keyword>\w+)'")
-TRIGGERS = ("has no attribute", "unexpected keyword argument")
+# What releases say for a name they removed on purpose (JAX's deprecation machinery):
+# "jax.tree_map was removed in JAX v0.6.0: use jax.tree.map (jax v0.4.25 or newer) ..."
+_REMOVED = re.compile(r"(?P<module>jax(?:\.\w+)*)\.(?P<name>\w+) was removed in JAX v")
+TRIGGERS = ("has no attribute", "unexpected keyword argument", "was removed in JAX")
 
 _PRELUDE = PRELUDE + "\n"
 _KERNEL = '''\
@@ -48,6 +51,20 @@ def add_one(x_ref, o_ref):
 out = pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct((16, 128), jnp.float32),
                      grid=(2,), in_specs=[spec], out_specs=spec,
                      interpret=True)(jnp.ones((16, 128)))'''
+_LOAD_STORE = '''\
+def add_two(x_ref, o_ref):
+    pl.store(o_ref, (slice(None), slice(None)), pl.load(x_ref, (slice(None), slice(None))) + 1)
+    pl.store(o_ref, (), pl.load(o_ref, ()) + 1)'''
+_CALL_LOAD_STORE = ("out = pl.pallas_call(add_two, out_shape=jax.ShapeDtypeStruct((8, 128), "
+                    "jnp.float32), interpret=True)(jnp.ones((8, 128)))")
+_COPY = '''\
+def copy(x_hbm, o_hbm):
+    pltpu.sync_copy(x_hbm, o_hbm)
+
+any_spec = pl.BlockSpec(memory_space={0}.ANY)
+out = pl.pallas_call(copy, out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),
+                     in_specs=[any_spec], out_specs=pl.BlockSpec(memory_space={0}.ANY),
+                     interpret=pltpu.InterpretParams())(jnp.ones((8, 128)))'''
 _TREE = 'doubled = jax.{0}(lambda a: a * 2, {{"w": jnp.ones(3), "b": jnp.zeros(2)}})'
 _GPU = '''\
 from jax.experimental.pallas import mosaic_gpu as plgpu
@@ -65,6 +82,27 @@ EXAMPLES = (
         fix="Use pltpu.MemorySpace",
         check="bool((out == 2).all())",
         fixed=(_PRELUDE + _SPEC.format(space="pltpu.MemorySpace"),),
+    ),
+    # pl.load / pl.store, removed in 0.9.0: ref indexing, every use in the kernel's cell.
+    Example(
+        setup=(_LOAD_STORE,),
+        failing=_CALL_LOAD_STORE,
+        fix="Index the refs",
+        check="bool((out == 3).all())",
+        fixed=(_PRELUDE + _LOAD_STORE.replace(
+            "pl.store(o_ref, (slice(None), slice(None)), pl.load(x_ref, (slice(None), "
+            "slice(None))) + 1)", "o_ref[slice(None), slice(None)] = x_ref[slice(None), "
+            "slice(None)] + 1").replace("pl.store(o_ref, (), pl.load(o_ref, ()) + 1)",
+                                        "o_ref[()] = o_ref[()] + 1"), _CALL_LOAD_STORE),
+    ),
+    # TPUMemorySpace.ANY is pl.ANY now (pltpu.MemorySpace has no ANY), in every use.
+    Example(
+        setup=(),
+        failing=_COPY.format("pltpu.TPUMemorySpace"),
+        fix="Use pltpu.MemorySpace",
+        check="bool((out == 1).all())",
+        fixed=(_PRELUDE + _COPY.format("pltpu.MemorySpace").replace("pltpu.MemorySpace.ANY",
+                                                                    "pl.ANY"),),
     ),
     Example(
         setup=(),
@@ -128,10 +166,6 @@ def _diagnosis(ctx: ErrorContext, explanation: str, fixes: tuple[Fix, ...] = ())
                             fixes=fixes, notes=(_release_note(),))
 
 
-def _where(location: Location | None) -> str:
-    return f" at {location.label}" if location else ""
-
-
 def _accessed_by_jax(ctx: ErrorContext) -> bool:
     """Whether JAX's own code (not the notebook's) looked the name up: the frame under the
     module's ``__getattr__`` (or the innermost, for a module without one) is JAX's."""
@@ -153,19 +187,23 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
     row = _renames.moved(module_name, name)
     if row is not None and names.lookup(row.target_module, row.target) is not None:
         new = names.shown(ctx, row.target_module, row.target)
-        explanation = (f"{old}{_where(location)} is a name from another JAX release: "
+        explanation = (f"{old}{_entry.at(location)} is a name from another JAX release: "
                        f"{row.history}. This JAX ({version}) has {new}.")
         return _diagnosis(ctx, explanation, (_rename_fix(ctx, location, row, owner),))
     gone = _renames.gone(module_name, name)
     if gone is not None:
-        return _diagnosis(ctx, f"{old}{_where(location)} is not in this JAX ({version}): "
-                               f"{gone.history}. {gone.advice}")
+        called = location is not None and re.search(rf"\.{name}\s*\(", location.line)
+        fixes = ((_index_refs_fix(ctx, location, owner),)
+                 if module_name == _renames.PALLAS and name in {"load", "store"} and called
+                 else ())
+        return _diagnosis(ctx, f"{old}{_entry.at(location)} is not in this JAX ({version}): "
+                               f"{gone.history}. {gone.advice}", fixes)
     close = [names.shown(ctx, module_name, match)
              for match in names.close(name, names.public_names(owner))]
     elsewhere = [names.shown(ctx, other, name) for other in names.RELATED
                  if other != module_name and (found := names.module(other)) is not None
                  and names.has(found, name)]
-    explanation = (f"{old}{_where(location)}: {names.shown(ctx, module_name)} has no {name} in "
+    explanation = (f"{old}{_entry.at(location)}: {names.shown(ctx, module_name)} has no {name} in "
                    f"this JAX ({version}), and jax_nbhelp knows of no release that renamed it. "
                    "The notebook was probably written for another JAX release, or the name is "
                    "misspelled. ")
@@ -174,6 +212,23 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
     if elsewhere:
         explanation += f" This JAX has {name} as {', '.join(elsewhere)}."
     return _diagnosis(ctx, explanation)
+
+
+def _index_refs_fix(ctx: ErrorContext, location: Location | None, owner: object) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.ref_indexing import index_refs
+
+        assert location is not None
+        return index_refs(source, location.lineno,
+                          lambda dotted: names.resolve(ctx, dotted) is owner)
+
+    return rewrite_fix(
+        ctx, location, transform, label="Index the refs",
+        summary=("Write each pl.load(ref, idx) as ref[idx] and each pl.store(ref, idx, v) as "
+                 "ref[idx] = v in the kernel's cell, then re-run."),
+        safety=("Same block: indexing a ref reads and writes exactly what an unmasked "
+                "pl.load and pl.store did."),
+        safe=True)
 
 
 def _rename_fix(ctx: ErrorContext, location: Location | None, row: _renames.Moved,
@@ -190,9 +245,16 @@ def _rename_fix(ctx: ErrorContext, location: Location | None, row: _renames.Move
         if new is None:
             raise CannotRewrite(f"the notebook has not imported {row.target_module}; import it "
                                 f"and use {row.target_module}.{row.target}")
+        members = {member: names.spell(ctx, module, path)
+                   for member, (module, path) in row.members}
+        missing = [f"{module}.{path}" for member, (module, path) in row.members
+                   if members[member] is None]
+        if missing:
+            raise CannotRewrite(f"the notebook has not imported {', '.join(missing)}")
         return rename_attribute(source, location.lineno,
                                 owner=lambda dotted: names.resolve(ctx, dotted) is owner,
-                                old=row.name, new=new, call_keywords=row.call_keywords)
+                                old=row.name, new=new, call_keywords=row.call_keywords,
+                                members={m: s for m, s in members.items() if s is not None})
 
     return rewrite_fix(ctx, location, transform, label=label,
                        summary=f"Spell it the way this JAX does ({shown}), then re-run.",
@@ -238,19 +300,19 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
                    if (home := names.module(home_name)) is not None):
             continue
         if row.replacement is None:
-            return _diagnosis(ctx, f"{spelled}(...){_where(location)} passes {keyword}=, which "
+            return _diagnosis(ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, which "
                                    f"this JAX ({version}) does not take: {row.history}. "
                                    f"{row.advice}")
         if row.replacement in params:
             return _diagnosis(
-                ctx, f"{spelled}(...){_where(location)} passes {keyword}=, a keyword from "
+                ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, a keyword from "
                      f"another JAX release: {row.history}. This JAX ({version}) takes "
                      f"{row.replacement}= in its place.",
                 (_keyword_fix(ctx, location, function, keyword, row.replacement, row.history),))
     public = [p for p in params if not p.startswith("_")
               and params[p].kind is not params[p].VAR_POSITIONAL]
     close = names.close(keyword, public)
-    explanation = (f"{spelled}(...){_where(location)} passes {keyword}=, which {spelled} does "
+    explanation = (f"{spelled}(...){_entry.at(location)} passes {keyword}=, which {spelled} does "
                    f"not take in this JAX ({version}), and jax_nbhelp knows of no release that "
                    "renamed it. The notebook was probably written for another JAX release, or "
                    "the keyword is misspelled. ")
@@ -281,7 +343,7 @@ def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object,
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     top = ctx.top
     if top.is_a("AttributeError"):
-        attribute = _ATTRIBUTE.fullmatch(top.message)
+        attribute = _ATTRIBUTE.fullmatch(top.message) or _REMOVED.match(top.message)
         return _attribute(ctx, attribute["module"], attribute["name"]) if attribute else None
     if top.is_a("TypeError"):
         keyword = _KEYWORD.match(top.message)

@@ -7,7 +7,9 @@ jax_nbhelp's own re-run machinery, or by native code (jaxlib's C++, which leaves
 frame: ``jit``'s argument checks) called from the innermost frame: that frame was calling,
 not executing a ``raise``. An import of a jax module or name that the installed JAX
 lacks counts too when Python's import system raised it (``from jax.config import
-config``): what it says is a fact about the installed JAX. Everything here avoids calling
+config``), and so does a jax module's missing attribute when Python's attribute lookup
+raised it (``pl.load`` where ``pl`` has no module ``__getattr__``): what they say is a fact
+about the installed JAX. Everything here avoids calling
 into the exception (``str``, ``repr``, attributes a user class may override): a broken user
 exception is not JAX's, and jax_nbhelp says nothing about it.
 """
@@ -65,6 +67,21 @@ def _called_native_code(tb: TracebackType) -> bool:
     """Whether the frame was in a call (the error came from the callee) rather than a raise
     statement of its own (a user's ``raise ValueError(...)``)."""
     return (_instruction(tb) or "").startswith("CALL")
+
+
+_LOOKUPS = frozenset({"LOAD_ATTR", "LOAD_METHOD"})
+
+
+def _jax_module_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
+    """A JAX module without the attribute asked for, raised by Python's own attribute
+    lookup (a module with no ``__getattr__``: ``pl.load`` on jax 0.9.2): the frame was at
+    an attribute lookup, and Python recorded the module as ``obj``. The exact type only, as
+    for imports."""
+    if type(exc) is not AttributeError or tb is None or _instruction(tb) not in _LOOKUPS:
+        return False
+    owner = getattr(exc, "obj", None)  # AttributeError's own slot (Python 3.10+)
+    name = owner.__dict__.get("__name__") if isinstance(owner, ModuleType) else None
+    return isinstance(name, str) and name.split(".", 1)[0] in _PACKAGES
 
 
 def _jax_import_failed(exc: BaseException, tb: TracebackType | None) -> bool:
@@ -187,7 +204,7 @@ def raised_by_jax(exc: BaseException) -> bool:
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
         if (_type_is_jax(current) or _raised_in(filename, roots, real)
                 or _raised_by_native_jax(current, innermost)
-                or _jax_import_failed(current, innermost)):
+                or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)):
             return True
         cause = current.__cause__
         if cause is None and not current.__suppress_context__:

@@ -8,7 +8,7 @@ function; this only changes the matching attribute or keyword on the failing lin
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -78,7 +78,8 @@ def _check_call(call: cst.Call | None, keywords: Collection[str], spelled: str,
 
 
 def rename_attribute_python(source: str, lineno: int, *, owner: Names, old: str, new: str,
-                            call_keywords: Collection[str] | None = None) -> str:
+                            call_keywords: Collection[str] | None = None,
+                            members: Mapping[str, str] | None = None) -> str:
     """Like :func:`rename_attribute` for plain Python (no IPython syntax)."""
     locate(source, lineno)  # parses, and refuses a line outside the code
     try:
@@ -93,30 +94,44 @@ def rename_attribute_python(source: str, lineno: int, *, owner: Names, old: str,
               or [item for item in visitor.found if lineno in item[2]])
     if not chosen:
         raise CannotRewrite(f"Line {lineno} has no .{old} of the JAX module to rename.")
+    if call_keywords is None:
+        # The old name fails wherever the cell uses it: every use is renamed, not only the
+        # one that raised first.
+        chosen = visitor.found
     if call_keywords is not None:
         for _, _, _, call in chosen:
             _check_call(call, call_keywords, f".{old}", lineno)
     targets = {id(node) for node, _, _, _ in chosen}
     replacement = cst.parse_expression(new)
+    moved = {member: cst.parse_expression(spelled) for member, spelled in (members or {}).items()}
 
     class Rename(cst.CSTTransformer):
         def leave_Attribute(self, original_node: cst.Attribute,
                             updated_node: cst.Attribute) -> cst.BaseExpression:
-            return replacement if id(original_node) in targets else updated_node
+            if id(original_node) in targets:
+                return replacement
+            if id(original_node.value) in targets and original_node.attr.value in moved:
+                return moved[original_node.attr.value]  # old.ANY -> where ANY lives now
+            return updated_node
 
     return wrapper.module.visit(Rename()).code
 
 
 def rename_attribute(source: str, lineno: int, *, owner: Names, old: str, new: str,
-                     call_keywords: Collection[str] | None = None) -> str:
-    """Replace ``<module>.old`` on 1-based ``lineno`` with the expression ``new``.
+                     call_keywords: Collection[str] | None = None,
+                     members: Mapping[str, str] | None = None) -> str:
+    """Replace ``<module>.old`` with the expression ``new``, on 1-based ``lineno`` and
+    everywhere else the cell uses it; ``<module>.old.member`` for a member in ``members``
+    becomes that member's expression instead.
 
     ``owner`` says whether a dotted name (``pltpu``, ``jax.experimental.pallas.tpu``) names
-    the module. With ``call_keywords``, only a call passing at most one positional argument
-    and only those keywords is rewritten. Raises :class:`CannotRewrite`.
+    the module. With ``call_keywords``, only calls on that line passing at most one
+    positional argument and only those keywords are rewritten. Raises
+    :class:`CannotRewrite`.
     """
     return rewrite_line(source, lineno, lambda code: rename_attribute_python(
-        code, lineno, owner=owner, old=old, new=new, call_keywords=call_keywords))
+        code, lineno, owner=owner, old=old, new=new, call_keywords=call_keywords,
+        members=members))
 
 
 def _called(call: cst.Call, function: Names) -> bool:
