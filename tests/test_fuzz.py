@@ -41,6 +41,9 @@ JAX_TEXTS = (
     "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "
     "positional arguments passed to the function, but got len(in_axes)=3, len(args)=2",
     "jax.tree_map was removed in JAX v0.6.0: use jax.tree.map",
+    "'function' object is not iterable",
+    "The kernel function in the pallas_call k at <cell>:1 captures constants [f32[128]]. "
+    "You should pass them as inputs.",
 )
 ODD_TEXTS = (
     "",

@@ -142,3 +142,24 @@ class _CallRewriter(cst.CSTTransformer):
         if id(original_node) in self._targets:
             return self._change(updated_node)
         return updated_node
+
+
+class CountingTransformer(cst.CSTTransformer):
+    """A transformer that counts what it changed (``changed``), for :func:`transform`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.changed = 0
+
+
+def transform(code: str, transformer: CountingTransformer, nothing: str) -> cst.Module:
+    """``code`` parsed and rewritten by ``transformer``; refused with ``nothing`` when it
+    changed nothing (or when the code does not parse)."""
+    try:
+        module = cst.parse_module(code)
+    except cst.ParserSyntaxError:
+        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
+    fixed = module.visit(transformer)
+    if not transformer.changed:
+        raise CannotRewrite(nothing)
+    return fixed

@@ -8,18 +8,13 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ._cst import dotted_name
-from .errors import CannotRewrite
+from ._cst import CountingTransformer, dotted_name, transform
 from .magics import rewrite_line
 
 __all__ = ["import_config_from_jax"]
 
 
-class _ConfigImport(cst.CSTTransformer):
-    def __init__(self) -> None:
-        super().__init__()
-        self.changed = 0
-
+class _ConfigImport(CountingTransformer):
     def leave_ImportFrom(self, original_node: cst.ImportFrom,
                          updated_node: cst.ImportFrom) -> cst.ImportFrom:
         module = updated_node.module
@@ -33,15 +28,8 @@ class _ConfigImport(cst.CSTTransformer):
 
 
 def _rewrite(code: str) -> str:
-    try:
-        module = cst.parse_module(code)
-    except cst.ParserSyntaxError:
-        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    transformer = _ConfigImport()
-    fixed = module.visit(transformer)
-    if not transformer.changed:
-        raise CannotRewrite("The cell has no `from jax.config import config` to change.")
-    return fixed.code
+    return transform(code, _ConfigImport(),
+                     "The cell has no `from jax.config import config` to change.").code
 
 
 def import_config_from_jax(source: str, lineno: int) -> str:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import libcst as cst
 
-from ._cst import dotted_name
+from ._cst import CountingTransformer, dotted_name, transform
 from .errors import CannotRewrite
 from .magics import rewrite_line
 
@@ -48,11 +48,10 @@ def _plain(call: cst.Call, count: int, name: str) -> list[cst.BaseExpression]:
     return [arg.value for arg in call.args]
 
 
-class _IndexRefs(cst.CSTTransformer):
+class _IndexRefs(CountingTransformer):
     def __init__(self, pallas: Names) -> None:
         super().__init__()
         self.pallas = pallas
-        self.changed = 0
 
     def leave_Expr(self, original_node: cst.Expr,
                    updated_node: cst.Expr) -> cst.BaseSmallStatement:
@@ -74,17 +73,11 @@ class _IndexRefs(cst.CSTTransformer):
 
 
 def _python(code: str, pallas: Names) -> str:
-    try:
-        module = cst.parse_module(code)
-    except cst.ParserSyntaxError:
-        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    transformer = _IndexRefs(pallas)
-    fixed = module.visit(transformer)
+    fixed = transform(code, _IndexRefs(pallas),
+                      "The cell has no pl.load or pl.store call to change.")
     if any(pallas(name.rsplit(".", 1)[0]) for name in _store_calls(fixed)):
         raise CannotRewrite("A pl.store(...) is used as a value, not as a statement; write "
                             "it as ref[idx] = value.")
-    if not transformer.changed:
-        raise CannotRewrite("The cell has no pl.load or pl.store call to change.")
     return fixed.code
 
 
