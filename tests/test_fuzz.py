@@ -44,6 +44,10 @@ JAX_TEXTS = (
     "'function' object is not iterable",
     "The kernel function in the pallas_call k at <cell>:1 captures constants [f32[128]]. "
     "You should pass them as inputs.",
+    "Block shape for args[0] (= (Blocked(block_size=8),)) must have the same number of "
+    "dimensions as the array shape (16, 128).",
+    "Invalid shape for `swap`. Ref shape: (8, 64). Expected shape: (8, 64). Value shape: "
+    "(8, 128). Transforms: ().",
 )
 ODD_TEXTS = (
     "",
