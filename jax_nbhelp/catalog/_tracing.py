@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from jax_nbhelp.catalog import _entry
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link, is_top_level
 from jax_nbhelp.fix.kernel_cells import dotted
@@ -395,7 +396,7 @@ def quoted_line(location: Location | None, fallback: str) -> str:
     ``fallback`` when jax_nbhelp found no line of the user's."""
     if location is None:
         return fallback
-    return f"`{location.line.strip()}` at {location.label}"
+    return f"`{location.line.strip()}`{_entry.at(location)}"
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ CODE = "JNH216"
 NAME = "block-spec-does-not-fit-array"
 TITLE = "BlockSpec that does not fit its array"
 RANK = "must have the same number of dimensions as the array shape"
-TRIGGERS = (RANK, "to match block_shape")
+INDEX_MAP = "to match block_shape"
+TRIGGERS = (RANK, INDEX_MAP)
 
 _RANK_RE = re.compile(r"Block shape for (?P<what>\S+) \(= \((?P<block>.*)\)\) must have the "
                       r"same number of dimensions as the array shape (?P<shape>\([^)]*\))")
@@ -61,7 +62,7 @@ def _operand(what: str) -> str:
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(RANK) or ctx.find("to match block_shape")
+    link = ctx.find(RANK) or ctx.find(INDEX_MAP)
     if link is None or not link.is_a("ValueError"):
         return None
     rank = _RANK_RE.search(link.message)

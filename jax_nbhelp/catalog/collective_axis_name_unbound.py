@@ -101,16 +101,23 @@ def _map_calls(tree: ast.Module, lineno: int, function: str) -> list[ast.Call]:
     """The ``pmap(function, ...)``/``vmap(function, ...)`` calls on ``lineno``."""
     return [node for node in ast.walk(tree)
             if isinstance(node, ast.Call) and node.lineno <= lineno <= (node.end_lineno or 0)
-            and (dotted(node.func) or "").rsplit(".", 1)[-1] in _MAPS
+            and _last_name(node.func) in _MAPS
             and node.args and dotted(node.args[0]) == function]
 
 
-def _site(location: Location, call: ast.Call, decorator: bool = False) -> MapSite:
-    bound = next((keyword.value for keyword in call.keywords if keyword.arg == "axis_name"),
-                 None)
-    written = ast.unparse(bound) if bound is not None else None
-    kind = (dotted(call.func if not decorator or not call.args else call.args[0]) or "")
-    return MapSite(kind.rsplit(".", 1)[-1], location, written, decorator)
+def _last_name(node: ast.AST) -> str:
+    """``pmap`` for ``jax.pmap``; "" for what is not a dotted name."""
+    return (dotted(node) or "").rsplit(".", 1)[-1]
+
+
+def _axis_name(keywords: list[ast.keyword]) -> str | None:
+    """The ``axis_name=`` a map call passes, as written."""
+    bound = next((keyword.value for keyword in keywords if keyword.arg == "axis_name"), None)
+    return ast.unparse(bound) if bound is not None else None
+
+
+def _site(location: Location, call: ast.Call) -> MapSite:
+    return MapSite(_last_name(call.func), location, _axis_name(call.keywords))
 
 
 def _from_caller(ctx: ErrorContext, caller: Frame, function: str) -> MapSite | None:
@@ -131,13 +138,14 @@ def _from_caller(ctx: ErrorContext, caller: Frame, function: str) -> MapSite | N
         if cell is None:
             continue
         for node in cell[0].body:
-            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+            if not (isinstance(node, ast.Assign) and len(node.targets) == 1
                     and isinstance(node.targets[0], ast.Name) and node.targets[0].id in callees
-                    and isinstance(node.value, ast.Call)
-                    and _map_calls(cell[0], node.lineno, function)):
-                line = ctx.cell(number, node.lineno)
-                if line is not None:
-                    return _site(line, _map_calls(cell[0], node.lineno, function)[0])
+                    and isinstance(node.value, ast.Call)):
+                continue
+            maps = _map_calls(cell[0], node.lineno, function)
+            line = ctx.cell(number, node.lineno) if maps else None
+            if line is not None:
+                return _site(line, maps[0])
     return None
 
 
@@ -148,17 +156,14 @@ def _from_decorator(ctx: ErrorContext, location: Location, function: str) -> Map
     if definition is None:
         return None
     for decorator in definition.decorator_list:
-        line = (ctx.cell(location.cell, decorator.lineno) if location.cell is not None
-                else None) or location
-        name = (dotted(decorator.func if isinstance(decorator, ast.Call) else decorator)
-                or "").rsplit(".", 1)[-1]
-        if name in _MAPS:
-            call = decorator if isinstance(decorator, ast.Call) else ast.Call(decorator, [], [])
-            return MapSite(name, line, _site(line, call).axis_name, decorator=True)
+        name = _last_name(decorator.func if isinstance(decorator, ast.Call) else decorator)
         if name == "partial" and isinstance(decorator, ast.Call) and decorator.args:
-            inner = (dotted(decorator.args[0]) or "").rsplit(".", 1)[-1]
-            if inner in _MAPS:
-                return _site(line, decorator, decorator=True)
+            name = _last_name(decorator.args[0])  # @partial(jax.pmap, axis_name=...)
+        if name in _MAPS:
+            line = (ctx.cell(location.cell, decorator.lineno) if location.cell is not None
+                    else None) or location
+            keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
+            return MapSite(name, line, _axis_name(keywords), decorator=True)
     return None
 
 

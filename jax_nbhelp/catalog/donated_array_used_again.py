@@ -105,17 +105,14 @@ def _donating(tree: ast.Module) -> dict[str, tuple[str, set[int], set[str]]]:
 
 def donations(ctx: ErrorContext) -> list[Donation]:
     """The calls in this session's cells that donated a named array, newest first."""
-    cells = {n: _tracing.parse(source) for n, source in ctx.cell_sources.items()}
+    trees = {n: parsed[0] for n, source in ctx.cell_sources.items()
+             if (parsed := _tracing.parse(source)) is not None}
     donors: dict[str, tuple[str, set[int], set[str]]] = {}
-    for number in sorted(cells):
-        if cells[number] is not None:
-            donors.update(_donating(cells[number][0]))  # type: ignore[index]
+    for number in sorted(trees):
+        donors.update(_donating(trees[number]))
     found: list[Donation] = []
-    for number in sorted(cells, reverse=True):
-        parsed = cells[number]
-        if parsed is None:
-            continue
-        for node in ast.walk(parsed[0]):
+    for number in sorted(trees, reverse=True):
+        for node in ast.walk(trees[number]):
             if not isinstance(node, ast.Call) or (dotted(node.func) or "") not in donors:
                 continue
             spec, positions, keywords = donors[dotted(node.func) or ""]

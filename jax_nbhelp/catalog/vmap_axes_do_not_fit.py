@@ -107,7 +107,7 @@ def _sizes(message: str) -> list[str]:
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = next((ctx.find(text) for text in TRIGGERS if ctx.find(text) is not None), None)
+    link = next(filter(None, map(ctx.find, TRIGGERS)), None)
     if link is None or not (link.is_a("ValueError") or link.is_a("TypeError")):
         return None
     message = link.message

@@ -77,11 +77,14 @@ def _jax_module_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
     lookup (a module with no ``__getattr__``: ``pl.load`` on jax 0.9.2): the frame was at
     an attribute lookup, and Python recorded the module as ``obj``. The exact type only, as
     for imports."""
-    if type(exc) is not AttributeError or tb is None or _instruction(tb) not in _LOOKUPS:
+    if type(exc) is not AttributeError or tb is None:
         return False
     owner = getattr(exc, "obj", None)  # AttributeError's own slot (Python 3.10+)
     name = owner.__dict__.get("__name__") if isinstance(owner, ModuleType) else None
-    return isinstance(name, str) and name.split(".", 1)[0] in _PACKAGES
+    # The module first: disassembling the frame is the costly part, and most
+    # AttributeErrors are not about a jax module at all.
+    return (isinstance(name, str) and name.split(".", 1)[0] in _PACKAGES
+            and _instruction(tb) in _LOOKUPS)
 
 
 def _jax_import_failed(exc: BaseException, tb: TracebackType | None) -> bool:
