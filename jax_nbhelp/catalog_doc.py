@@ -59,6 +59,8 @@ def _run_example(shell: Any, example: Any) -> tuple[str, Any]:
     # Object addresses (JAX prints a placeholder axis as <object object at 0x...>) change
     # from run to run; the page must not.
     summary = re.sub(r" at 0x[0-9a-fA-F]+>", " at 0x...>", summary)
+    # Nor may an install path Python appends ("cannot import name 'x' from 'jax' (/...)").
+    summary = re.sub(r" \((?:/|[A-Za-z]:\\)[^()]*\)$", "", summary)
     return summary, STATE.last
 
 

@@ -28,6 +28,7 @@ NAME = "jax-module-from-another-release"
 TITLE = "An import of JAX that this release does not have"
 
 _NO_MODULE = re.compile(r"No module named '(?P<module>jax(?:lib)?(?:\.\w+)*)'")
+_INSTALL_PATH = re.compile(r" \((?:/|[A-Za-z]:\\)[^()]*\)$")
 _NO_NAME = re.compile(
     r"cannot import name '(?P<name>\w+)' from '(?P<module>jax(?:lib)?(?:\.\w+)*)'")
 
@@ -102,8 +103,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         notes.append("The code was written for another JAX release: check its requirements "
                      "for the JAX version it expects, or find the module's new home in JAX's "
                      "changelog.")
+    # Python appends the package's install path to "cannot import name": not the user's
+    # business, and different on every machine.
+    error = _INSTALL_PATH.sub("", ctx.top.summary)
     return _entry.diagnosis(ctx, __name__, explanation, location=location, fixes=fixes,
-                            notes=notes)
+                            notes=notes, error=error)
 
 
 def _config_fix(ctx: ErrorContext, location: Location) -> Fix:
