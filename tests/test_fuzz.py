@@ -36,6 +36,15 @@ JAX_TEXTS = (
     "for batching.",
     "Array has been deleted with shape=float32[3].",
     "INVALID_ARGUMENT: Invalid buffer passed: Buffer has been deleted or donated.",
+    "INVALID_ARGUMENT: Invalid buffer passed: buffer has been deleted or donated.",
+    "shard_map in_specs argument must refer to an axis marked as manual (frozenset({'x'})), "
+    "but:\n\n  in_specs refers to 'y'\n\nCheck the in_specs values passed to shard_map.",
+    "",  # JAX's bare assert inside shard_map has no message either
+    "dtype=key<fry> is not a valid dtype for JAX type promotion.",
+    "add does not accept dtypes key<fry>, int32.",
+    "JAX encountered invalid PRNG key data: expected key_data.ndim >= 1; got ndim=0",
+    "Too many indices: array is 0-dimensional, but 1 were indexed",
+    "key accepts a scalar seed, but was given a PRNG key.",
     "No module named 'jax.config'",
     "vmap got inconsistent sizes for array axes to be mapped:",
     "vmap in_axes must be an int, None, or a tuple of entries corresponding to the "

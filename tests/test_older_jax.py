@@ -1,17 +1,18 @@
-"""The whole catalog on an older JAX, in its own virtual environment (how CI checks it).
+"""The whole catalog on older JAX releases, each in its own virtual environment (how CI
+checks them).
 
 Fixes are spelled for the installed JAX from capability probes (``InterpretGPUParams`` lives
 elsewhere in 0.9, ``plgpu.kernel`` takes ``out_shape=`` there), so the catalog's examples must
-pass on 0.9.2 exactly as on the newest release.
+pass on 0.8.3 and 0.9.2 exactly as on the newest release.
 """
 
 from __future__ import annotations
 
+import pytest
 from venvs import environment, run_pytest, version_of
 
-JAX_VERSION = "0.9.2"
-REQUIREMENTS = (
-    f"jax[cpu]=={JAX_VERSION}",
+JAX_VERSIONS = ("0.8.3", "0.9.2")
+TOOLS = (
     "absl-py",  # Mosaic GPU Pallas (plgpu) imports it
     "pytest>=8",
     "ipython>=8.12",
@@ -20,8 +21,9 @@ REQUIREMENTS = (
 )
 
 
-def test_catalog_passes_on_jax_0_9_2() -> None:
-    python = environment(f"jax-{JAX_VERSION}", REQUIREMENTS)
-    assert version_of(python, "jax") == JAX_VERSION
+@pytest.mark.parametrize("jax_version", JAX_VERSIONS)
+def test_catalog_passes_on_an_older_jax(jax_version: str) -> None:
+    python = environment(f"jax-{jax_version}", (f"jax[cpu]=={jax_version}", *TOOLS))
+    assert version_of(python, "jax") == jax_version
     proc = run_pytest(python, "tests/test_catalog.py")
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]

@@ -22,6 +22,8 @@ class Example:
     true. ``fixed`` is the cell as the user would write it once fixed (it must succeed alone
     after ``setup``). ``fix=""`` (``NO_FIX``) says the diagnosis offers no fix for this
     failing cell: the test checks there is none, and ``check`` applies to ``fixed`` only.
+    ``requires`` names what the example needs of the installed JAX, for releases that lack
+    it: a module, ``module:attribute``, or ``!module:attribute`` for a name it must not have.
     """
 
     setup: tuple[str, ...]
@@ -30,6 +32,10 @@ class Example:
     check: str
     fixed: tuple[str, ...] = ()
     requires: tuple[str, ...] = ()
+
+
+# The GPU kernel interpreter (``plgpu.kernel(interpret=...)``): jax 0.9 and newer.
+GPU_INTERPRETER = "jax._src.pallas.mosaic_gpu.interpret"
 
 
 # What the tracer entries' examples import: jit, jnp, and partial for static_argnames.

@@ -34,6 +34,9 @@ class Moved:
     call_keywords: frozenset[str] | None = None
     # Members of the old name that live elsewhere now: member -> (module, dotted path).
     members: tuple[tuple[str, tuple[str, str]], ...] = ()
+    # A module that holds the same object under the old name itself: what `from module
+    # import name` becomes (`from jax.tree_util import tree_map`), leaving the name as is.
+    import_from: str | None = None
 
 
 @dataclass(frozen=True)
@@ -92,11 +95,12 @@ MOVED: tuple[Moved, ...] = (
           call_keywords=frozenset({"axis_name", "num_cores"})),
     *(Moved("jax", f"tree_{name}", "jax", f"tree.{name}", _TREE.format(name),
             safety=(f"jax.tree.{name} calls jax.tree_util.tree_{name}, which the removed "
-                    f"jax.tree_{name} was, so the code computes the same."))
+                    f"jax.tree_{name} was, so the code computes the same."),
+            import_from="jax.tree_util")
       for name in ("map", "leaves", "flatten", "unflatten", "structure", "transpose")),
     Moved("jax", "treedef_is_leaf", "jax.tree_util", "treedef_is_leaf",
           "jax.treedef_is_leaf was removed in jax 0.6.0; jax.tree_util.treedef_is_leaf is the "
-          "same function"),
+          "same function", import_from="jax.tree_util"),
 )
 
 _INDEX_REF = ("Index the ref instead: x_ref[...] reads a block and o_ref[...] = value writes "

@@ -50,7 +50,12 @@ def made_by_mosaic_gpu(ctx: ErrorContext) -> bool:
 
 
 def in_mesh_kernel(ctx: ErrorContext) -> bool:
-    """The kernel is a mesh kernel (pl.kernel, core_map, plgpu.kernel), not a grid pallas_call."""
+    """The kernel is a mesh kernel (pl.kernel, core_map, plgpu.kernel), not a grid pallas_call:
+    JAX's frames say so (kernel_facts), or a frame of its mesh-kernel module (pallas/mpmd.py on
+    0.9 and newer; 0.8 has no such module)."""
+    facts = ctx.kernel
+    if facts is not None and facts.mesh_kernel:
+        return True
     return any(
         _posix(frame.filename).endswith("/pallas/mpmd.py")
         for link in ctx.chain

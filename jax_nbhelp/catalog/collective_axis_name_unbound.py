@@ -18,16 +18,14 @@ google/jaxopt#436 (a documentation example run with ``pmap``), patrick-kidger/eq
 
 from __future__ import annotations
 
-import ast
 import re
-from dataclasses import dataclass
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext, Frame
+from jax_nbhelp.catalog._map_site import COLLECTIVE_RE, MapSite, map_site
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
-from jax_nbhelp.fix.kernel_cells import dotted
 
 CODE = "JNH401"
 NAME = "collective-axis-name-unbound"
@@ -36,9 +34,6 @@ MESSAGE = "unbound axis name"
 
 _AXIS_RE = re.compile(r"unbound axis name:? (?P<axis>[^\s.,]+)")
 _OPERATION_RE = re.compile(r"please call (?P<op>\w+) under")
-# How the user's line names the collective (JAX's message says psum for pmean too).
-_COLLECTIVE_RE = re.compile(r"\b(?P<op>psum|pmean|pmax|pmin|all_gather|all_to_all|axis_index|"
-                            r"axis_size|ppermute|pshuffle|psum_scatter|pbroadcast)\s*\(")
 _MAPS = ("pmap", "vmap")
 
 _IMPORTS = "import jax, jax.numpy as jnp"
@@ -87,99 +82,6 @@ WHY = (
 )
 
 
-@dataclass(frozen=True)
-class MapSite:
-    """Where the user maps the function whose collective failed."""
-
-    kind: str  # "pmap" or "vmap"
-    location: Location  # the line of the call (or of the decorator)
-    axis_name: str | None  # what it binds already, as written
-    decorator: bool = False
-
-
-def _map_calls(tree: ast.Module, lineno: int, function: str) -> list[ast.Call]:
-    """The ``pmap(function, ...)``/``vmap(function, ...)`` calls on ``lineno``."""
-    return [node for node in ast.walk(tree)
-            if isinstance(node, ast.Call) and node.lineno <= lineno <= (node.end_lineno or 0)
-            and _last_name(node.func) in _MAPS
-            and node.args and dotted(node.args[0]) == function]
-
-
-def _last_name(node: ast.AST) -> str:
-    """``pmap`` for ``jax.pmap``; "" for what is not a dotted name."""
-    return (dotted(node) or "").rsplit(".", 1)[-1]
-
-
-def _axis_name(keywords: list[ast.keyword]) -> str | None:
-    """The ``axis_name=`` a map call passes, as written."""
-    bound = next((keyword.value for keyword in keywords if keyword.arg == "axis_name"), None)
-    return ast.unparse(bound) if bound is not None else None
-
-
-def _site(location: Location, call: ast.Call) -> MapSite:
-    return MapSite(_last_name(call.func), location, _axis_name(call.keywords))
-
-
-def _from_caller(ctx: ErrorContext, caller: Frame, function: str) -> MapSite | None:
-    """The map on the caller's line (``jax.vmap(f)(x)``), or the one its callee was bound to
-    in a cell (``per_device = jax.pmap(f)``, then ``per_device(x)``)."""
-    where = caller.location
-    parsed = _tracing.parse(where.source) if where is not None else None
-    if where is None or parsed is None:
-        return None
-    tree, _ = parsed
-    calls = _map_calls(tree, where.lineno, function)
-    if len(calls) == 1:
-        return _site(where, calls[0])
-    callees = {dotted(node.func) for node in ast.walk(tree)
-               if isinstance(node, ast.Call) and node.lineno == where.lineno}
-    for number in sorted(ctx.cell_sources, reverse=True):
-        cell = _tracing.parse(ctx.cell_sources[number])
-        if cell is None:
-            continue
-        for node in cell[0].body:
-            if not (isinstance(node, ast.Assign) and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id in callees
-                    and isinstance(node.value, ast.Call)):
-                continue
-            maps = _map_calls(cell[0], node.lineno, function)
-            line = ctx.cell(number, node.lineno) if maps else None
-            if line is not None:
-                return _site(line, maps[0])
-    return None
-
-
-def _from_decorator(ctx: ErrorContext, location: Location, function: str) -> MapSite | None:
-    """``@jax.pmap`` or ``@partial(jax.pmap, ...)`` on the function's own ``def``."""
-    parsed = _tracing.parse(location.source)
-    definition = _tracing.find_def(parsed[0], function, None) if parsed is not None else None
-    if definition is None:
-        return None
-    for decorator in definition.decorator_list:
-        name = _last_name(decorator.func if isinstance(decorator, ast.Call) else decorator)
-        if name == "partial" and isinstance(decorator, ast.Call) and decorator.args:
-            name = _last_name(decorator.args[0])  # @partial(jax.pmap, axis_name=...)
-        if name in _MAPS:
-            line = (ctx.cell(location.cell, decorator.lineno) if location.cell is not None
-                    else None) or location
-            keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
-            return MapSite(name, line, _axis_name(keywords), decorator=True)
-    return None
-
-
-def map_site(ctx: ErrorContext, frames: tuple[Frame, ...],
-             location: Location | None) -> MapSite | None:
-    """Where the function holding the collective is mapped, if the cells show it."""
-    if location is None or not location.function:
-        return None
-    function = location.function
-    for caller in reversed(frames[:-1]):
-        found = _from_caller(ctx, caller, function)
-        if found is not None:
-            return found
-    return _from_decorator(ctx, location, function)
-
-
 TRIGGERS = (MESSAGE,)
 
 
@@ -190,10 +92,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     axis = axis_match.group("axis")
     location = ctx.deepest_user_location()
-    operation = (_COLLECTIVE_RE.search(location.line) if location is not None else None) \
+    operation = (COLLECTIVE_RE.search(location.line) if location is not None else None) \
         or _OPERATION_RE.search(link.message)
     op = operation.group("op") if operation else "the collective"
-    site = map_site(ctx, link.user_frames, location)
+    site = map_site(ctx, link.user_frames, location, _MAPS)
     subject = _tracing.quoted_line(location, f"A {op}")
     function = location.function if location is not None else "the function"
     explanation = f"{subject} asks for the mapped axis {axis!r}, but no transform binds it: "

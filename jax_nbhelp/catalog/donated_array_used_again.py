@@ -28,6 +28,7 @@ NAME = "donated-array-used-again"
 TITLE = "Array used after a jitted call donated it"
 DELETED = "Array has been deleted"
 DONATED = "Buffer has been deleted or donated"
+DONATED_OLD = "buffer has been deleted or donated"  # jax 0.8: "Invalid buffer passed: ..."
 
 _STEP = '''\
 import jax, jax.numpy as jnp
@@ -134,11 +135,11 @@ def _used(location: Location | None, names: tuple[str, ...]) -> list[str]:
     return [name for name in names if name in read]
 
 
-TRIGGERS = (DELETED, DONATED)
+TRIGGERS = (DELETED, DONATED, DONATED_OLD)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(DELETED) or ctx.find(DONATED)
+    link = ctx.find(DELETED) or ctx.find(DONATED) or ctx.find(DONATED_OLD)
     if link is None:
         return None
     location = ctx.deepest_user_location()

@@ -10,14 +10,17 @@ Reports: StevePny/DataAssimBench#41, CMSL-HKUST/jax-am#33 (``cannot import name 
 'jax.config'``), Dipolar-Quantum-Gases/jaxfit#4, scverse/pertpy#687 (``No module named
 'jax.config'``; the fix in each is ``from jax import config``), xai-org/grok-1#350,
 NVIDIA/JAX-Toolbox#962 (``No module named 'jax.experimental.maps'``), scverse/pertpy#675
-(``cannot import name 'maps' from 'jax.experimental'``).
+(``cannot import name 'maps' from 'jax.experimental'``); for a name JAX moved,
+apax-hub/apax#419 (``from jax import ops, tree_map, vmap``; the answer was to import
+tree_map from jax.tree_util), jax-md/jax-md#345 and LouisDesdoigts/dLux#287 (``cannot import
+name 'tree_map' from 'jax'`` inside a library).
 """
 
 from __future__ import annotations
 
 import re
 
-from jax_nbhelp.catalog import _entry, _renames, _tracing
+from jax_nbhelp.catalog import _entry, _jax_names, _renames, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -48,6 +51,17 @@ EXAMPLES = (
         fix="Import config from jax",
         check="config is jax.config",
         fixed=('import jax\nfrom jax import config\nconfig.update("jax_debug_nans", False)',),
+    ),
+    # A name JAX moved: imported from its new home, under the name the code uses.
+    Example(
+        setup=(),
+        failing="import jax.numpy as jnp\nfrom jax import jit, tree_map\n"
+                "doubled = tree_map(lambda v: v * 2, {'a': jnp.ones(2)})",
+        fix="Import tree_map from jax.tree_util",
+        check="doubled['a'].tolist() == [2.0, 2.0] and callable(jit)",
+        fixed=("import jax.numpy as jnp\nfrom jax import jit\n"
+               "from jax.tree_util import tree_map\n"
+               "doubled = tree_map(lambda v: v * 2, {'a': jnp.ones(2)})",),
     ),
     # The two spellings of importing the removed module; shard_map replaces xmap.
     *(Example(setup=(), failing=line, fix=NO_FIX, check="callable(shard_map)",
@@ -95,8 +109,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     explanation = f"{subject} imports {module}, which this JAX release does not have: {history}."
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
+    home = _new_home(row) if kind == "name" and isinstance(row, _renames.Moved) else None
     if module == "jax.config" and location is not None:
         fixes = (_config_fix(ctx, location),)
+    elif home is not None and location is not None:
+        fixes = (_moved_fix(ctx, location, owner, name, *home),)
     elif instead:
         notes.append(f"In this release: {instead}.")
     else:
@@ -108,6 +125,40 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     error = _INSTALL_PATH.sub("", ctx.top.summary)
     return _entry.diagnosis(ctx, __name__, explanation, location=location, fixes=fixes,
                             notes=notes, error=error)
+
+
+def _new_home(row: _renames.Moved) -> tuple[str, str] | None:
+    """The module and name to import the moved name from, when the installed JAX has them:
+    the same name elsewhere (``jax.tree_util``, ``tree_map``) when the row knows one, else the
+    new spelling (``jax.tree``, ``map``)."""
+    if row.import_from is not None and _jax_names.lookup(row.import_from, row.name) is not None:
+        return row.import_from, row.name
+    dotted = f"{row.target_module}.{row.target}"
+    home, _, new_name = dotted.rpartition(".")
+    parent, _, leaf = home.rpartition(".")
+    is_module = home == row.target_module or _jax_names.is_submodule(parent, leaf)
+    if not is_module or _jax_names.lookup(row.target_module, row.target) is None:
+        return None
+    return home, new_name
+
+
+def _moved_fix(ctx: ErrorContext, location: Location, module: str, name: str, home: str,
+               new_name: str) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.from_import_moved import import_moved_name
+
+        return import_moved_name(source, location.lineno, module, name, home, new_name)
+
+    row = _renames.moved(module, name)
+    return rewrite_fix(
+        ctx, location, transform,
+        label=f"Import {name} from {home}",
+        summary=(f"Import {name} from {home}" + (f" (as {new_name}, under the name {name})"
+                 if new_name != name else "") + ", so the rest of the code is unchanged; then "
+                 "re-run."),
+        safety=row.safety if row is not None else "The same function under its new home.",
+        safe=True,
+    )
 
 
 def _config_fix(ctx: ErrorContext, location: Location) -> Fix:

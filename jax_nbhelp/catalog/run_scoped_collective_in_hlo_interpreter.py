@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import GPU_INTERPRETER, Example
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.jaxapi import capabilities
@@ -84,7 +84,7 @@ EXAMPLES = (
         failing="out = add_one_gpu(jnp.ones((8, 128)))",
         fix="Run in GPU interpret mode",
         check="bool((out == 2).all())",
-        requires=("absl",),
+        requires=("absl", GPU_INTERPRETER),
     ),
     Example(
         setup=(_TPU_MESH_KERNEL,),

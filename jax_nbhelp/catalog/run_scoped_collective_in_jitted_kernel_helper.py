@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import GPU_INTERPRETER, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -60,7 +60,7 @@ EXAMPLES = (
         fix="Call it without jax.jit",
         check="bool((out == 3).all())",
         fixed=(_HELPER.replace("@jax.jit\n", ""), _KERNEL, _CALL),
-        requires=("absl",),
+        requires=("absl", GPU_INTERPRETER),
     ),
 )
 

@@ -8,7 +8,7 @@ rule refuses them.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import GPU_INTERPRETER, Example
 from jax_nbhelp.catalog._run_scoped_family import REMOVE_SUMMARY
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -82,7 +82,7 @@ EXAMPLES = (
         failing="out = jax.jit(shared_scale)(jnp.ones((8, 128)))",
         fix="Run in an interpreted kernel",
         check="bool((out == 3).all())",
-        requires=("absl",),
+        requires=("absl", GPU_INTERPRETER),
     ),
 )
 

@@ -107,6 +107,7 @@ class ErrorContext:
         places: dict[str, Location] | None = None,
         cell_sources: dict[int, str] | None = None,
         object_names: dict[str, str] | None = None,
+        mesh_axes: dict[str, tuple[str, ...]] | None = None,
         kernel: KernelFacts | None = _UNSET,
         shell: Any = None,
         exc: BaseException | None = None,
@@ -119,6 +120,7 @@ class ErrorContext:
         self._places = places
         self._cell_sources = cell_sources
         self._object_names = object_names
+        self._mesh_axes = mesh_axes
         self._kernel = kernel
 
     def replace(self, **changes: Any) -> ErrorContext:
@@ -126,7 +128,8 @@ class ErrorContext:
         parts: dict[str, Any] = {
             "module_aliases": self._module_aliases, "value_types": self._value_types,
             "places": self._places, "cell_sources": self._cell_sources,
-            "object_names": self._object_names, "kernel": self._kernel,
+            "object_names": self._object_names, "mesh_axes": self._mesh_axes,
+            "kernel": self._kernel,
         }
         parts.update(changes)
         return ErrorContext(self.chain, shell=self._shell, exc=self._exc, **parts)
@@ -148,6 +151,8 @@ class ErrorContext:
     # user namespace name -> the qualified name of the class or function bound to it
     # ("partial" -> "functools.partial")
     object_names: _Lazy[dict[str, str]] = _Lazy(lambda ctx: _object_names(ctx._shell))
+    # user namespace name -> the axis names of the jax.sharding.Mesh bound to it
+    mesh_axes: _Lazy[dict[str, tuple[str, ...]]] = _Lazy(lambda ctx: _mesh_axes(ctx._shell))
 
     # the Pallas kernel the error was raised for, read from JAX's frames (kernel_facts.py)
     @property
@@ -344,3 +349,24 @@ def _object_names(shell: Any) -> dict[str, str]:
         if isinstance(module, str) and isinstance(qualname, str):
             names[name] = f"{module}.{qualname}"
     return names
+
+
+def _mesh_axes(shell: Any) -> dict[str, tuple[str, ...]]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return {}
+    meshes: dict[str, tuple[str, ...]] = {}
+    for name, value in list(namespace.items()):
+        cls = type(value)
+        # JAX's own Mesh classes only (their axis_names is plain data); a user object's
+        # attributes are never read.
+        if (name.startswith("_") or cls.__name__ not in ("Mesh", "AbstractMesh")
+                or not cls.__module__.startswith("jax.")):
+            continue
+        try:
+            axes = tuple(value.axis_names)
+        except Exception:  # a JAX without the attribute: no mesh known
+            continue
+        if all(isinstance(axis, str) for axis in axes):
+            meshes[name] = axes
+    return meshes
