@@ -15,6 +15,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "jax_nbhelp"
 # Higher imports lower, never the reverse; a layer may import itself.
 LAYERS = {
     "jax_nbhelp": 7,  # the package root wires the layers together
+    "__main__": 8,
+    "doctor": 8,  # the command line drives kernels; inside it imports nothing else
     "catalog_doc": 7,
     "shell": 6,
     "catalog": 5,

@@ -17,6 +17,8 @@ USAGE = """\
 %jax_nbhelp last       the outcome of the last fix
 %jax_nbhelp interpret  whether an interpret mode is on for this kernel ("from now on")
 %jax_nbhelp interpret off   turn it off: kernels built from then on compile as written
+%jax_nbhelp interpret tpu   turn TPU interpret mode on from now on (also gpu, hlo): the
+                            set-up line `jax_nbhelp doctor --write` keeps for such a fix
 %jax_nbhelp hints      classroom mode: show the cause, the place and why; keep fixes back
 %jax_nbhelp fixes      show fixes again (and the last diagnosis with its fixes)"""
 
@@ -43,9 +45,21 @@ def _interpret(args: list[str]) -> None:
                   "from now on compile as written; kernels built while it was on stay "
                   "interpreted until their cells run again.")
         return
+    if len(args) == 1 and args[0] in ("tpu", "gpu", "hlo"):
+        chosen: interpret_modes.Mode = args[0]  # type: ignore[assignment]
+        reason = (interpret_modes.params_unavailable(chosen)
+                  or interpret_modes.switch_unavailable())
+        if reason is not None:
+            print(f"jax_nbhelp: cannot turn it on: {reason}.")
+            return
+        with interpret_modes.interpret_switch_from_now_on(chosen):
+            pass
+        print(interpret_modes.session_note())
+        return
     if args:
         print("jax_nbhelp: `%jax_nbhelp interpret` shows the mode; `%jax_nbhelp interpret off` "
-              "turns it off. A fix (\"Interpret mode from now on\") turns it on.")
+              "turns it off; `%jax_nbhelp interpret tpu` (or gpu, hlo) turns it on. A fix "
+              "(\"Interpret mode from now on\") turns it on too.")
         return
     print(interpret_modes.session_note() or "jax_nbhelp: no interpret mode is on for this "
           "kernel; kernels compile as written.")

@@ -1,0 +1,242 @@
+"""One notebook, top to bottom in a fresh kernel with jax_nbhelp loaded: what failed, what
+jax_nbhelp said, which safe fix ran and whether it worked, and the repaired notebook.
+
+A fix is applied exactly as the card's button applies it (``jax_nbhelp.shell.frontend``), so
+it is verified by running, and only a fix marked safe is ever applied: one that changes the
+numbers or shrinks the input is listed, never run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jax_nbhelp.doctor.kernel import Kernel, KernelGone, Outcome
+
+SETUP_SOURCE = "%load_ext jax_nbhelp"
+_MODE_QUERY = ("from jax_nbhelp.jaxapi import interpret_modes as _jnh_modes\n"
+               "print(_jnh_modes.session_mode() or '')")
+
+
+@dataclass
+class CellReport:
+    index: int  # 1-based, among all the notebook's cells
+    error: str  # "Name: first line"
+    code: str | None = None  # the diagnosis, None when not diagnosed
+    text: str = ""  # the diagnosis as the terminal shows it
+    fix: str | None = None  # the fix applied
+    fixed: bool = False
+    unsafe: list[str] = field(default_factory=list)  # fixes listed but not applied
+    why_not: str | None = None  # why it is still failing
+    timed_out: bool = False
+    expected: bool = False  # tagged raises-exception: the notebook means it to fail
+
+
+@dataclass
+class NotebookReport:
+    path: str
+    cells: int = 0  # code cells in the notebook
+    run: int = 0
+    failures: list[CellReport] = field(default_factory=list)
+    stopped: str | None = None  # why the run ended before the last cell
+    seconds: float = 0.0
+    changed: list[int] = field(default_factory=list)  # cells the repair rewrote
+
+    @property
+    def still_failing(self) -> list[CellReport]:
+        return [failure for failure in self.failures
+                if not failure.fixed and not failure.expected]
+
+    @property
+    def ok(self) -> bool:
+        return not self.still_failing and self.stopped is None
+
+
+@dataclass
+class Options:
+    kernel: str | None = None
+    fix: bool = False
+    timeout: float = 600.0
+    keep_going: bool = False
+
+
+def _first_line(outcome: Outcome) -> str:
+    ename, evalue = outcome.error or ("Error", "")
+    lines = evalue.strip().splitlines()
+    return f"{ename}: {lines[0]}" if lines else ename
+
+
+def _recommended(bundle: dict[str, Any]) -> tuple[int | None, list[str]]:
+    """The fix the doctor may apply (1-based), and the labels of those it must not.
+
+    The lasting kind first: a safe rewrite changes the notebook so that it runs next time
+    too; a safe runtime fix (a re-run under a mode) only when no rewrite is safe.
+    """
+    safe: list[tuple[int, str]] = []
+    unsafe: list[str] = []
+    for number, fix in enumerate(bundle.get("fixes") or [], 1):
+        if not fix.get("available"):
+            continue
+        if fix.get("safe"):
+            safe.append((number, str(fix.get("kind"))))
+        else:
+            unsafe.append(str(fix.get("label")))
+    rewrites = [number for number, kind in safe if kind == "rewrite"]
+    chosen = rewrites[0] if rewrites else (safe[0][0] if safe else None)
+    return chosen, unsafe
+
+
+def _nodes(outputs: list[dict[str, Any]]) -> list[Any]:
+    import nbformat
+
+    return [nbformat.from_dict(output) for output in outputs]  # type: ignore[no-untyped-call]
+
+
+def _diagnosis_text(outcome: Outcome) -> str:
+    for output in reversed(outcome.outputs):
+        data = output.get("data", {})
+        if "application/vnd.jax-nbhelp.diagnosis+json" in data:
+            return str(data.get("text/plain", "")).strip()
+    return ""
+
+
+class Checkup:
+    """Runs ``notebook`` (an nbformat node, changed in place when repaired)."""
+
+    def __init__(self, path: Path, notebook: Any, options: Options,
+                 progress: Callable[[str], None], say: Callable[[str], None]) -> None:
+        self.path = path
+        self.nb = notebook
+        self.options = options
+        self.progress = progress
+        self.say = say
+        self.report = NotebookReport(str(path))
+        self._counts: dict[int, int] = {}  # execution count -> cell index (0-based)
+        self._modes: list[str] = []
+
+    def kernel_name(self) -> str:
+        spec = self.nb.metadata.get("kernelspec", {}) or {}
+        return self.options.kernel or str(spec.get("name") or "python3")
+
+    def run(self) -> NotebookReport:
+        start = time.monotonic()
+        code_cells = [i for i, cell in enumerate(self.nb.cells) if cell.cell_type == "code"]
+        self.report.cells = len(code_cells)
+        kernel = Kernel(self.kernel_name(), self.path.parent.resolve())
+        try:
+            loaded = kernel.run(SETUP_SOURCE, self.options.timeout, silent=True)
+            if loaded.error is not None:
+                raise KernelGone(f"%load_ext jax_nbhelp failed there: {_first_line(loaded)}")
+            for position, index in enumerate(code_cells, 1):
+                self.progress(f"[{position}/{len(code_cells)}] cell {index + 1}")
+                if not self._cell(kernel, index):
+                    left = len(code_cells) - position
+                    if left and self.report.stopped is None:
+                        self.report.stopped = (f"stopped at cell {index + 1}; {left} cell"
+                                               f"{'s' if left > 1 else ''} not run")
+                    break
+            self._keep_modes()
+        finally:
+            with contextlib.suppress(Exception):  # a dead kernel may not close cleanly
+                kernel.close()
+            self.report.seconds = time.monotonic() - start
+        return self.report
+
+    def _cell(self, kernel: Kernel, index: int) -> bool:
+        """Run cell ``index``; False when the run stops here."""
+        cell = self.nb.cells[index]
+        outcome = kernel.run(cell.source, self.options.timeout)
+        self.report.run += 1
+        if outcome.execution_count is not None:
+            self._counts[outcome.execution_count] = index
+            cell.execution_count = outcome.execution_count
+        cell.outputs = _nodes(outcome.outputs)
+        if outcome.timed_out:
+            failure = CellReport(index + 1, f"interrupted after {self.options.timeout:g} s",
+                                 timed_out=True, why_not="ran past --timeout")
+            self.report.failures.append(failure)
+            self.say(f"cell {index + 1}: ran past {self.options.timeout:g} s; interrupted.")
+            return self.options.keep_going
+        if outcome.error is None:
+            return True
+        failure = CellReport(index + 1, _first_line(outcome),
+                             expected="raises-exception" in cell.metadata.get("tags", []))
+        self.report.failures.append(failure)
+        if outcome.bundles:
+            bundle = outcome.bundles[-1]
+            failure.code = str(bundle.get("code"))
+            failure.text = _diagnosis_text(outcome)
+            self.say(f"cell {index + 1}: {failure.error}\n{failure.text}")
+            number, failure.unsafe = _recommended(bundle)
+            if failure.expected:
+                pass  # a lesson's failing cell stays as it is (Run All goes on past it)
+            elif self.options.fix and number is not None:
+                self._fix(kernel, index, bundle, number, failure)
+            elif self.options.fix:
+                failure.why_not = ("no fix is marked safe: "
+                                   + (", ".join(failure.unsafe) if failure.unsafe
+                                      else "the diagnosis explains what to change"))
+        else:
+            failure.why_not = "not diagnosed"
+            self.say(f"cell {index + 1}: {failure.error}\n(not diagnosed by jax_nbhelp)")
+        return failure.fixed or failure.expected or self.options.keep_going
+
+    def _fix(self, kernel: Kernel, index: int, bundle: dict[str, Any], number: int,
+             failure: CellReport) -> None:
+        fix = bundle["fixes"][number - 1]
+        failure.fix = str(fix.get("label"))
+        call = (f"import jax_nbhelp.shell.frontend as _jnh_frontend\n"
+                f"_jnh_frontend.apply({bundle.get('card_id')!r}, {number})")
+        outcome = kernel.run(call, self.options.timeout, silent=True)
+        result = outcome.results[-1] if outcome.results else {}
+        failure.fixed = bool(result.get("ok"))
+        if not failure.fixed:
+            failure.why_not = str(result.get("error") or "the fix did not run")
+            self.say(f"cell {index + 1}: fix {failure.fix!r} did not work: {failure.why_not}")
+            return
+        self.say(f"cell {index + 1}: fixed by {failure.fix!r}, verified by running it.")
+        self._record(index, bundle, fix, outcome)
+        if fix.get("kind") == "runtime":
+            mode = kernel.run(_MODE_QUERY, 60, silent=True).text.strip()
+            if mode and mode not in self._modes:
+                self._modes.append(mode)
+
+    def _record(self, index: int, bundle: dict[str, Any], fix: dict[str, Any],
+                outcome: Outcome) -> None:
+        """Write the fix's whole-cell edits into their cells, with a note of why."""
+        why = {"code": bundle.get("code"), "title": bundle.get("title"),
+               "fix": fix.get("label"), "summary": fix.get("summary")}
+        for edit in fix.get("edits") or []:
+            target = self._counts.get(edit.get("cell")) if edit.get("cell") else None
+            if target is None or self.nb.cells[target].source != edit.get("original"):
+                continue  # not a cell of this notebook as it stands: left alone
+            cell = self.nb.cells[target]
+            cell.source = edit["source"]
+            cell.metadata["jax_nbhelp"] = {**why, "original": edit["original"]}
+            if target + 1 not in self.report.changed:
+                self.report.changed.append(target + 1)
+        failing = self.nb.cells[index]
+        failing.outputs = _nodes([output for output in outcome.outputs
+                                  if output.get("output_type") != "error"])
+        failing.metadata.setdefault("jax_nbhelp", why)
+
+    def _keep_modes(self) -> None:
+        """A mode a fix kept "from now on" becomes the notebook's first code cell."""
+        if not self._modes:
+            return
+        import nbformat
+
+        lines = [SETUP_SOURCE, *(f"%jax_nbhelp interpret {mode}" for mode in self._modes)]
+        cell = nbformat.v4.new_code_cell("\n".join(lines))  # type: ignore[no-untyped-call]
+        cell.metadata["jax_nbhelp"] = {
+            "summary": "An interpret mode a fix kept on from now on, so that the notebook "
+                       "runs on this runtime from its first cell."}
+        first = next((i for i, c in enumerate(self.nb.cells) if c.cell_type == "code"),
+                     len(self.nb.cells))
+        self.nb.cells.insert(first, cell)
+        self.report.changed = [n + 1 if n > first else n for n in self.report.changed]
+        self.report.changed.insert(0, first + 1)

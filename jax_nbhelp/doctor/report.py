@@ -1,0 +1,60 @@
+"""The doctor's report: Markdown for people, JSON for tools."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from typing import Any
+
+from jax_nbhelp.doctor.checkup import NotebookReport
+
+
+def _row(report: NotebookReport) -> str:
+    failed = len(report.failures)
+    diagnosed = sum(failure.code is not None for failure in report.failures)
+    fixed = sum(failure.fixed for failure in report.failures)
+    return (f"| {report.path} | {report.run}/{report.cells} | {failed} | {diagnosed} | "
+            f"{fixed} | {len(report.still_failing)} | {report.seconds:.1f} s |")
+
+
+def markdown(reports: list[NotebookReport]) -> str:
+    lines = ["# jax_nbhelp doctor", "",
+             "| notebook | cells run | failed | diagnosed | fixed | still failing | time |",
+             "|---|---|---|---|---|---|---|"]
+    lines += [_row(report) for report in reports]
+    for report in reports:
+        if not report.failures and not report.stopped:
+            continue
+        lines += ["", f"## {report.path}", ""]
+        for failure in report.failures:
+            said = f"[{failure.code}]" if failure.code else "not diagnosed"
+            if failure.expected:
+                lines.append(f"- cell {failure.index}: {failure.error} {said}: expected "
+                             "(tagged raises-exception)")
+            elif failure.fixed:
+                lines.append(f"- cell {failure.index}: {failure.error} {said}: fixed by "
+                             f"\"{failure.fix}\" (verified by running it)")
+            else:
+                lines.append(f"- cell {failure.index}: {failure.error} {said}: still failing"
+                             + (f" ({failure.why_not})" if failure.why_not else ""))
+            if failure.unsafe:
+                lines.append("  - not applied (not marked safe): "
+                             + ", ".join(f'"{label}"' for label in failure.unsafe))
+        if report.changed:
+            lines.append("- cells rewritten: " + ", ".join(map(str, report.changed)))
+        if report.stopped:
+            lines.append(f"- {report.stopped}")
+    return "\n".join(lines) + "\n"
+
+
+def as_json(reports: list[NotebookReport]) -> str:
+    def one(report: NotebookReport) -> dict[str, Any]:
+        data = asdict(report)
+        data["failed"] = len(report.failures)
+        data["diagnosed"] = sum(f.code is not None for f in report.failures)
+        data["fixed"] = sum(f.fixed for f in report.failures)
+        data["still_failing"] = len(report.still_failing)
+        data["ok"] = report.ok
+        return data
+
+    return json.dumps({"notebooks": [one(report) for report in reports]}, indent=2) + "\n"

@@ -1,0 +1,162 @@
+"""``jax_nbhelp doctor``, as a user runs it: the installed command on real notebooks, each in
+a fresh kernel; then the repaired notebook run clean by nbclient in another fresh kernel."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import Notebook
+from test_notebooks import CODES as EXPECTED
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+TUTORIALS = ROOT / "tests" / "tutorials"
+
+
+def doctor(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "jax_nbhelp", "doctor", *map(str, args)],
+                          cwd=cwd, capture_output=True, text=True, timeout=900, check=False)
+
+
+def untagged(name: str, folder: Path) -> Path:
+    """A course notebook without its raises-exception tags: every failure is a real one."""
+    notebook = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    for cell in notebook.cells:
+        cell.metadata.pop("tags", None)
+    path = folder / f"{name}.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
+def test_a_course_notebook_reports_its_tagged_failures(tmp_path: Path) -> None:
+    name = "02_interpret_modes_on_cpu"
+    proc = doctor(NOTEBOOKS / f"{name}.ipynb", "--json", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (report,) = json.loads(proc.stdout)["notebooks"]
+    assert [failure["code"] for failure in report["failures"]] == EXPECTED[name]
+    assert all(failure["expected"] for failure in report["failures"])
+    assert report["run"] == report["cells"]
+
+
+def test_fix_and_write_give_a_notebook_that_runs_clean(tmp_path: Path) -> None:
+    from nbclient import NotebookClient
+
+    source = untagged("01_run_scoped_collective_axes", tmp_path)
+    before = source.read_bytes()
+    out = tmp_path / "repaired.ipynb"
+    proc = doctor(source, "--fix", "--write", out, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "[JNH101]" in proc.stderr  # the diagnosis, as it came
+    assert "fixed by" in proc.stdout  # then the report
+    assert source.read_bytes() == before  # the input is never written without --in-place
+
+    original = nbformat.read(source, as_version=4)
+    repaired = nbformat.read(out, as_version=4)
+    nbformat.validate(repaired)
+    changed = [k for k, (a, b) in enumerate(zip(original.cells, repaired.cells, strict=True))
+               if a.source != b.source]
+    assert len(changed) == 1
+    cell = repaired.cells[changed[0]]
+    assert "collective_axes" not in cell.source
+    assert cell.metadata["jax_nbhelp"]["code"] == "JNH101"
+    assert cell.metadata["jax_nbhelp"]["original"] == original.cells[changed[0]].source
+    # Only the documented changes: sources of rewritten cells, outputs, execution counts,
+    # jax_nbhelp's metadata record.
+    for a, b in zip(original.cells, repaired.cells, strict=True):
+        extra = {key: value for key, value in b.metadata.items() if key != "jax_nbhelp"}
+        assert extra == dict(a.metadata)
+
+    NotebookClient(repaired, timeout=600, resources={"metadata": {"path": str(tmp_path)}}
+                   ).execute()
+    errors = [output for cell in repaired.cells if cell.cell_type == "code"
+              for output in cell.outputs if output.output_type == "error"]
+    assert errors == []
+
+
+def test_without_fix_it_stops_at_the_first_error(tmp_path: Path) -> None:
+    source = untagged("01_run_scoped_collective_axes", tmp_path)
+    proc = doctor(source, "--json", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 1
+    (report,) = json.loads(proc.stdout)["notebooks"]
+    assert report["still_failing"] == 1
+    assert report["diagnosed"] == 1
+    assert report["run"] < report["cells"]
+    assert "not run" in report["stopped"]
+
+
+def test_in_place_keeps_a_backup(tmp_path: Path) -> None:
+    source = untagged("01_run_scoped_collective_axes", tmp_path)
+    before = source.read_bytes()
+    proc = doctor(source, "--fix", "--in-place", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / (source.name + ".bak")).read_bytes() == before
+    assert source.read_bytes() != before
+
+
+def test_a_tutorial_is_repaired(tmp_path: Path) -> None:
+    proc = doctor(TUTORIALS / "01_blocked_matmul.ipynb", "--fix", "--json", "--quiet",
+                  cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (report,) = json.loads(proc.stdout)["notebooks"]
+    assert report["fixed"] == report["failed"] >= 1
+
+
+def test_a_cell_past_its_timeout_is_interrupted_and_reported(tmp_path: Path) -> None:
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import time\nwhile True:\n    time.sleep(0.1)"),
+        nbformat.v4.new_code_cell("x = 1"),
+    ])
+    path = tmp_path / "slow.ipynb"
+    nbformat.write(notebook, path)
+    proc = doctor(path, "--timeout", "5", "--keep-going", "--json", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stderr
+    (report,) = json.loads(proc.stdout)["notebooks"]
+    assert report["failures"][0]["timed_out"]
+    assert report["run"] == 2
+
+
+@pytest.mark.parametrize(("make", "message"), [
+    (lambda folder: folder / "missing.ipynb", "cannot read it"),
+    (lambda folder: _text(folder / "notes.ipynb", "just some text"), "not a notebook"),
+    (lambda folder: _text(folder / "bin.ipynb", b"\xff\xfe\x00"), "not a notebook"),
+])
+def test_bad_input_exits_2_with_one_line(tmp_path: Path, make, message: str) -> None:
+    path = make(tmp_path)
+    out = tmp_path / "out.ipynb"
+    proc = doctor(path, "--write", out, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert message in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_no_such_kernel_exits_2(tmp_path: Path) -> None:
+    proc = doctor(NOTEBOOKS / "01_run_scoped_collective_axes.ipynb", "--kernel",
+                  "no-such-kernel", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "no Jupyter kernel named 'no-such-kernel'" in proc.stderr
+
+
+def _text(path: Path, content: str | bytes) -> Path:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content)
+    return path
+
+
+def test_the_set_up_line_of_a_kept_mode_turns_it_on_and_off(loaded: Notebook) -> None:
+    """What a repaired notebook's first cell says for a mode a fix kept on."""
+    on = loaded.run("%jax_nbhelp interpret tpu")
+    assert "is on for this kernel" in on.stdout
+    from jax_nbhelp.jaxapi import interpret_modes
+
+    assert interpret_modes.session_mode() == "tpu"
+    off = loaded.run("%jax_nbhelp interpret off")
+    assert "is off" in off.stdout
+    assert interpret_modes.session_mode() is None
