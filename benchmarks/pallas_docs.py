@@ -37,7 +37,6 @@ import argparse
 import collections
 import json
 import os
-import queue
 import re
 import sys
 import time
@@ -46,9 +45,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-MIME_TYPE = "application/vnd.jax-nbhelp.diagnosis+json"
 SESSION_FIX = "Interpret mode from now on"
-INTERRUPT_GRACE = 30.0  # seconds a kernel has to answer an interrupt before it is given up
 
 
 # --- reading notebooks ---------------------------------------------------------------------
@@ -147,63 +144,31 @@ class Outcome:
 
 
 class Kernel:
-    def __init__(self, cwd: Path) -> None:
-        from jupyter_client.manager import KernelManager
+    """The doctor's kernel (jax_nbhelp.doctor.kernel), its outcome read as this table needs."""
 
+    def __init__(self, cwd: Path) -> None:
+        sys.path.insert(0, str(ROOT))
+        from jax_nbhelp.doctor import kernel as doctor_kernel
+
+        self._gone = doctor_kernel.KernelGone
         path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p)
-        self.km = KernelManager(kernel_name="python3")
-        self.km.start_kernel(cwd=str(cwd), env={**os.environ, "PYTHONPATH": path})
-        self.kc = self.km.client()
-        self.kc.start_channels()
-        self.kc.wait_for_ready(timeout=300)
+        os.environ["PYTHONPATH"] = path  # the kernel imports this checkout first
+        self.kernel = doctor_kernel.Kernel("python3", cwd)
 
     def close(self) -> None:
-        self.kc.stop_channels()
-        self.km.shutdown_kernel(now=True)
+        self.kernel.close()
 
     def run(self, code: str, timeout: float) -> Outcome:
-        out = Outcome()
-        start = time.monotonic()
-        msg_id = self.kc.execute(code, store_history=True, allow_stdin=False)
-        deadline = start + timeout
-        while True:
-            now = time.monotonic()
-            if now >= deadline:
-                if out.timed_out:
-                    raise KernelGone("the kernel did not answer an interrupt")
-                out.timed_out = True
-                self.km.interrupt_kernel()
-                deadline = now + INTERRUPT_GRACE
-            try:
-                msg = self.kc.get_iopub_msg(timeout=min(1.0, max(deadline - now, 0.01)))
-            except queue.Empty:
-                if not self.km.is_alive():
-                    raise KernelGone("the kernel died") from None
-                continue
-            if msg["parent_header"].get("msg_id") != msg_id:
-                continue
-            kind, content = msg["msg_type"], msg["content"]
-            if kind == "stream":
-                out.text += content["text"]
-            elif kind in ("display_data", "execute_result"):
-                if MIME_TYPE in content["data"]:
-                    out.bundles.append(content["data"][MIME_TYPE])
-                out.text += content["data"].get("text/plain", "") + "\n"
-            elif kind == "error":
-                lines = str(content["evalue"]).strip().splitlines()
-                out.error = f"{content['ename']}: {lines[0] if lines else ''}".rstrip(": ")
-            elif kind == "status" and content["execution_state"] == "idle":
-                break
-        # The shell reply, so that replies do not pile up.
-        while True:
-            try:
-                reply = self.kc.get_shell_msg(timeout=5)
-            except queue.Empty:
-                break
-            if reply["parent_header"].get("msg_id") == msg_id:
-                break
-        out.seconds = time.monotonic() - start
-        return out
+        try:
+            ran = self.kernel.run(code, timeout)
+        except self._gone as exc:
+            raise KernelGone(str(exc)) from None
+        error = None
+        if ran.error is not None:
+            lines = ran.error[1].strip().splitlines()
+            error = f"{ran.error[0]}: {lines[0] if lines else ''}".rstrip(": ")
+        return Outcome(text=ran.text, bundles=ran.bundles, error=error,
+                       timed_out=ran.timed_out, seconds=ran.seconds)
 
 
 # --- one notebook, twice -------------------------------------------------------------------
