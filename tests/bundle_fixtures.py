@@ -57,13 +57,13 @@ def _stable(value: Any, ids: dict[str, str]) -> Any:
 
 def make(shell: Any) -> dict[str, Any]:
     """Bundles of every catalog entry's first example, and frontend answers."""
-    from jax_nbhelp.catalog._example import PRELUDE
+    from jax_nbhelp.catalog._example import PRELUDE, unmet
     from jax_nbhelp.diagnosis.engine import entries
 
     diagnoses: list[dict[str, Any]] = []
     for entry in entries():
         example = entry.EXAMPLES[0]
-        if any(__import__("importlib").util.find_spec(m) is None for m in example.requires):
+        if unmet(example) is not None:
             continue
         shell.reset(new_session=True)
         _run(shell, "%load_ext jax_nbhelp")

@@ -10,6 +10,7 @@ import pytest
 from bundle_fixtures import FIXTURES
 from conftest import SCALED_HELPER, Notebook, validate_bundle
 
+from jax_nbhelp.catalog._example import unmet
 from jax_nbhelp.core.state import STATE
 from jax_nbhelp.diagnosis.engine import entries
 from jax_nbhelp.shell.frontend import RESULT_MIME
@@ -68,9 +69,7 @@ def test_the_typescript_fixtures_are_real_bundles_of_the_whole_catalog() -> None
         validate_bundle(bundle)
     for result in data["results"]:
         validate_bundle(result, "result")
-    runnable = {entry.CODE for entry in entries()
-                if not any(__import__("importlib").util.find_spec(m) is None
-                           for m in entry.EXAMPLES[0].requires)}
+    runnable = {entry.CODE for entry in entries() if unmet(entry.EXAMPLES[0]) is None}
     # A new catalog entry needs `python tests/bundle_fixtures.py`.
     assert {bundle["code"] for bundle in data["diagnoses"]} == runnable
 

@@ -3,11 +3,10 @@ else), its fix runs and the numbers are right, and its fixed example runs clean.
 
 from __future__ import annotations
 
-import importlib.util
-
 import pytest
 from conftest import Notebook, validate_bundle
 
+from jax_nbhelp.catalog._example import unmet
 from jax_nbhelp.diagnosis.context import build_context
 from jax_nbhelp.diagnosis.engine import entries, matching
 from jax_nbhelp.fix.rerun import executed_source
@@ -19,23 +18,10 @@ CASES = [
 ]
 
 
-def _has(requirement: str) -> bool:
-    """``module``, ``module:attribute``, or ``!module:attribute`` (the release must lack it)."""
-    wanted = not requirement.startswith("!")
-    module, _, attribute = requirement.lstrip("!").partition(":")
-    try:
-        found = importlib.util.find_spec(module) is not None
-    except ModuleNotFoundError:  # its package is missing too (an older JAX)
-        found = False
-    if found and attribute:
-        found = hasattr(importlib.import_module(module), attribute)
-    return found is wanted
-
-
 def _skip_if_missing(example) -> None:
-    for requirement in example.requires:
-        if not _has(requirement):
-            pytest.skip(f"needs {requirement}")
+    requirement = unmet(example)
+    if requirement is not None:
+        pytest.skip(f"needs {requirement}")
 
 
 def test_codes_and_names_are_unique() -> None:

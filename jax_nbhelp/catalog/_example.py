@@ -34,6 +34,25 @@ class Example:
     requires: tuple[str, ...] = ()
 
 
+def unmet(example: Example) -> str | None:
+    """The first of the example's ``requires`` this JAX does not meet, or None."""
+    import importlib
+    import importlib.util
+
+    for requirement in example.requires:
+        wanted = not requirement.startswith("!")
+        module, _, attribute = requirement.lstrip("!").partition(":")
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except ModuleNotFoundError:  # its package is missing too (an older JAX)
+            found = False
+        if found and attribute:
+            found = hasattr(importlib.import_module(module), attribute)
+        if found is not wanted:
+            return requirement
+    return None
+
+
 # The GPU kernel interpreter (``plgpu.kernel(interpret=...)``): jax 0.9 and newer.
 GPU_INTERPRETER = "jax._src.pallas.mosaic_gpu.interpret"
 

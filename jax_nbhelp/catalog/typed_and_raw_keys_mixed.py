@@ -127,16 +127,21 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     names = _tracing.quoted(typed) if typed else "a typed key"
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
-    if INVALID in message and location is not None:
+    if INVALID in message and location is not None and "ndim=0" in message:
         wrapped = [call.args[0].id for call in _calls(location, "wrap_key_data")
                    if isinstance(call.args[0], ast.Name) and call.args[0].id in typed]
-        if not wrapped:
-            return None
-        inner = wrapped[0]
-        explanation = (f"{subject} passes {inner}, already a typed key, to "
-                       "jax.random.wrap_key_data, which makes a typed key from raw uint32 "
-                       "words.")
-        fixes = (_unwrap_fix(ctx, location, inner),)
+        if wrapped:
+            inner = wrapped[0]
+            explanation = (f"{subject} passes {inner}, already a typed key, to "
+                           "jax.random.wrap_key_data, which makes a typed key from raw "
+                           "uint32 words.")
+            fixes = (_unwrap_fix(ctx, location, inner),)
+        else:  # the line does not show the call (code run by exec, a library's own line)
+            explanation = (f"{subject} gives JAX a scalar where raw key words go (uint32, "
+                           "with a last axis of 2): a typed key from jax.random.key is such "
+                           "a scalar, and wrapping it again fails.")
+            notes.append("Pass the typed key itself where jax.random.wrap_key_data(key) "
+                         "is; wrap_key_data is for raw words, as PRNGKey returns.")
     elif SEED in message:
         given_key = "given a PRNG key" in message
         function = re.search(r"(\w+) accepts a scalar seed", message)
