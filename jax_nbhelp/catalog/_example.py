@@ -47,7 +47,10 @@ def unmet(example: Example) -> str | None:
         except ModuleNotFoundError:  # its package is missing too (an older JAX)
             found = False
         if found and attribute:
-            found = hasattr(importlib.import_module(module), attribute)
+            from jax_nbhelp.catalog._jax_names import has
+
+            # Read without its DeprecationWarning: a deprecated name still counts as there.
+            found = has(importlib.import_module(module), attribute)
         if found is not wanted:
             return requirement
     return None
