@@ -123,6 +123,17 @@ def _from_decorator(ctx: ErrorContext, location: Location, function: str,
     return None
 
 
+def call_on_line(location: Location, kind: str) -> MapSite | None:
+    """The one ``kind`` call (``shard_map(...)``) on ``location``'s line, however it maps."""
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    calls = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
+             and node.lineno <= location.lineno <= (node.end_lineno or 0)
+             and _last_name(node.func) == kind]
+    return _site(location, calls[0]) if len(calls) == 1 else None
+
+
 def map_site(ctx: ErrorContext, frames: tuple[Frame, ...], location: Location | None,
              kinds: tuple[str, ...]) -> MapSite | None:
     """Where the function holding the collective at ``location`` is mapped by one of

@@ -21,7 +21,7 @@ import re
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.catalog._map_site import COLLECTIVE_RE, MapSite, map_site
+from jax_nbhelp.catalog._map_site import COLLECTIVE_RE, MapSite, call_on_line, map_site
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -139,7 +139,7 @@ def _spec(ctx: ErrorContext, message: str, error: str) -> Diagnosis | None:
     which, named = refers["which"], _names(refers["names"])
     manual_axes = _names(manual["manual"])
     location = ctx.deepest_user_location()
-    site = _shard_map_call(ctx, location)
+    site = call_on_line(location, "shard_map") if location is not None else None
     mesh_axes = _mesh_axes(ctx, site) or manual_axes
     subject = _tracing.quoted_line(location, "A jax.shard_map call")
     missing = tuple(name for name in named if name not in mesh_axes)
@@ -159,24 +159,6 @@ def _spec(ctx: ErrorContext, message: str, error: str) -> Diagnosis | None:
         notes.append("Add the axis to shard_map's axis_names, or leave it out of the specs.")
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), notes=notes, error=error)
-
-
-def _shard_map_call(ctx: ErrorContext, location: Location | None) -> MapSite | None:
-    """The shard_map call on the failing line, read for its mesh."""
-    parsed = _tracing.parse(location.source) if location is not None else None
-    if location is None or parsed is None:
-        return None
-    calls = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
-             and node.lineno <= location.lineno <= (node.end_lineno or 0)
-             and (dotted(node.func) or "").rsplit(".", 1)[-1] == "shard_map"]
-    if len(calls) != 1:
-        return None
-    call = calls[0]
-    mesh = next((ast.unparse(keyword.value) for keyword in call.keywords
-                 if keyword.arg == "mesh"), None)
-    if mesh is None and len(call.args) > 1:
-        mesh = ast.unparse(call.args[1])
-    return MapSite("shard_map", location, None, mesh=mesh)
 
 
 def _collective(ctx: ErrorContext) -> Diagnosis | None:
