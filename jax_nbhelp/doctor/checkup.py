@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jax_nbhelp.doctor.kernel import Kernel, KernelGone, Outcome
+from jax_nbhelp.doctor.kernel import DIAGNOSIS_MIME, Kernel, KernelGone, Outcome
 
 SETUP_SOURCE = "%load_ext jax_nbhelp"
 _MODE_QUERY = ("from jax_nbhelp.jaxapi import interpret_modes as _jnh_modes\n"
@@ -99,7 +99,7 @@ def _nodes(outputs: list[dict[str, Any]]) -> list[Any]:
 def _diagnosis_text(outcome: Outcome) -> str:
     for output in reversed(outcome.outputs):
         data = output.get("data", {})
-        if "application/vnd.jax-nbhelp.diagnosis+json" in data:
+        if DIAGNOSIS_MIME in data:
             return str(data.get("text/plain", "")).strip()
     return ""
 
