@@ -10,6 +10,11 @@ memory (GMEM, SMEM). Each rejects the other's kernels, with messages that do not
 - GPU interpreter, TPU memory: ``KeyError: <MemorySpace.ANY: 'any'>``, ``KeyError: 'VMEM'``,
   or, for TPU scratch inside a GPU kernel, ``NotImplementedError: Unsupported memory space:
   vmem``.
+- TPU interpreter, a Triton-style GPU kernel (``compiler_params=`` from
+  ``jax.experimental.pallas.triton``, as JAX's shipped GPU ops pass): a bare
+  ``AssertionError`` (it asserts the compiler params are Mosaic TPU's). Plain
+  ``interpret=True`` runs such a kernel. Before the per-family switch, a session whose "from
+  now on" fix chose TPU interpret mode ran all of JAX's GPU ops into it.
 """
 
 from __future__ import annotations
@@ -113,15 +118,18 @@ WHY = (
     "Pallas has one interpreter per chip family, and each simulates only its own chip: TPU "
     "interpret mode (pltpu.InterpretParams()) knows TPU meshes and TPU memory (VMEM, SMEM, "
     "HBM, semaphores); GPU interpret mode (InterpretGPUParams()) knows Mosaic GPU meshes and "
-    "GPU memory (GMEM, SMEM). Given the other family's kernel, an interpreter fails on the "
-    "first mesh or memory space it does not know, with a message that does not say why."
+    "GPU memory (GMEM, SMEM); plain interpret=True runs Triton-style GPU kernels. Given the "
+    "other family's kernel, an interpreter fails on the first mesh, memory space or compiler "
+    "parameter it does not know, with a message that does not say why."
 )
 
-FAMILY = {"tpu": "TPU", "gpu": "GPU"}
+FAMILY = {"tpu": "TPU", "gpu": "GPU", "hlo": "Triton-style GPU"}
 
 
 def _is_mismatch_message(link: Link) -> bool:
     message = link.message
+    if link.type_name == "AssertionError" and not message.strip():
+        return True  # the TPU interpreter asserting the compiler params are its own
     if message.startswith(("Unsupported mesh type", "Unsupported memory space")):
         return True
     if link.is_a("KeyError"):
@@ -132,7 +140,7 @@ def _is_mismatch_message(link: Link) -> bool:
     return False
 
 
-TRIGGERS = ("Unsupported mesh type", "Unsupported memory space", "KeyError")
+TRIGGERS = ("Unsupported mesh type", "Unsupported memory space", "KeyError", "AssertionError")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
@@ -144,8 +152,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     situation = interpret_fixes.analyse(ctx)
     choice = situation.choice
-    if choice.mode == interpreter or choice.mode == "hlo":
+    triton = ctx.kernel is not None and ctx.kernel.triton
+    if choice.mode == interpreter or (choice.mode == "hlo" and not triton):
         return None  # the interpreter fits the kernel: some other problem
+    if top.type_name == "AssertionError" and not (triton or choice.mode == "gpu"):
+        return None  # an assertion of the interpreter's own, not the compiler-params check
     used = f"{FAMILY[interpreter]} interpret mode"
     where = situation.where
     at = f" built at {where.label}" if where is not None else ""

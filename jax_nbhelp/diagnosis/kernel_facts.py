@@ -19,11 +19,10 @@ from dataclasses import dataclass
 from types import FrameType, TracebackType
 from typing import Any, Literal
 
-Family = Literal["tpu", "gpu", ""]
+from jax_nbhelp.jaxapi import kernel_family
 
-# Modules that define the hardware-specific Pallas types, by family.
-_TPU_MODULE = "jax._src.pallas.mosaic."
-_GPU_MODULE = "jax._src.pallas.mosaic_gpu."
+Family = kernel_family.Family
+
 # Primitive names only TPU kernels contain (DMAs and semaphores are Mosaic TPU features).
 _TPU_PRIMITIVE_WORDS = ("dma", "semaphore")
 _MAX_EQUATIONS = 5000
@@ -79,6 +78,11 @@ class KernelFacts:
         return tuple(found)
 
     @property
+    def triton(self) -> bool:
+        """A Triton-style GPU kernel: plain interpret=True runs it, TPU interpret mode not."""
+        return self.compiler_family == "triton"
+
+    @property
     def family(self) -> Literal["tpu", "gpu", "mixed", "generic"]:
         """Which hardware the kernel is written for, hence which interpreter fits it."""
         tpu, gpu = bool(self.tpu_evidence), bool(self.gpu_evidence)
@@ -100,13 +104,7 @@ class KernelFacts:
         return "generic"
 
 
-def _family_of(value: Any) -> Family:
-    module = type(value).__module__ + "."
-    if module.startswith(_GPU_MODULE):
-        return "gpu"
-    if module.startswith(_TPU_MODULE):
-        return "tpu"
-    return ""
+_family_of = kernel_family.family_of_value
 
 
 def _memory_space(value: Any) -> str:

@@ -68,6 +68,9 @@ def choose(ctx: ErrorContext, plan: KernelPlan) -> Choice:
     facts = ctx.kernel
     if facts is not None:
         family = facts.family
+        if facts.triton and family == "generic":
+            return Choice("hlo", ("it has Triton compiler parameters (the CompilerParams of "
+                                  "jax.experimental.pallas.triton)",))
         if family == "gpu":
             return Choice("gpu", facts.gpu_evidence)
         if family == "tpu":

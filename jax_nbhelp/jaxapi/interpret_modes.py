@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from jax_nbhelp.jaxapi import jax_probe
+from jax_nbhelp.jaxapi import family_switch, jax_probe, kernel_family
 
 Mode = Literal["hlo", "tpu", "gpu"]
 
@@ -110,7 +110,8 @@ def params_unavailable(mode: Mode) -> str | None:
 
 
 def _switch() -> Any:
-    switch = jax_probe.attribute(*SWITCH_HOME)
+    # JAX's own switch, also while the per-family stand-in holds its name (family_switch)
+    switch = family_switch.real_switch(jax_probe.attribute(*SWITCH_HOME))
     if switch is None or not hasattr(switch, "swap_local") or not hasattr(switch, "set_local"):
         return None
     return switch
@@ -163,29 +164,76 @@ class _Session:
 
     mode: Mode | None = None
     previous: Any = None
+    per_family: bool = False  # each kernel family gets its own interpreter (family_switch)
+    values: dict[str, Any] | None = None  # family -> the interpret= value it gets
 
 
 SESSION = _Session()
 
 
+def family_mode(family: str, default: Mode) -> Mode:
+    """The interpreter for a kernel family while a mode is on "from now on"; ``default`` for
+    a kernel of no family (a plain grid kernel) or whose interpreter this JAX lacks."""
+    mode: Mode = kernel_family.INTERPRETER.get(family, default)  # type: ignore[assignment]
+    return default if params_unavailable(mode) is not None else mode
+
+
+def _value_for(default: Mode) -> Any:
+    values: dict[str, Any] = {}
+
+    def value_for(family: str) -> Any:
+        if family not in values:
+            mode = family_mode(family, default)
+            values[family] = None if mode == default else params_value(mode)
+        return values[family]
+    return value_for
+
+
 @contextmanager
 def interpret_switch_from_now_on(mode: Mode) -> Iterator[None]:
     """Like ``interpret_switch``, but when the block succeeds the switch stays on, for every
-    kernel built from now on in this kernel process (``switch_off`` restores it)."""
+    kernel built from now on in this kernel process (``switch_off`` restores it), and each
+    kernel gets the interpreter of its family: ``mode`` is for kernels of no family."""
     switch, previous = _swap(mode)
+    default = switch.value
+    per_family = family_switch.install(default, _value_for(mode))
     try:
         yield
     except BaseException:
+        family_switch.uninstall()
         switch.set_local(previous)  # a fix that failed leaves nothing switched on
+        if SESSION.mode is not None:  # an earlier "from now on" stays as it was
+            _reinstate()
         raise
     if SESSION.mode is None:
         SESSION.previous = previous
-    SESSION.mode = mode
+    SESSION.mode, SESSION.per_family = mode, per_family
+
+
+def _reinstate() -> None:
+    if SESSION.mode is None:
+        return
+    switch, _ = _swap(SESSION.mode)
+    SESSION.per_family = family_switch.install(switch.value, _value_for(SESSION.mode))
 
 
 def session_mode() -> Mode | None:
-    """The mode switched on "from now on", or None."""
+    """The mode switched on "from now on" (for kernels of no family), or None."""
     return SESSION.mode
+
+
+def session_families() -> list[tuple[str, str]]:
+    """While a mode is on: (kernels, the interpreter they get), one row per family, then the
+    kernels of no family. Empty when none is on."""
+    if SESSION.mode is None:
+        return []
+    default = SESSION.mode
+    if not SESSION.per_family:
+        return [("every Pallas kernel", describe(default).name)]
+    rows = [(name, describe(family_mode(family, default)).name)
+            for family, name in kernel_family.NAMES.items()]
+    rows.append(("other kernels (a plain grid)", describe(default).name))
+    return rows
 
 
 def switch_off() -> Mode | None:
@@ -193,10 +241,11 @@ def switch_off() -> Mode | None:
     mode = SESSION.mode
     if mode is None:
         return None
+    family_switch.uninstall()
     switch = _switch()
     if switch is not None:
         switch.set_local(SESSION.previous)
-    SESSION.mode, SESSION.previous = None, None
+    SESSION.mode, SESSION.previous, SESSION.per_family = None, None, False
     return mode
 
 
@@ -204,9 +253,14 @@ def session_note() -> str | None:
     """What a card says while a mode is on from now on."""
     if SESSION.mode is None:
         return None
-    return (f"{describe(SESSION.mode).name.capitalize()} is on for this kernel (a fix switched "
-            "it on): every Pallas kernel built from now on is interpreted. "
-            "`%jax_nbhelp interpret off` turns it off.")
+    if not SESSION.per_family:
+        return (f"{describe(SESSION.mode).name.capitalize()} is on for this kernel (a fix "
+                "switched it on): every Pallas kernel built from now on is interpreted. "
+                "`%jax_nbhelp interpret off` turns it off.")
+    return ("Interpret mode is on for this kernel (a fix switched it on): every Pallas kernel "
+            "built from now on runs in the interpreter of its family ("
+            + "; ".join(f"{kernels}: {name}" for kernels, name in session_families())
+            + "). `%jax_nbhelp interpret off` turns it off.")
 
 
 def switch_value() -> str:

@@ -15,10 +15,12 @@ USAGE = """\
 %jax_nbhelp preview N  show exactly what fix N will run
 %jax_nbhelp list       the catalog of errors jax_nbhelp knows
 %jax_nbhelp last       the outcome of the last fix
-%jax_nbhelp interpret  whether an interpret mode is on for this kernel ("from now on")
+%jax_nbhelp interpret  which interpreter each kind of kernel gets now ("from now on")
 %jax_nbhelp interpret off   turn it off: kernels built from then on compile as written
-%jax_nbhelp interpret tpu   turn TPU interpret mode on from now on (also gpu, hlo): the
-                            set-up line `jax_nbhelp doctor --write` keeps for such a fix
+%jax_nbhelp interpret on    interpret every kernel built from now on, each in the
+                            interpreter of its family (TPU, Triton-style, Mosaic GPU)
+%jax_nbhelp interpret tpu   the same, with plain grid kernels in TPU interpret mode (also
+                            gpu, hlo): the set-up line `jax_nbhelp doctor --write` keeps
 %jax_nbhelp hints      classroom mode: show the cause, the place and why; keep fixes back
 %jax_nbhelp fixes      show fixes again (and the last diagnosis with its fixes)"""
 
@@ -37,16 +39,16 @@ def _interpret(args: list[str]) -> None:
     from jax_nbhelp.jaxapi import interpret_modes
 
     if args == ["off"]:
-        mode = interpret_modes.switch_off()
-        if mode is None:
+        if interpret_modes.switch_off() is None:
             print("jax_nbhelp: no interpret mode was on.")
         else:
-            print(f"jax_nbhelp: {interpret_modes.describe(mode).name} is off. Kernels built "
+            print("jax_nbhelp: interpret mode is off. Kernels built "
                   "from now on compile as written; kernels built while it was on stay "
                   "interpreted until their cells run again.")
         return
-    if len(args) == 1 and args[0] in ("tpu", "gpu", "hlo"):
-        chosen: interpret_modes.Mode = args[0]  # type: ignore[assignment]
+    if len(args) == 1 and args[0] in ("on", "tpu", "gpu", "hlo"):
+        # "on": plain grid kernels in TPU interpret mode, which checks the most
+        chosen: interpret_modes.Mode = "tpu" if args[0] == "on" else args[0]  # type: ignore[assignment]
         reason = (interpret_modes.params_unavailable(chosen)
                   or interpret_modes.switch_unavailable())
         if reason is not None:
@@ -58,7 +60,7 @@ def _interpret(args: list[str]) -> None:
         return
     if args:
         print("jax_nbhelp: `%jax_nbhelp interpret` shows the mode; `%jax_nbhelp interpret off` "
-              "turns it off; `%jax_nbhelp interpret tpu` (or gpu, hlo) turns it on. A fix "
+              "turns it off; `%jax_nbhelp interpret on` (or tpu, gpu, hlo) turns it on. A fix "
               "(\"Interpret mode from now on\") turns it on too.")
         return
     print(interpret_modes.session_note() or "jax_nbhelp: no interpret mode is on for this "
