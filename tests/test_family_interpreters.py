@@ -131,3 +131,31 @@ def test_triton_kernel_under_tpu_interpret_is_diagnosed(session: Notebook) -> No
     assert "Triton" in bundle["explanation"]
     labels = [fix["label"] for fix in bundle["fixes"]]
     assert "Pass interpret=True" in labels
+
+
+def test_the_lasting_fix_says_how_to_keep_it(session: Notebook) -> None:
+    from jax_nbhelp.show.card.html import outcome_html
+
+    # The kernel is built by a function of the user's, called on the line before the one
+    # that raised: that line runs again under the switch (it builds the kernel).
+    out = session.run("k = plain_kernel()\nresult = k(x)")
+    (bundle,) = out.diagnoses
+    assert bundle["fixes"][0]["runs"][-1]["first_line"] == 1
+    first = bundle["fixes"][0]
+    assert first["label"] == "Interpret mode from now on"
+    assert first["setup_line"] == "%jax_nbhelp interpret hlo"
+    assert all(fix["setup_line"] is None for fix in bundle["fixes"][1:])
+    applied = session.ok("%jax_nbhelp fix 1").stdout
+    assert ("To keep it in the notebook: put `%jax_nbhelp interpret hlo` after "
+            "`%load_ext jax_nbhelp` in its first cell") in applied
+    import jax_nbhelp
+
+    diagnosis = jax_nbhelp.last()
+    assert diagnosis is not None
+    result = jax_nbhelp.core.state.STATE.last_result
+    html = outcome_html(diagnosis.fixes[0], result)
+    assert "<code>%jax_nbhelp interpret hlo</code>" in html
+    # The line, run in a fresh session, is what the fix left on.
+    session.ok("%jax_nbhelp interpret off")
+    session.ok("%jax_nbhelp interpret hlo")
+    assert interpret_modes.session_mode() == "hlo"

@@ -26,7 +26,7 @@ def test_the_card_says_how_long_before_it_runs(loaded: Notebook) -> None:
     validate_bundle(bundle)
     assert bundle["code"] == "JNH201"
     first = bundle["fixes"][0]
-    assert first["label"] == "Re-run in TPU interpret mode"
+    assert first["label"] == "Interpret mode from now on"  # the first fix on a CPU runtime
     assert first["estimate"]["steps"] == 4096
     assert first["estimate"]["mode"] == "tpu"
     assert first["estimate"]["long"] is True
@@ -79,12 +79,14 @@ def test_the_kernel_interrupt_stops_only_the_fix() -> None:
         manager.interrupt_kernel()
         rest, _ = _outputs_until(client, msg_id, "\0never\0", timeout=300)
         text += rest
-        assert "Stopped: 'Re-run in TPU interpret mode' did not finish." in text, text
+        # Fix 1 on a CPU runtime is the lasting one: stopped, it leaves no mode on either.
+        assert "Stopped: 'Interpret mode from now on' did not finish." in text, text
         assert "put back" in text
         assert "KeyboardInterrupt" not in text  # only the fix stopped, not the cell
         # Nothing of the fix stayed, and the kernel goes on.
         assert _run(client, "print('out' in globals(), 1 + 1)").strip() == "False 2"
         assert "Stopped" in _run(client, "%jax_nbhelp last")
+        assert "no interpret mode is on" in _run(client, "%jax_nbhelp interpret")
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)

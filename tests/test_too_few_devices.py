@@ -105,3 +105,56 @@ def test_every_spelling_of_the_first_cell_works(config_option: bool, cpu_only: b
     assert report["devices"] == 2
     assert report["platform"] == "cpu"
     assert report["check"] is True
+
+
+# ---- the notebook's own device guard --------------------------------------------------------
+
+GUARD = 'assert jax.device_count() > 1, "Please run this notebook with more than one device"'
+
+
+def test_a_device_guard_gets_the_first_cell_that_passes_it(loaded: Notebook) -> None:
+    failed = loaded.run(GUARD)
+    assert [d["code"] for d in failed.diagnoses] == [entry.CODE]
+    diagnosis = jax_nbhelp.last()
+    assert diagnosis is not None
+    assert diagnosis.fixes == ()
+    assert "own check that it has at least 2 devices" in diagnosis.explanation
+    assert "Please run this notebook with more than one device" in diagnosis.explanation
+    first = entry.first_cell(2, config_option=entry.has_num_cpu_devices_option())
+    assert first in diagnosis.notes
+    # The cell shown makes the guard pass in a restarted kernel.
+    report = _fresh_session(["%load_ext jax_nbhelp", first, PRELUDE, GUARD], "True", 2)
+    assert report["devices"] == 2
+
+
+@pytest.mark.parametrize("cells", [
+    ["import jax as j", "n = j.local_device_count()\nassert n >= 4"],
+    ["from jax import devices", "assert len(devices()) == 4, 'needs four'"],
+])
+def test_guards_under_other_spellings(loaded: Notebook, cells: list[str]) -> None:
+    for cell in cells[:-1]:
+        loaded.ok(cell)
+    failed = loaded.run(cells[-1])
+    assert [d["code"] for d in failed.diagnoses] == [entry.CODE]
+    assert "at least 4 devices" in failed.diagnoses[0]["explanation"]
+
+
+def test_a_guard_that_insists_on_a_tpu_says_so(loaded: Notebook) -> None:
+    failed = loaded.run('assert jax.default_backend() == "tpu", "Run this with TPU devices"')
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == entry.CODE
+    assert "runs on TPU devices" in bundle["explanation"]
+    assert any("TPU runtime" in note for note in bundle["notes"])
+    assert bundle["fixes"] == []
+
+
+@pytest.mark.parametrize("cell", [
+    "x = 3\nassert x > 5",
+    "class Box:\n    devices = []\nassert len(Box.devices) > 1",  # not JAX's devices()
+    "assert False, 'Please run this notebook with more than one device'",
+    "raise AssertionError(str(jax.device_count()))",
+])
+def test_other_asserts_stay_silent(loaded: Notebook, cell: str) -> None:
+    failed = loaded.run(cell)
+    assert isinstance(failed.error, AssertionError)
+    assert failed.diagnoses == []

@@ -13,6 +13,12 @@ at a few features they do not simulate yet (measured on jax 0.10.2; the same on 
 
 Both are raised while the kernel is traced for the interpreter, so the user's kernel line
 is the deepest user frame. Nothing is wrong with the kernel itself.
+
+- TPU interpret, inside its host callbacks, an ``AttributeError`` that names one of JAX's
+  own Pallas objects, not the user's: ragged paged attention (JAX's shipped op, given its
+  block sizes) stops at ``'ReshapeTransform' object has no attribute 'indices'``: the
+  interpreter's memory simulation does not handle a reshaped ref (jax 0.10.2). Claimed
+  only when the raising frames are the interpreter's and the type is defined by Pallas.
 """
 
 from __future__ import annotations
@@ -35,6 +41,8 @@ _GPU_HOME = "jax._src.pallas.mosaic_gpu.interpret.params"
 # TPU interpret: the device_id axes it could not map to devices, as a dict's repr.
 _AXES_RE = re.compile(r"^\{(?P<body>'[^']+': .*)\}$", re.DOTALL)
 _AXIS_RE = re.compile(r"'([^']+)': ")
+# Inside an interpreter: one of Pallas's own objects lacks what the interpreter asks of it.
+_INTERNAL_RE = re.compile(r"^'(?P<type>[A-Z]\w*)' object has no attribute '(?P<attr>\w+)'$")
 # GPU interpret: a primitive that carries a jaxpr of its own.
 _HIGHER_ORDER_RE = re.compile(r"^Higher-order primitive (?P<primitive>\w+)$")
 
@@ -76,7 +84,25 @@ def add_one(x_ref, o_ref):
     o_ref[...] = pl.run_state(body)(x_ref[...])
 '''
 
+_RPA = "jax.experimental.pallas.ops.tpu.ragged_paged_attention"
+# JAX's shipped op, given the block sizes it would look up for the chip (see JNH407).
+_RAGGED = f"""\
+from {_RPA} import ragged_paged_attention
+q = jnp.ones((16, 4, 128))
+kv_pages = jnp.ones((8, 16, 4, 128))
+paged = (kv_pages, jnp.array([32, 48], jnp.int32), jnp.arange(8, dtype=jnp.int32).reshape(2, 4),
+         jnp.array([0, 8, 16], jnp.int32), jnp.array([2], jnp.int32))"""
+
 EXAMPLES = (
+    Example(
+        setup=(_RAGGED,),
+        failing=("with pltpu.force_tpu_interpret_mode():\n"
+                 "    out = ragged_paged_attention(q, *paged, num_kv_pages_per_block=4,\n"
+                 "                                 num_queries_per_block=16)"),
+        fix="",
+        check="True",
+        requires=(_RPA, "jax.experimental.pallas.tpu:force_tpu_interpret_mode"),
+    ),
     Example(
         setup=(_CORES,),
         failing="out = ping(jnp.ones((8, 128)))",
@@ -126,6 +152,8 @@ def _links(ctx: ErrorContext) -> list[Link]:
 def _feature(link: Link, interpreter: str, line: str) -> tuple[str, str] | None:
     """The feature the interpreter lacks, in a user's words, and what else runs the kernel."""
     message = link.message.strip()
+    if link.is_a("AttributeError"):
+        return _internal_object(link, message)
     if interpreter == "tpu" and (match := _AXES_RE.match(message)):
         axes = ", ".join(f"'{axis}'" for axis in _AXIS_RE.findall(match["body"]))
         if "signal" in line:
@@ -164,13 +192,37 @@ def _feature(link: Link, interpreter: str, line: str) -> tuple[str, str] | None:
     return None
 
 
-TRIGGERS = ("NotImplementedError",)
+def _internal_object(link: Link, message: str) -> tuple[str, str] | None:
+    """An interpreter asking one of Pallas's own objects for what it lacks: a gap in the
+    interpreter (the raising frame is the interpreter's, the type Pallas's)."""
+    match = _INTERNAL_RE.match(message)
+    if match is None or interpret_modes.raising_interpreter(
+            [link.frames[-1].filename] if link.frames else []) is None:
+        return None
+    kind = match["type"]
+    if kind.endswith("Transform"):
+        what = ("a transformed ref (a view of a ref through .reshape, .bitcast or an index, "
+                f"which Pallas keeps as a {kind})")
+    else:
+        what = f"one of Pallas's own objects (a {kind})"
+    feature = (f"{what}, which the interpreter's memory simulation does not handle: it asked "
+               f"the {kind} for '{match['attr']}'")
+    alternatives = (
+        "Run it on a real TPU, where the compiler handles it. This is a gap in this JAX "
+        "release's interpreter (a newer JAX may run it; report it to JAX with the kernel if "
+        "it does not). To test the rest of the kernel here, index the ref directly instead "
+        "of reshaping it."
+    )
+    return feature, alternatives
+
+
+TRIGGERS = ("NotImplementedError", "object has no attribute")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     for link in _links(ctx):
-        if not link.is_a("NotImplementedError"):
+        if not (link.is_a("NotImplementedError") or link.is_a("AttributeError")):
             continue
         interpreter: str | None = interpret_modes.raising_interpreter(
             [f.filename for f in link.frames])

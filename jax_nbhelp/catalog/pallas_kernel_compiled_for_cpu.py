@@ -99,6 +99,16 @@ _STATEFUL_CHECK = ("step == 1 and LOADS == 1 and bool(jnp.allclose(out, x + 1)) 
                    "bool((jax.random.key_data(key) == jax.random.key_data("
                    "jax.random.split(jax.random.key(0))[0])).all())")
 
+# The error from inside a loop, in its first iteration: the fix resumes that iteration at the
+# failing line, so each item is seen once and every output is there.
+_LOOP_CALL = ("seen, outs = [], []\nfor i in range(3):\n    seen.append(i)\n"
+              "    outs.append(add_one_kernel(jnp.full((8, 128), float(i))))")
+_LOOP_CHECK = "seen == [0, 1, 2] and [float(o[0, 0]) for o in outs] == [1.0, 2.0, 3.0]"
+# Over an iterator it cannot resume: what ran of the loop runs again, and the outcome says
+# so; the numbers of the items that reach the kernel are still right.
+_ITERATOR_CALL = ("items, seen = iter([0, 1, 2]), []\nfor i in items:\n    seen.append(i)\n"
+                  "    out = add_one_kernel(jnp.full((8, 128), float(i)))")
+
 # After "from now on", a kernel built later (as a tutorial's next cell does) runs too.
 _LATER_KERNEL = ("bool((pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct((4, 128), "
                  "jnp.float32))(jnp.zeros((4, 128))) == 1).all())")
@@ -152,6 +162,18 @@ EXAMPLES = (
         failing=_CALL,
         fix="Interpret mode from now on",
         check=f"{_CHECK} and {_LATER_KERNEL}",
+    ),
+    Example(
+        setup=(_GRID,),
+        failing=_LOOP_CALL,
+        fix="Interpret mode from now on",
+        check=_LOOP_CHECK,
+    ),
+    Example(
+        setup=(_GRID,),
+        failing=_ITERATOR_CALL,
+        fix="Re-run in interpret mode",
+        check="seen == [0, 1, 2] and float(out[0, 0]) == 3.0",
     ),
     Example(
         setup=_STATEFUL_SETUP,
@@ -247,10 +269,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     at = f" built at {where.label}" if where is not None else ""
     reached = (f", called from {call_site.label}," if call_site is not None and where is not None
                else "")
+    platforms = interpret_modes.initialized_platforms()
+    cpu_runtime = not interpret_modes.accelerators(platforms)
     explanation = (
         f"The Pallas kernel{at}{reached} was compiled for the CPU, and Pallas compiles kernels "
         f"only for TPUs and GPUs: on a CPU it can only interpret them. {_kind_sentence(choice)} "
-        + interpret_modes.backend_sentence(interpret_modes.initialized_platforms())
+        + interpret_modes.backend_sentence(platforms)
     )
     notes: list[str] = []
     fixes: tuple[Fix, ...] = ()
@@ -259,11 +283,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         if reason is not None:
             name = interpret_modes.describe(choice.mode).name
             explanation += f" jax_nbhelp cannot offer {name}: {reason}."
-        fixes = (
-            interpret_fixes.runtime_fix(ctx, situation, choice.mode),
-            interpret_fixes.rewrite_fix(ctx, situation, choice.mode),
-            interpret_fixes.runtime_fix(ctx, situation, choice.mode, from_now_on=True),
-        )
+        lasting = interpret_fixes.runtime_fix(ctx, situation, choice.mode, from_now_on=True)
+        rewrite = interpret_fixes.rewrite_fix(ctx, situation, choice.mode)
+        once = interpret_fixes.runtime_fix(ctx, situation, choice.mode)
+        # Where every kernel must be interpreted, the first click should carry to the next
+        # cell that builds one (a tutorial otherwise fails again at each). A runtime with a
+        # TPU or GPU: the kernels meant for it must stay compiled, so the switch is the last
+        # resort and the code's own interpret= comes first.
+        fixes = (lasting, rewrite, once) if cpu_runtime else (rewrite, once, lasting)
         smaller = interpret_fixes.smaller_input_fix(ctx, situation, choice.mode)
         if smaller is not None:
             fixes += (smaller,)
@@ -280,10 +307,13 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             "nothing."
         )
     imported = [name for name in situation.plan.imported if name in ctx.value_types]
-    if imported and not situation.plan.sites:
+    library = any(f.label.startswith("Pass interpret=") and f.unavailable is None
+                  for f in fixes)  # passed at the user's call of a library op
+    if imported and not situation.plan.sites and not library:
         notes.append(
-            f"If the kernel comes from a module you import ({', '.join(imported)}), re-running "
-            "cells cannot rebuild it: pass interpret= where that module builds it."
+            f"If the kernel comes from a module of your own ({', '.join(imported)}), "
+            "re-running cells cannot rebuild it: pass interpret= where that module builds "
+            "it. A library's kernels (JAX's own ops) are what the interpret mode fixes are for."
         )
     return _entry.diagnosis(ctx, __name__, explanation, location=where, call_site=call_site,
                             fixes=fixes, notes=notes)

@@ -11,6 +11,12 @@ What JAX raises (measured on jax 0.9.2 and 0.10.2, one CPU device):
   select an axis to squeeze out which has size not equal to one, got shape=(2,) and
   dimensions=(0,)``.
 
+- the notebook's own guard, ``assert jax.device_count() > 1, "Please run this notebook with
+  more than one device"`` (JAX's distributed Pallas docs notebooks start so): an
+  ``AssertionError`` with the notebook's message. Read by ``diagnosis/device_guard``, which
+  also lets it past provenance; a guard that insists on TPU devices is explained (no CPU
+  set-up runs it), and any other assert stays silent.
+
 ``Mesh(np.array(jax.devices()).reshape(2, 1), ...)`` fails in NumPy's reshape, not in JAX,
 and ``jax.devices()[1]`` in Python's list indexing: jax_nbhelp does not claim those.
 On a CPU, JAX can split the processor into N simulated devices, but only when it starts its
@@ -26,6 +32,7 @@ import re
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis import device_guard
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.jaxapi import interpret_modes, jax_probe
 
@@ -65,6 +72,14 @@ EXAMPLES = (
         check="out.tolist() == [2.0 * i for i in range(jax.device_count())]",
         fixed=("import jax, jax.numpy as jnp\n"
                "out = jax.pmap(lambda x: x * 2)(jnp.arange(float(jax.device_count())))",),
+    ),
+    Example(
+        setup=(),
+        failing=('assert jax.device_count() > 1, '
+                 '"Please run this notebook with more than one device"'),
+        fix=NO_FIX,
+        check="mesh.devices.size == jax.device_count()",
+        fixed=('import jax\nmesh = jax.make_mesh((jax.device_count(),), ("x",))',),
     ),
 )
 
@@ -169,10 +184,71 @@ def _asked(ctx: ErrorContext, count: int | None) -> tuple[Link, int, int, str] |
     return None
 
 
-TRIGGERS = (MESH_MESSAGE, SQUEEZE_MESSAGE)
+TRIGGERS = (MESH_MESSAGE, SQUEEZE_MESSAGE, "AssertionError")
+
+
+def _restart_notes(needed: int, platform: str) -> tuple[str, ...]:
+    kind = interpret_modes.platform_name(platform)
+    cpu_only = platform != "cpu"
+    cell = first_cell(needed, config_option=has_num_cpu_devices_option(), cpu_only=cpu_only)
+    if cpu_only:
+        restart = (f"On a runtime with {needed} {kind}s the code runs unchanged. To simulate "
+                   f"{needed} devices on this machine's CPU instead (slowly, for testing), "
+                   "restart the kernel")
+    else:
+        restart = f"To simulate {needed} CPU devices, restart the kernel"
+    restart += (" (Colab: Runtime > Restart session; Jupyter: Kernel > Restart Kernel) and run "
+                "this as its very first cell, before any JAX code, then the notebook again:")
+    return (
+        restart,
+        cell,
+        "jax_nbhelp has no fix to apply in this kernel: the device count is fixed once JAX "
+        "has started its backend (setting jax_num_cpu_devices now raises a RuntimeError), and "
+        "a restart loses this session's variables.",
+    )
+
+
+def _guard(ctx: ErrorContext) -> Diagnosis | None:
+    """The notebook's own ``assert`` on its devices (see the module's docstring)."""
+    top = ctx.top
+    if top.type_name != "AssertionError" or not top.frames or top.frames[-1].location is None:
+        return None  # raised inside a library, not by the user's own assert
+    location = top.frames[-1].location
+    guard = device_guard.read(location)
+    if guard is None:
+        return None
+    have = _device_count()
+    platform = interpret_modes.default_platform() or "cpu"
+    kind = interpret_modes.platform_name(platform)
+    present = (f"this runtime has {have} {kind} {'device' if have == 1 else 'devices'}"
+               if have is not None else "this runtime has too few")
+    said = f" ({top.message.strip()!r})" if top.message.strip() else ""
+    line = f"`assert {guard.test}`{_entry.at(location)}"
+    if guard.tpu:
+        explanation = (f"{line} is the code's own check that it runs on TPU devices{said}, "
+                       f"and {present}.")
+        notes: tuple[str, ...] = (
+            "Run it on a TPU runtime (Colab: Runtime > Change runtime type > a TPU), where it "
+            "runs unchanged; no set-up of a CPU runtime gives it TPU devices.",
+            "To try its Pallas kernels on this CPU anyway (slowly, for testing), take the "
+            "guard out and run `%jax_nbhelp interpret on` first: every kernel is then "
+            "interpreted in the interpreter of its family. Code that needs several TPU chips "
+            "also needs simulated CPU devices (the first cell JNH207 gives for a mesh).",
+        )
+        return _entry.diagnosis(ctx, __name__, explanation, location=location, fixes=(),
+                                notes=notes, error=top.summary or "AssertionError")
+    needed = guard.needed if guard.needed is not None else max(2, (have or 1) + 1)
+    explanation = (f"{line} is the code's own check that it has at least {needed} devices"
+                   f"{said}, and {present}. Sharded code after it puts one piece of the work "
+                   "on each device.")
+    return _entry.diagnosis(ctx, __name__, explanation, location=location, fixes=(),
+                            notes=_restart_notes(needed, platform),
+                            error=top.summary or "AssertionError")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    if ctx.top.type_name == "AssertionError":
+        return _guard(ctx)
     if not (ctx.mentions(MESH_MESSAGE) or ctx.mentions(SQUEEZE_MESSAGE)):
         return None
     found = _asked(ctx, _device_count())
@@ -190,22 +266,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         f"{line}{where} {asked}. This runtime has {have}: jax.devices() lists {have} {kind} "
         f"{plural}."
     )
-    cpu_only = platform != "cpu"
-    cell = first_cell(needed, config_option=has_num_cpu_devices_option(), cpu_only=cpu_only)
-    if cpu_only:
-        restart = (f"On a runtime with {needed} {kind}s the code runs unchanged. To simulate "
-                   f"{needed} devices on this machine's CPU instead (slowly, for testing), "
-                   "restart the kernel")
-    else:
-        restart = f"To simulate {needed} CPU devices, restart the kernel"
-    restart += (" (Colab: Runtime > Restart session; Jupyter: Kernel > Restart Kernel) and run "
-                "this as its very first cell, before any JAX code, then the notebook again:")
     notes = (
-        restart,
-        cell,
-        "jax_nbhelp has no fix to apply in this kernel: the device count is fixed once JAX "
-        "has started its backend (setting jax_num_cpu_devices now raises a RuntimeError), and "
-        "a restart loses this session's variables.",
+        *_restart_notes(needed, platform),
         "Or size the code to the devices present: jax.make_mesh((jax.device_count(),), "
         "(\"x\",)), or pmap over jax.device_count() entries, runs on one device and on many.",
     )

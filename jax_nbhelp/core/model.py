@@ -51,6 +51,18 @@ class Location:
 
 
 @dataclass(frozen=True)
+class LoopResume:
+    """How a fix resumes the top-level ``for`` loop its run starts with (``fix/loop_resume``)."""
+
+    # from the loop's body to the statement that raised: (index, branch), branch "" for the
+    # statement itself, "body"/"orelse" for an if on the way, "body" for a try
+    path: tuple[tuple[int, str], ...]
+    position: int  # the iteration that raised, 0-based
+    iteration: str  # the loop variable then, as the preview names it: "i = 2"
+    already_ran: str = ""  # the lines of that iteration before the one that raised
+
+
+@dataclass(frozen=True)
 class CellRun:
     """One piece of a cell that a fix executes, exactly as its preview shows it.
 
@@ -70,6 +82,9 @@ class CellRun:
     cell_source: str | None = None  # the whole cell as it reads with the fix
     header: str = ""  # a %%time cell's first line, which runs with the statements
     header_line: int = 0
+    loop: LoopResume | None = None  # the run starts with a for loop, resumed where it raised
+    # what of it had already run before the error and runs again ("" when nothing does)
+    repeats: str = ""
 
     @property
     def changed(self) -> bool:
@@ -120,6 +135,12 @@ class CellEdit:
                 "source": self.source}
 
 
+def keep_sentence(setup_line: str) -> str:
+    """How a user keeps a lasting mode in the notebook, one sentence for every surface."""
+    return (f"put `{setup_line}` after `%load_ext jax_nbhelp` in its first cell, so that a "
+            "fresh run of the notebook needs no click.")
+
+
 @dataclass
 class FixResult:
     """What happened when a fix ran."""
@@ -136,8 +157,19 @@ class FixResult:
     stopped: bool = False  # the user interrupted it (then ok is False and nothing stays)
     # what was handed to IPython, run by run: each run's source, placed at its lines
     executed: tuple[str, ...] = ()
+    # what ran again that had run before the error: not as if the fixed code ran once
+    repeated: tuple[str, ...] = ()
+    # the fix's set-up line (Fix.setup_line), said with a success: how to keep it
+    setup_line: str | None = None
 
     def __str__(self) -> str:
+        if self.ok and self.repeated:
+            return (f"Ran, but not as if once: {self.fix_label!r} ran without error in "
+                    f"{self.seconds:.2f} s, and ran again what had run before the error: "
+                    f"{'; '.join(self.repeated)}.")
+        if self.ok and self.setup_line:
+            return (f"Fixed: {self.fix_label!r} ran without error in {self.seconds:.2f} s. "
+                    f"To keep it in the notebook: {keep_sentence(self.setup_line)}")
         if self.ok:
             return f"Fixed: {self.fix_label!r} ran without error in {self.seconds:.2f} s."
         if self.stopped:
@@ -162,6 +194,7 @@ class FixResult:
             "source": self.source,
             "diagnosis": self.diagnosis.to_json() if self.diagnosis else None,
             "restored": list(self.restored),
+            "repeated": list(self.repeated),
             "stopped": self.stopped,
         }
 
@@ -197,6 +230,9 @@ class Fix:
     not_rerun: tuple[str, ...] = ()
     # how long the kernel it runs takes in an interpreter (interpret_cost.Estimate), if known
     estimate: Any = None
+    # a fix that leaves a mode on for the rest of the kernel: the line that turns it on,
+    # for the notebook's first cell, so a fresh run of the notebook needs no click
+    setup_line: str | None = None
     # what runs it (fix.rerun.apply_fix); None for a fix that was never given one
     runner: FixRunner | None = field(default=None, repr=False, compare=False)
 
@@ -251,6 +287,7 @@ class Fix:
             "edits": [edit.to_json() for edit in self.edits],
             "not_rerun": list(self.not_rerun),
             "estimate": self.estimate.to_json() if self.estimate is not None else None,
+            "setup_line": self.setup_line,
         }
 
 

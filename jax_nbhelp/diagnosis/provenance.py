@@ -9,7 +9,10 @@ not executing a ``raise``. An import of a jax module or name that the installed 
 lacks counts too when Python's import system raised it (``from jax.config import
 config``), and so does a jax module's missing attribute when Python's attribute lookup
 raised it (``pl.load`` where ``pl`` has no module ``__getattr__``): what they say is a fact
-about the installed JAX. Everything here avoids calling
+about the installed JAX. One error of the user's own counts as well: a notebook's ``assert``
+on JAX's device count or kind (``assert jax.device_count() > 1, ...``), whose message is the
+notebook's but whose cause is the runtime JAX runs on (``device_guard``). Everything here
+avoids calling
 into the exception (``str``, ``repr``, attributes a user class may override): a broken user
 exception is not JAX's, and jax_nbhelp says nothing about it.
 """
@@ -24,6 +27,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from types import BuiltinFunctionType, FunctionType, ModuleType, TracebackType
 from typing import Any
+
+from jax_nbhelp.diagnosis import device_guard
 
 _MAX_LINKS = 16
 _PACKAGES = ("jax", "jaxlib")
@@ -85,6 +90,15 @@ def _jax_module_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
     # AttributeErrors are not about a jax module at all.
     return (isinstance(name, str) and name.split(".", 1)[0] in _PACKAGES
             and _instruction(tb) in _LOOKUPS)
+
+
+def _device_guard_failed(exc: BaseException, tb: TracebackType | None) -> bool:
+    """A user's ``assert`` on JAX's devices (the exact type only: an assert statement raises
+    AssertionError itself)."""
+    if type(exc) is not AssertionError or tb is None:
+        return False
+    code = tb.tb_frame.f_code
+    return device_guard.read_frame(code.co_filename, tb.tb_lineno) is not None
 
 
 def _jax_import_failed(exc: BaseException, tb: TracebackType | None) -> bool:
@@ -207,7 +221,8 @@ def raised_by_jax(exc: BaseException) -> bool:
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
         if (_type_is_jax(current) or _raised_in(filename, roots, real)
                 or _raised_by_native_jax(current, innermost)
-                or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)):
+                or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)
+                or _device_guard_failed(current, innermost)):
             return True
         cause = current.__cause__
         if cause is None and not current.__suppress_context__:

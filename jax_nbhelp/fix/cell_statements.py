@@ -209,6 +209,35 @@ _REBINDING = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, a
               ast.Assign, ast.AnnAssign)
 
 
+def rebinds_only(stmt: ast.stmt) -> bool:
+    """Whether running ``stmt`` again only rebinds names (a def, class, import or plain
+    assignment that reads none of its targets), as for ``Statement.rebinds_only``."""
+    if not isinstance(stmt, _REBINDING):
+        return False
+    binds = set(bound_names(stmt))
+    reads = {name for name, eager in walk_names([stmt], eager=True).names if eager}
+    return bool(binds) and not (binds & reads)
+
+
+def ran_before(source: str, first: int, lineno: int) -> list[ast.stmt] | None:
+    """The simple statements of the compound statement starting at line ``first`` of the cell
+    that come before line ``lineno`` (what ran of it before that line raised), or None when
+    the cell does not parse."""
+    from jax_nbhelp.rewrite.magics import escape_magics
+
+    try:
+        escaped, _ = escape_magics(source)
+        tree = ast.parse(escaped)
+    except Exception:
+        return None
+    node = next((stmt for stmt in tree.body if stmt.lineno == first), None)
+    if node is None:
+        return None
+    inner = [stmt for stmt in cell_scope_statements([node]) if stmt is not node]
+    return [stmt for stmt in inner if not isinstance(stmt, COMPOUND)
+            and (stmt.end_lineno or stmt.lineno) < lineno]
+
+
 def _statement(index: int, stmt: ast.stmt, escaped_lines: list[str],
                raw_lines: list[str]) -> Statement:
     first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", []))])

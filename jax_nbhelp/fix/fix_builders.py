@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jax_nbhelp.core.model import CellEdit, CellRun, Fix, Location, RuntimeWrapper
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.state import STATE, current_shell
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.rerun import apply_fix
 from jax_nbhelp.fix.run_plan import FailingCell, plan_runs
@@ -89,7 +89,9 @@ def plan(
     if isinstance(failing, str):
         return failing
     edits = dict(edits or {})
-    planned = plan_runs(failing, ctx.cell_sources, edits=edits, touch=touch)
+    namespace = getattr(current_shell(), "user_ns", None)
+    planned = plan_runs(failing, ctx.cell_sources, edits=edits, touch=touch,
+                        namespace=namespace if isinstance(namespace, dict) else None)
     runs = list(planned.runs)
     merged: dict[int | None, CellEdit] = {}
     undone = STATE.failed_fix

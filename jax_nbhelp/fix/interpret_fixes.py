@@ -214,12 +214,15 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode, *,
                    "run again first; nothing else of their cells does.")
     if from_now_on:
         label = "Interpret mode from now on"
-        switching = "and leave Pallas's interpret switch on for the rest of this kernel, set to"
+        switching = ("and leave Pallas's interpret switch on for the rest of this kernel (each "
+                     "later kernel in the interpreter of its family), set for this one to")
         safety = (
-            f"{SAME_KERNEL} Your code is not changed. Every kernel built from now on runs in "
-            f"{info.name} until `%jax_nbhelp interpret off` (or a kernel restart); kernels "
-            "built earlier and not re-run here still fail, and their diagnosis re-runs their "
-            "cells."
+            f"{SAME_KERNEL} Your code is not changed. From now on every kernel built in this "
+            "kernel process is interpreted, each in the interpreter of its family (TPU "
+            "kernels in TPU interpret mode, Triton-style GPU kernels with interpret=True, "
+            "Mosaic GPU kernels in GPU interpret mode), until `%jax_nbhelp interpret off` or "
+            "a kernel restart. Kernels built earlier and not re-run here still fail, and "
+            "their diagnosis re-runs their cells."
         )
         after = ("and leaves it set for the rest of this kernel (`%jax_nbhelp interpret off` "
                  "restores it).")
@@ -256,6 +259,8 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode, *,
     )
     ran = (", then ".join(run.where for run in fix.runs)
            + (" run" if len(fix.runs) > 1 else " runs") if fix.runs else "the failing cell runs")
+    if from_now_on:
+        fix.setup_line = f"%jax_nbhelp interpret {mode}"
     fix.runtime_description = (
         f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
         f"(what {forcing} does) while {ran}, {after}"
@@ -353,8 +358,48 @@ def cells_fix(
                    not_rerun=planned.not_rerun)
 
 
+def _library_fix(ctx: ErrorContext, situation: Situation, mode: Mode, label: str,
+                 safety: str) -> Fix | None:
+    """``interpret=`` at the user's own call of a JAX function that builds the kernel inside
+    and takes ``interpret`` itself (JAX's shipped ops: ``layer_norm(x, w, b)``), or a refusal
+    that says the library builds it; None when the line calls no JAX function."""
+    from jax_nbhelp.diagnosis.library_call import calls_on
+    from jax_nbhelp.rewrite.call_keywords import set_call_keywords
+    from jax_nbhelp.rewrite.interpret_arg import add_import
+
+    failing = situation.failing
+    shell = current_shell()
+    namespace = getattr(shell, "user_ns", None)
+    if failing is None or failing.cell is None or not isinstance(namespace, dict):
+        return None
+    calls = calls_on(failing.line, namespace)
+    taking = [call for call in calls if "interpret" in call.parameters and not call.starred]
+    value, needs = mode_code(mode, ctx)
+    if not taking:
+        if not calls:
+            return None
+        names = ", ".join(dict.fromkeys(f"{c.spelled}()" for c in calls))
+        return refused_fix(label, "Give the call that builds the kernel interpret=.", safety,
+                           f"the kernel is built inside {names}, a library call that takes no "
+                           "interpret=: the fixes that switch interpret mode on are the way")
+    call = taking[-1]  # the innermost: the op itself, not what wraps its result
+    number = failing.cell
+
+    def transform(source: str) -> str:
+        source = set_call_keywords(source, failing.lineno, call.spelled, {"interpret": value})
+        return add_import(source, needs) if needs is not None else source
+
+    return cells_fix(
+        ctx, situation, {number: transform}, label=label,
+        summary=(f"Pass interpret={value} to {call.spelled}(), which builds the kernel "
+                 "inside and takes interpret= itself, then re-run {runs}."),
+        safety=safety, safe=True,
+    )
+
+
 def rewrite_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
-    """Pass the right interpret= at every call that builds the kernel, then re-run."""
+    """Pass the right interpret= at every call that builds the kernel, then re-run; where a
+    library call builds it, at the user's call of the library when it takes interpret=."""
     from jax_nbhelp.rewrite.interpret_arg import add_import, set_interpret
 
     value, _ = mode_code(mode, ctx)
@@ -363,6 +408,9 @@ def rewrite_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix:
     reason = interpret_modes.params_unavailable(mode)
     sites = [s for s in situation.plan.sites if s.cell in situation.cells]
     if reason is None and not sites:
+        library = _library_fix(ctx, situation, mode, label, safety)
+        if library is not None:
+            return with_estimate(library, ctx, mode)
         reason = ("jax_nbhelp found no pallas_call, pl.kernel, core_map or plgpu.kernel call in "
                   "your cells to change (the kernel may be built in an imported module)")
     if reason is not None:

@@ -199,6 +199,10 @@ class _Planner:
                 self._site(cell, call, name, call_eager)
                 if call_eager:
                     why = BUILDS
+            before = cell.number if cell is not self.failing else self.horizon
+            if why is None and any(call_eager and self.builds_when_called(call, before)
+                                   for call, call_eager in walker.calls):
+                why = BUILDS  # `k = make_kernel()`: the function builds it as it is called
             for loaded, loaded_eager in walker.names:
                 # A value captured now was looked up when this cell ran; a name in a
                 # function body is looked up when the function runs (now: the latest).
@@ -211,6 +215,24 @@ class _Planner:
                 if stale and loaded_eager and why is None:
                     why = CAPTURES
         return why, needed
+
+    def builds_when_called(self, call: ast.Call, before: int, depth: int = 0) -> bool:
+        """Whether ``call`` calls a function of the user's whose body builds a kernel (then
+        the call builds it, as it runs), directly or through such functions it calls."""
+        if depth > 3 or not isinstance(call.func, ast.Name):
+            return False
+        found = self.binding(call.func.id, before)
+        if found is None:
+            return False
+        _, statements = found
+        for stmt in statements:
+            if not isinstance(stmt, ast.FunctionDef):
+                continue
+            walker, calls = _walk(stmt.body, True)
+            if calls or any(self.builds_when_called(inner, self.horizon, depth + 1)
+                            for inner, _ in walker.calls):
+                return True
+        return False
 
     def stale(self, name: str, before: int) -> frozenset[Rerun]:
         """The statements to re-run so that ``name`` (as seen before cell ``before``) is

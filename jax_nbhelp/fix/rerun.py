@@ -21,6 +21,7 @@ from typing import Any
 from jax_nbhelp.core.model import CellRun, Fix, FixResult
 from jax_nbhelp.core.state import STATE, FailedFix, RerunSource, current_shell, typed_source
 from jax_nbhelp.diagnosis.sources import leading_blank_lines
+from jax_nbhelp.fix import loop_resume
 from jax_nbhelp.fix.fix_stop import Stop, stoppable
 
 
@@ -67,14 +68,19 @@ def _compile_and_run(shell: Any, run: CellRun, source: str, filename: str) -> An
     tree = ast.parse(transformed, filename=filename)
     ast.increment_lineno(tree, max(0, first - 1 - leading_blank_lines(source.splitlines())))
     tree = shell.transform_ast(tree) or tree
+    if run.loop is not None and tree.body and isinstance(tree.body[0], ast.For):
+        tree = loop_resume.transform(tree, run.loop)
     body = tree.body
     last_expr = body.pop() if body and isinstance(body[-1], ast.Expr) else None
     namespace_globals, namespace_locals = shell.user_global_ns, shell.user_ns
     flags = getattr(shell.compile, "flags", 0)
     if body:
         module = ast.Module(body=body, type_ignores=[])
-        exec(compile(module, filename, "exec", flags, dont_inherit=True),
-             namespace_globals, namespace_locals)
+        try:
+            exec(compile(module, filename, "exec", flags, dont_inherit=True),
+                 namespace_globals, namespace_locals)
+        finally:
+            namespace_locals.pop(loop_resume.FLAG, None)
     if last_expr is None:
         return None
     expression = ast.Expression(body=last_expr.value)
@@ -264,6 +270,8 @@ def _apply(fix: Fix) -> FixResult:
         seconds=time.perf_counter() - start,
         value=value,
         executed=tuple(executed),
+        repeated=tuple(run.repeats for run in fix.runs if run.repeats),
+        setup_line=fix.setup_line,
     )
 
 

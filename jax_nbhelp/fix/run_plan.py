@@ -16,9 +16,17 @@ from __future__ import annotations
 import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from jax_nbhelp.core.model import CellRun
-from jax_nbhelp.fix.cell_statements import ParsedCell, Statement, parse_cell
+from jax_nbhelp.core.model import CellRun, LoopResume
+from jax_nbhelp.fix import loop_resume
+from jax_nbhelp.fix.cell_statements import (
+    ParsedCell,
+    Statement,
+    parse_cell,
+    ran_before,
+    rebinds_only,
+)
 
 
 @dataclass(frozen=True)
@@ -93,7 +101,7 @@ def _cell(number: int, before: str, after: str) -> _Cell | None:
 
 
 def _block(cell: _Cell, statements: Sequence[Statement], why: str, *, resumed: bool,
-           rewritten: bool) -> CellRun:
+           rewritten: bool, loop: LoopResume | None = None, repeats: str = "") -> CellRun:
     parsed = cell.parsed
     first, last = statements[0].first, statements[-1].last
     header = parsed.magic_header if parsed.cell_magic and parsed.sliceable else ""
@@ -109,6 +117,8 @@ def _block(cell: _Cell, statements: Sequence[Statement], why: str, *, resumed: b
         cell_source=cell.after,
         header=header,
         header_line=parsed.magic_line if header else 0,
+        loop=loop,
+        repeats=repeats,
     )
 
 
@@ -177,8 +187,12 @@ def plan_runs(
     *,
     edits: Mapping[int, tuple[str, str]] | None = None,
     touch: Mapping[int, Mapping[int, str]] | None = None,
+    namespace: Mapping[str, Any] | None = None,
 ) -> Plan:
     """The runs of a fix.
+
+    ``namespace``: the user's names as the error left them; with it, a top-level ``for``
+    loop that raised is resumed in the iteration it raised in (``loop_resume``).
 
     ``edits``: cell -> (source before, source after) for the cells a rewrite changes.
     ``touch``: cell -> {line: why} for statements to run again unchanged (a kernel built
@@ -237,9 +251,64 @@ def plan_runs(
     whys = [resume_why] if resume_why else []
     whys += list(dict.fromkeys(own[s.index] for s in rest if s.index < resume_index))
     whys += list(dict.fromkeys(failing_cell.changed[s.index] for s in changed_rest))
+    loop, loop_why = None, ""
+    if rest and namespace is not None and start == resume_index:
+        loop, loop_why = _loop(failing, failing_cell, rest[0], namespace)
+        if loop_why:
+            whys = [loop_why] + [why for why in whys if why != resume_why]
+    repeats = ""
+    if loop is None and rest and start == resume_index:
+        repeats = _repeats(failing, rest[0])
     runs.append(_block(failing_cell, rest, "; ".join(dict.fromkeys(whys)),
-                       resumed=failing.restart_last is None, rewritten=bool(changed_rest)))
+                       resumed=failing.restart_last is None, rewritten=bool(changed_rest),
+                       loop=loop, repeats=repeats))
     return Plan(tuple(runs), tuple(not_rerun))
+
+
+def _repeats(failing: FailingCell, first: Statement) -> str:
+    """What of a compound statement that raised inside ran before the error and runs again
+    from its start: a loop's earlier iterations, and the statements before the line that
+    raised (a block's header alone re-enters it, which a fix accepts)."""
+    if (failing.restart_line is not None or not first.compound
+            or not first.first < failing.lineno <= first.last):
+        return ""
+    where = label(failing.cell)
+    if first.summary in ("for loop", "while loop"):
+        return (f"{where}, the {first.summary} from line {first.first}, from its start (the "
+                f"iterations before the one that raised, and lines {first.first}-"
+                f"{failing.lineno - 1} of that one; over an iterator, what it had already "
+                "drawn is skipped instead)")
+    ran = ran_before(failing.source, first.first, failing.lineno)
+    if ran is not None and all(rebinds_only(stmt) for stmt in ran):
+        # Its header, and assignments that only rebind names: what a fix accepts of any
+        # statement it re-runs (see cell_statements).
+        return ""
+    return f"{where}, lines {first.first}-{failing.lineno - 1} (the {first.summary})"
+
+
+def _loop(failing: FailingCell, cell: _Cell, first: Statement,
+          namespace: Mapping[str, Any]) -> tuple[LoopResume | None, str]:
+    """The resumed loop the failing cell's run starts with, and what the preview says of it
+    ("" to keep what it said); (None, "") when the run does not start inside a for loop."""
+    before = parse_cell(failing.source)
+    if (before is None or failing.restart_line is not None or cell.parsed.cell_magic
+            or first.summary != "for loop"):
+        return None, ""
+    raised = before.statement_at(failing.lineno)
+    if raised is None or raised.first == failing.lineno or (raised.first, raised.last) != (
+            first.first, first.last):
+        return None, ""  # the loop's own line raised, or a rewrite moved its lines
+    from jax_nbhelp.rewrite.magics import escape_magics
+
+    try:
+        escaped, _ = escape_magics(cell.after)
+    except Exception:
+        return None, ""
+    found = loop_resume.plan(escaped, failing.lineno, first.first, namespace)
+    if isinstance(found, str):
+        return None, (f"the for loop in which line {failing.lineno} raised runs from its "
+                      f"start, so what ran of it runs again ({found})")
+    return found, loop_resume.describe(found, first.first, failing.lineno)
 
 
 def _dependents(

@@ -76,3 +76,39 @@ export function applyWrites(
     setSource(write.index, write.source);
   }
 }
+
+/** How to keep a set-up line in the notebook: edit a cell, insert one, or nothing to do. */
+export type SetupPlan =
+  | { kind: 'edit'; index: number; source: string }
+  | { kind: 'insert'; index: 0; source: string }
+  | { kind: 'present'; index: number };
+
+const LOAD_EXT = /^\s*%load_ext\s+jax_nbhelp\s*$/;
+
+/**
+ * Where `line` (`%jax_nbhelp interpret tpu`) goes so that "Restart kernel and run all" runs
+ * the notebook with no click: right after the first `%load_ext jax_nbhelp` line, or, in a
+ * notebook that has none, a new first cell that loads jax_nbhelp and runs the line. A
+ * cell that already sets an interpret mode has its line replaced.
+ */
+export function planSetupLine(cells: ICellState[], line: string): SetupPlan {
+  const command = line.trim().split(/\s+/).slice(0, 2).join(' ');
+  for (let index = 0; index < cells.length; index++) {
+    const lines = cells[index].source.split('\n');
+    const at = lines.findIndex(text => LOAD_EXT.test(text));
+    if (at < 0) {
+      continue;
+    }
+    const existing = lines.findIndex(text => text.trim().startsWith(command));
+    if (existing >= 0 && lines[existing].trim() === line.trim()) {
+      return { kind: 'present', index };
+    }
+    if (existing >= 0) {
+      lines[existing] = line;
+    } else {
+      lines.splice(at + 1, 0, line);
+    }
+    return { kind: 'edit', index, source: lines.join('\n') };
+  }
+  return { kind: 'insert', index: 0, source: `%load_ext jax_nbhelp\n${line}` };
+}

@@ -65,6 +65,11 @@ export interface IFix {
   not_rerun: string[];
   /** How long the kernel it runs takes in an interpreter, when known. */
   estimate?: IEstimate | null;
+  /**
+   * A fix that leaves a mode on for the rest of the kernel: the line that turns it on,
+   * for the notebook's first cell (after `%load_ext jax_nbhelp`).
+   */
+  setup_line?: string | null;
 }
 
 /** The rough cost of an interpreted kernel: grid steps and seconds on a small CPU. */
@@ -105,6 +110,11 @@ export interface IFixResult {
   error?: string | null;
   seconds?: number;
   restored?: string[];
+  /**
+   * What ran again that had run before the error (a loop from its start): the fix ran,
+   * but not as if the fixed code had run once.
+   */
+  repeated?: string[];
   /** The user stopped the fix (an interrupt); what it changed was put back. */
   stopped?: boolean;
   traceback?: string | null;

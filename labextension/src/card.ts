@@ -130,7 +130,8 @@ export class CardView {
     readonly doc: Document,
     readonly diagnosis: IDiagnosis,
     readonly onApply: (number: number) => void,
-    readonly onStop: (() => void) | null = null
+    readonly onStop: (() => void) | null = null,
+    readonly onKeep: ((line: string) => void) | null = null
   ) {
     const d = diagnosis;
     this.node = element(doc, 'div', 'jnh-native');
@@ -319,6 +320,38 @@ export class CardView {
   }
 
   /**
+   * After a fix that leaves a mode on: how to keep it in the notebook, with a button that
+   * writes the line there when the card can reach the notebook.
+   */
+  private showKeep(line: string): void {
+    const d = this.doc;
+    const keep = element(d, 'div', 'jnh-text jnh-keep');
+    keep.appendChild(d.createTextNode('It stays on for this kernel. To keep it in the notebook, put '));
+    keep.appendChild(element(d, 'code', undefined, line));
+    keep.appendChild(d.createTextNode(' after '));
+    keep.appendChild(element(d, 'code', undefined, '%load_ext jax_nbhelp'));
+    keep.appendChild(
+      d.createTextNode(' in its first cell, so that a fresh run of the notebook needs no click. ')
+    );
+    if (this.onKeep !== null) {
+      const onKeep = this.onKeep;
+      const button = element(d, 'button', 'jnh-keep-button', 'Keep it in the notebook') as HTMLButtonElement;
+      button.type = 'button';
+      button.addEventListener('click', () => {
+        button.disabled = true;
+        onKeep(line);
+      });
+      keep.appendChild(button);
+    }
+    this.outcome.appendChild(keep);
+  }
+
+  /** Say what "Keep it in the notebook" did. */
+  showKept(text: string): void {
+    this.outcome.appendChild(element(this.doc, 'div', 'jnh-text jnh-kept', text));
+  }
+
+  /**
    * Show a fix's outcome: fixed (and where it landed) or not, the run's own output, its
    * traceback, and the new error's card when jax_nbhelp knows it.
    */
@@ -348,10 +381,18 @@ export class CardView {
       return;
     }
     if (result.ok) {
-      box.appendChild(element(d, 'strong', undefined, '✓ Fixed. '));
-      box.appendChild(
-        d.createTextNode(`“${fix.label}” ran without error in ${(result.seconds ?? 0).toFixed(2)} s.`)
-      );
+      const repeated = result.repeated ?? [];
+      const took = `“${fix.label}” ran without error in ${(result.seconds ?? 0).toFixed(2)} s`;
+      if (repeated.length > 0) {
+        box.classList.add('jnh-repeated');
+        box.appendChild(element(d, 'strong', undefined, '⚠ Ran, but not as if once. '));
+        box.appendChild(
+          d.createTextNode(`${took}, and ran again what had run before the error: ${repeated.join('; ')}.`)
+        );
+      } else {
+        box.appendChild(element(d, 'strong', undefined, '✓ Fixed. '));
+        box.appendChild(d.createTextNode(`${took}.`));
+      }
       this.outcome.appendChild(box);
       if (result.value) {
         this.outcome.appendChild(element(d, 'pre', 'jnh-value', `Out: ${result.value}`));
@@ -363,7 +404,11 @@ export class CardView {
             ? 'Your notebook is unchanged: this fix ran in the kernel only, so a fresh run ' +
               'of the notebook fails again until the code changes.'
             : 'Your cells already held the fixed source.';
-      this.outcome.appendChild(element(d, 'div', 'jnh-text', where));
+      if (fix.setup_line) {
+        this.showKeep(fix.setup_line);
+      } else {
+        this.outcome.appendChild(element(d, 'div', 'jnh-text', where));
+      }
       return;
     }
     if (result.stopped) {

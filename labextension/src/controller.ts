@@ -8,7 +8,7 @@ import { ICodeCellModel } from '@jupyterlab/cells';
 import { NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 
-import { applyWrites, ICellState, planEdits } from './apply';
+import { applyWrites, ICellState, planEdits, planSetupLine } from './apply';
 import { IDiagnosis, IFixResult } from './bundle';
 import { CardView } from './card';
 import { ask, frontendCall } from './kernel';
@@ -56,7 +56,8 @@ export class CardController {
       () => {
         // The kernel turns the interrupt into a stopped fix, not a failed cell.
         void this.kernel?.interrupt();
-      }
+      },
+      line => this.keep(line)
     );
     host.appendChild(this.view.node);
     CONTROLLERS.set(this.view.node, this);
@@ -129,6 +130,30 @@ export class CardController {
   /** Unfold the traceback above the card and bring the card into view. */
   reveal(): void {
     this.view.node.scrollIntoView({ block: 'nearest' });
+  }
+
+  /** Write a lasting mode's set-up line into the notebook (one undoable edit). */
+  keep(line: string): void {
+    const panel = this._panel;
+    if (panel === null) {
+      this.view.showKept('No notebook to write into: paste the line yourself.');
+      return;
+    }
+    const plan = planSetupLine(cellStates(panel), line);
+    if (plan.kind === 'present') {
+      this.view.showKept(`Cell ${plan.index + 1} already has it.`);
+    } else if (plan.kind === 'edit') {
+      panel.content.widgets[plan.index].model.sharedModel.setSource(plan.source);
+      this.view.showKept(`Added to cell ${plan.index + 1}, after %load_ext jax_nbhelp.`);
+    } else {
+      const model = panel.content.model;
+      if (model === null) {
+        this.view.showKept('No notebook to write into: paste the line yourself.');
+        return;
+      }
+      model.sharedModel.insertCell(0, { cell_type: 'code', source: plan.source });
+      this.view.showKept('Added as a new first cell, with %load_ext jax_nbhelp.');
+    }
   }
 
   /** Apply fix `number`: run it in the kernel; for a rewrite, write the fixed cells. */

@@ -5,7 +5,7 @@
 
 import { createStandaloneCell, YCodeCell } from '@jupyter/ydoc';
 
-import { applyWrites, ICellState, planEdits } from '../src/apply';
+import { applyWrites, ICellState, planEdits, planSetupLine } from '../src/apply';
 import { IEdit } from '../src/bundle';
 
 const ORIGINAL = 'def scaled(x):\n    return pl.run_scoped(body, spec, collective_axes="core")';
@@ -68,5 +68,26 @@ describe('applyWrites on a shared cell model', () => {
     expect(cell.canUndo()).toBe(true);
     cell.undo();
     expect(cell.getSource()).toBe(ORIGINAL);
+  });
+});
+
+describe('planSetupLine', () => {
+  const LINE = '%jax_nbhelp interpret tpu';
+
+  it('goes right after the notebook\'s %load_ext jax_nbhelp', () => {
+    const plan = planSetupLine(cells([1, '%load_ext jax_nbhelp\nimport jax'], [2, 'x = 1']), LINE);
+    expect(plan).toEqual({ kind: 'edit', index: 0, source: `%load_ext jax_nbhelp\n${LINE}\nimport jax` });
+  });
+
+  it('replaces an interpret line already there, and sees its own line as done', () => {
+    const off = planSetupLine(cells([1, '%load_ext jax_nbhelp\n%jax_nbhelp interpret hlo']), LINE);
+    expect(off).toEqual({ kind: 'edit', index: 0, source: `%load_ext jax_nbhelp\n${LINE}` });
+    const done = planSetupLine(cells([null, 'text'], [1, `%load_ext jax_nbhelp\n${LINE}`]), LINE);
+    expect(done).toEqual({ kind: 'present', index: 1 });
+  });
+
+  it('inserts a first cell in a notebook that never loads jax_nbhelp', () => {
+    const plan = planSetupLine(cells([1, 'import jax'], [2, '%load_ext other']), LINE);
+    expect(plan).toEqual({ kind: 'insert', index: 0, source: `%load_ext jax_nbhelp\n${LINE}` });
   });
 });

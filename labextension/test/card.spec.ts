@@ -163,6 +163,33 @@ describe('CardView', () => {
     expect(view.outcome.textContent).toContain('Your notebook is unchanged');
   });
 
+  it('offers to keep a lasting mode in the notebook', () => {
+    const lasting = diagnoses.find(d => d.fixes.some(f => f.setup_line));
+    expect(lasting).toBeDefined();
+    const number = lasting!.fixes.findIndex(f => f.setup_line) + 1;
+    const kept: string[] = [];
+    const view = new CardView(document, lasting!, () => undefined, null, line => kept.push(line));
+    view.showOutcome(number, { known: true, ok: true, seconds: 0.1 }, [], []);
+    const text = view.outcome.textContent ?? '';
+    const line = lasting!.fixes[number - 1].setup_line!;
+    expect(line).toMatch(/^%jax_nbhelp interpret (tpu|gpu|hlo)$/);
+    expect(text).toContain(`put ${line} after %load_ext jax_nbhelp`);
+    const button = view.outcome.querySelector('button.jnh-keep-button') as HTMLButtonElement;
+    button.click();
+    expect(kept).toEqual([line]);
+    expect(button.disabled).toBe(true);
+  });
+
+  it('does not call a fix that ran statements again plain "Fixed"', () => {
+    const view = card(flagship);
+    const repeated = ['In [4], lines 2-3 (the for loop) and any iterations before the one that raised'];
+    view.showOutcome(1, { known: true, ok: true, seconds: 0.1, repeated }, [], []);
+    const text = view.outcome.textContent ?? '';
+    expect(text).toContain('Ran, but not as if once.');
+    expect(text).toContain(repeated[0]);
+    expect(text).not.toContain('✓ Fixed.');
+  });
+
   it('shows a failure with its traceback and the new diagnosis follows', () => {
     const view = card(flagship);
     view.showOutcome(1, results[1], [], []);

@@ -156,12 +156,25 @@ def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | N
     label = esc(fix.label)
     if to_copy is None:
         to_copy = list(fix.edits)
-    if result.ok:
+    if result.ok and result.repeated:
+        parts = [
+            f'<div class="jnh-outcome jnh-ok jnh-repeated"><strong>⚠ Ran, but not as if '
+            f"once.</strong> “{label}” ran without error in {result.seconds:.2f} s, and ran "
+            f"again what had run before the error: {esc('; '.join(result.repeated))}.</div>",
+            fixed_sources_html(to_copy),
+        ]
+    elif result.ok:
         parts = [
             f'<div class="jnh-outcome jnh-ok"><strong>✓ Fixed.</strong> “{label}” ran without '
             f"error in {result.seconds:.2f} s.</div>",
             fixed_sources_html(to_copy),
         ]
+        if fix.setup_line:
+            # ipywidgets and static cards cannot write the notebook: the line to paste.
+            parts.append('<div class="jnh-text jnh-keep">To keep it in the notebook, put '
+                         f"<code>{esc(fix.setup_line)}</code> after <code>%load_ext "
+                         "jax_nbhelp</code> in its first cell, so that a fresh run of the "
+                         "notebook needs no click.</div>")
     elif result.stopped:
         return (f'<div class="jnh-outcome jnh-fail"><strong>■ Stopped.</strong> '
                 f"{esc(result.error or '')}</div>")

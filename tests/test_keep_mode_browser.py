@@ -1,0 +1,94 @@
+"""The lasting fix in a real browser: on a CPU runtime the first button of a kernel compiled
+for the CPU is "Interpret mode from now on"; after it, "Keep it in the notebook" writes the
+set-up line after `%load_ext jax_nbhelp`, so the saved notebook runs top to bottom in a
+fresh kernel with no click (JupyterLab 4 and Notebook 7, Debian's Chromium)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import lab_driver
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(lab_driver.missing() is not None and not os.environ.get("CI"),
+                       reason=f"browser test: {lab_driver.missing()}"),
+]
+
+CELLS = [
+    "%load_ext jax_nbhelp",
+    "import jax, jax.numpy as jnp\nfrom jax.experimental import pallas as pl",
+    "def add_one(x_ref, o_ref):\n    o_ref[...] = x_ref[...] + 1\n\n"
+    "add_one_kernel = pl.pallas_call(add_one, out_shape=jax.ShapeDtypeStruct((8, 128), "
+    "jnp.float32))\nout = add_one_kernel(jnp.ones((8, 128)))",
+    "double = pl.pallas_call(lambda x_ref, o_ref: o_ref.__setitem__(..., x_ref[...] * 2),\n"
+    "                        out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32))\n"
+    "print('double', float(double(jnp.ones((8, 128))).sum()))",
+]
+PANEL = "window.jupyterapp.shell.currentWidget"
+SHOTS = os.environ.get("JAX_NBHELP_SCREENSHOTS")
+
+
+def _source(page: Any, index: int) -> str:
+    return str(page.evaluate(
+        f"i => {PANEL}.content.widgets[i].model.sharedModel.getSource()", index))
+
+
+def _open(page: Any, url: str, app: str, name: str) -> None:
+    if app == "jupyterlab":
+        lab_driver.open_notebook(page, url, name)
+        return
+    page.goto(f"{url}/notebooks/{name}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.wait_for_function("window.jupyterapp !== undefined", timeout=90_000)
+    lab_driver.wait_idle(page)
+
+
+@pytest.mark.parametrize("app", ["jupyterlab", "notebook"])
+def test_the_first_fix_lasts_and_is_kept_in_the_notebook(tmp_path: Path, app: str) -> None:
+    lab_driver.write_notebook(tmp_path / "tutorial.ipynb", CELLS)
+    with lab_driver.jupyterlab(tmp_path, app=app) as url, \
+            lab_driver.chromium(1400, 900) as page:
+        _open(page, url, app, "tutorial.ipynb")
+        lab_driver.run_all(page)
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=180_000)
+        lab_driver.wait_idle(page)
+        page.wait_for_function(
+            "() => !document.querySelector('.jnh-native button.jnh-button').disabled",
+            timeout=60_000)
+        first = card.locator("button.jnh-button").first
+        assert "Interpret mode from now on" in first.inner_text()
+        first.click()
+        card.locator(".jnh-ok").wait_for(timeout=180_000)
+        outcome = card.locator(".jnh-outcome-area")
+        assert "✓ Fixed." in outcome.inner_text()
+        keep = card.locator("button.jnh-keep-button")
+        assert "%jax_nbhelp interpret hlo" in outcome.inner_text()
+        if SHOTS:
+            keep.scroll_into_view_if_needed()
+            page.screenshot(path=str(Path(SHOTS) / f"keep-{app}.png"))
+        keep.click()
+        card.locator(".jnh-kept").wait_for(timeout=10_000)
+        assert _source(page, 0) == "%load_ext jax_nbhelp\n%jax_nbhelp interpret hlo"
+        # The next cell, which Run All never reached, builds a kernel: no click needed.
+        page.evaluate(f"{PANEL}.content.activeCellIndex = 3")
+        page.evaluate("window.jupyterapp.commands.execute('notebook:run-cell')")
+        page.wait_for_function(
+            f"() => {PANEL}.content.widgets[3].model.outputs.toJSON()"
+            ".some(o => (o.text || '').includes('double 2048.0'))", timeout=120_000)
+        lab_driver.save(page)
+        page.wait_for_function(f"() => !{PANEL}.context.model.dirty", timeout=30_000)
+
+    # "Restart kernel and run all": the saved notebook runs to its end in a fresh kernel.
+    nb = nbformat.read(tmp_path / "tutorial.ipynb", as_version=4)
+    client = NotebookClient(nb, timeout=300, startup_timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}})
+    client.execute()
+    printed = "".join(o.get("text", "") for o in nb.cells[3].outputs)
+    assert "double 2048.0" in printed
