@@ -158,6 +158,26 @@ def open_notebook(page: Any, url: str, name: str, theme: str = "JupyterLab Light
     wait_idle(page)
 
 
+PANEL = "window.jupyterapp.shell.currentWidget"
+
+
+def open_in(page: Any, url: str, app: str, name: str) -> None:
+    """Open notebook ``name`` in ``app`` ("jupyterlab" or Notebook 7's "notebook")."""
+    if app == "jupyterlab":
+        open_notebook(page, url, name)
+        return
+    page.goto(f"{url}/notebooks/{name}")
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
+    page.wait_for_function("window.jupyterapp !== undefined", timeout=90_000)
+    wait_idle(page)
+
+
+def cell_source(page: Any, index: int) -> str:
+    """The source of the open notebook's cell ``index``, as its model holds it now."""
+    return str(page.evaluate(
+        f"i => {PANEL}.content.widgets[i].model.sharedModel.getSource()", index))
+
+
 def wait_idle(page: Any, timeout_ms: int = 120_000) -> None:
     """Wait until the notebook's kernel is started and idle."""
     page.wait_for_function(
@@ -166,6 +186,19 @@ def wait_idle(page: Any, timeout_ms: int = 120_000) -> None:
         " && w.sessionContext.session.kernel; return !!k && k.status === 'idle'; }",
         timeout=timeout_ms,
     )
+
+
+def live_card(page: Any) -> Any:
+    """Run all, then wait for the first native card and for its buttons to be enabled (the
+    kernel said it still knows the diagnosis); returns the card's locator."""
+    run_all(page)
+    card = page.locator(".jnh-native").first
+    card.wait_for(timeout=180_000)
+    wait_idle(page)
+    page.wait_for_function(
+        "() => !document.querySelector('.jnh-native button.jnh-button').disabled",
+        timeout=60_000)
+    return card
 
 
 def run_all(page: Any) -> None:

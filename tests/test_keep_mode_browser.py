@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 import lab_driver
 import nbformat
@@ -30,23 +29,8 @@ CELLS = [
     "                        out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32))\n"
     "print('double', float(double(jnp.ones((8, 128))).sum()))",
 ]
-PANEL = "window.jupyterapp.shell.currentWidget"
+PANEL = lab_driver.PANEL
 SHOTS = os.environ.get("JAX_NBHELP_SCREENSHOTS")
-
-
-def _source(page: Any, index: int) -> str:
-    return str(page.evaluate(
-        f"i => {PANEL}.content.widgets[i].model.sharedModel.getSource()", index))
-
-
-def _open(page: Any, url: str, app: str, name: str) -> None:
-    if app == "jupyterlab":
-        lab_driver.open_notebook(page, url, name)
-        return
-    page.goto(f"{url}/notebooks/{name}")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-    page.wait_for_function("window.jupyterapp !== undefined", timeout=90_000)
-    lab_driver.wait_idle(page)
 
 
 @pytest.mark.parametrize("app", ["jupyterlab", "notebook"])
@@ -54,14 +38,8 @@ def test_the_first_fix_lasts_and_is_kept_in_the_notebook(tmp_path: Path, app: st
     lab_driver.write_notebook(tmp_path / "tutorial.ipynb", CELLS)
     with lab_driver.jupyterlab(tmp_path, app=app) as url, \
             lab_driver.chromium(1400, 900) as page:
-        _open(page, url, app, "tutorial.ipynb")
-        lab_driver.run_all(page)
-        card = page.locator(".jnh-native").first
-        card.wait_for(timeout=180_000)
-        lab_driver.wait_idle(page)
-        page.wait_for_function(
-            "() => !document.querySelector('.jnh-native button.jnh-button').disabled",
-            timeout=60_000)
+        lab_driver.open_in(page, url, app, "tutorial.ipynb")
+        card = lab_driver.live_card(page)
         first = card.locator("button.jnh-button").first
         assert "Interpret mode from now on" in first.inner_text()
         first.click()
@@ -75,7 +53,7 @@ def test_the_first_fix_lasts_and_is_kept_in_the_notebook(tmp_path: Path, app: st
             page.screenshot(path=str(Path(SHOTS) / f"keep-{app}.png"))
         keep.click()
         card.locator(".jnh-kept").wait_for(timeout=10_000)
-        assert _source(page, 0) == "%load_ext jax_nbhelp\n%jax_nbhelp interpret hlo"
+        assert lab_driver.cell_source(page, 0) == "%load_ext jax_nbhelp\n%jax_nbhelp interpret hlo"
         # The next cell, which Run All never reached, builds a kernel: no click needed.
         page.evaluate(f"{PANEL}.content.activeCellIndex = 3")
         page.evaluate("window.jupyterapp.commands.execute('notebook:run-cell')")

@@ -34,12 +34,7 @@ CELLS = [
     lab_driver.FLAGSHIP_CELLS[2],
     "step += 1\nout = jax.jit(scaled)(jnp.ones((8, 128)))\nfloat(out.sum()) * step",
 ]
-PANEL = "window.jupyterapp.shell.currentWidget"
-
-
-def _source(page: Any, index: int) -> str:
-    return str(page.evaluate(
-        f"i => {PANEL}.content.widgets[i].model.sharedModel.getSource()", index))
+PANEL = lab_driver.PANEL
 
 
 def _bundle(page: Any) -> dict[str, Any]:
@@ -50,29 +45,13 @@ def _bundle(page: Any) -> dict[str, Any]:
     return bundle
 
 
-def _open(page: Any, url: str, app: str, name: str) -> None:
-    if app == "jupyterlab":
-        lab_driver.open_notebook(page, url, name)
-        return
-    page.goto(f"{url}/notebooks/{name}")
-    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=90_000)
-    page.wait_for_function("window.jupyterapp !== undefined", timeout=90_000)
-    lab_driver.wait_idle(page)
-
-
 @pytest.mark.parametrize("app", ["jupyterlab", "notebook"])
 def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str) -> None:
     lab_driver.write_notebook(tmp_path / "story.ipynb", CELLS)
     with lab_driver.jupyterlab(tmp_path, app=app) as url, lab_driver.chromium() as page:
-        _open(page, url, app, "story.ipynb")
-        lab_driver.run_all(page)
-        card = page.locator(".jnh-native").first
-        card.wait_for(timeout=180_000)
-        lab_driver.wait_idle(page)
+        lab_driver.open_in(page, url, app, "story.ipynb")
+        card = lab_driver.live_card(page)
         fix = card.locator("button.jnh-button", has_text="Remove collective_axes")
-        page.wait_for_function(
-            "() => !document.querySelector('.jnh-native button.jnh-button').disabled",
-            timeout=60_000)
 
         # Exactly one card: not the widget, not the static copy as well.
         assert page.locator(".jnh-native").count() == 1
@@ -93,7 +72,7 @@ def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str
         remove = next(f for f in bundle["fixes"] if f["label"] == "Remove collective_axes")
         (edit,) = remove["edits"]
         assert edit["cell"] == HELPER_CELL + 1  # In [4]: %load_ext, imports, step, helper
-        original = _source(page, HELPER_CELL)
+        original = lab_driver.cell_source(page, HELPER_CELL)
         assert original == edit["original"]
 
         fix.click()
@@ -102,8 +81,8 @@ def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str
         assert "✓ Fixed." in outcome
         assert "Out: 3072.0" in outcome  # step was 1: the counter did not run twice
         assert f"Written into {edit['label']}" in outcome
-        assert _source(page, HELPER_CELL) == edit["source"]
-        assert "collective_axes" not in _source(page, HELPER_CELL)
+        assert lab_driver.cell_source(page, HELPER_CELL) == edit["source"]
+        assert "collective_axes" not in lab_driver.cell_source(page, HELPER_CELL)
 
         # One undo in that cell restores what it held.
         page.locator(".jp-Notebook .jp-Cell").nth(HELPER_CELL).locator(".cm-content").click()
@@ -111,12 +90,12 @@ def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str
         page.wait_for_function(
             f"() => !{PANEL}.content.widgets[{HELPER_CELL}].model.sharedModel.getSource()"
             ".includes('collective_axes') === false", timeout=10_000)
-        assert _source(page, HELPER_CELL) == original
+        assert lab_driver.cell_source(page, HELPER_CELL) == original
         page.keyboard.press("Control+Shift+z")
         page.wait_for_function(
             f"() => !{PANEL}.content.widgets[{HELPER_CELL}].model.sharedModel.getSource()"
             ".includes('collective_axes')", timeout=10_000)
-        assert _source(page, HELPER_CELL) == edit["source"]
+        assert lab_driver.cell_source(page, HELPER_CELL) == edit["source"]
 
         lab_driver.save(page)
         page.wait_for_function(f"() => !{PANEL}.context.model.dirty", timeout=30_000)
@@ -129,7 +108,7 @@ def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str
         assert all(b.is_disabled() for b in card.locator("button.jnh-button").all())
 
         # Opened again from disk, the card still explains; its buttons say why they wait.
-        _open(page, url, app, "story.ipynb")
+        lab_driver.open_in(page, url, app, "story.ipynb")
         card = page.locator(".jnh-native").first
         card.wait_for(timeout=60_000)
         assert "Collective run_scoped compiled outside a Pallas kernel" in card.inner_text()
@@ -150,13 +129,7 @@ def test_commands_show_and_apply_the_first_fix(tmp_path: Path) -> None:
     lab_driver.write_notebook(tmp_path / "commands.ipynb", CELLS)
     with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium() as page:
         lab_driver.open_notebook(page, url, "commands.ipynb")
-        lab_driver.run_all(page)
-        card = page.locator(".jnh-native").first
-        card.wait_for(timeout=180_000)
-        lab_driver.wait_idle(page)
-        page.wait_for_function(
-            "() => !document.querySelector('.jnh-native button.jnh-button').disabled",
-            timeout=60_000)
+        card = lab_driver.live_card(page)
         page.evaluate(f"() => {{ {PANEL}.content.activeCellIndex = {FAILING_CELL}; }}")
         labels = page.evaluate(
             """() => ['jax-nbhelp:apply-first-fix', 'jax-nbhelp:show-diagnosis']
@@ -175,4 +148,4 @@ def test_commands_show_and_apply_the_first_fix(tmp_path: Path) -> None:
         card.locator(".jnh-ok").wait_for(timeout=180_000)
         # Fix 1 is a runtime fix: the notebook is unchanged, and the card says so.
         assert "Your notebook is unchanged" in card.locator(".jnh-outcome-area").inner_text()
-        assert "collective_axes" in _source(page, HELPER_CELL)
+        assert "collective_axes" in lab_driver.cell_source(page, HELPER_CELL)

@@ -16,8 +16,8 @@ from types import ModuleType
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.diagnosis.provenance import is_jax_object
-from jax_nbhelp.fix.kernel_cells import dotted
 
 # Public JAX modules whose names a notebook reaches (searched for a name it lacks elsewhere).
 RELATED = ("jax", "jax.numpy", "jax.lax", "jax.tree", "jax.tree_util", "jax.random",

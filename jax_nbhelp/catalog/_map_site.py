@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame
-from jax_nbhelp.fix.kernel_cells import dotted
+from jax_nbhelp.diagnosis.names import dotted
 
 # How the user's line names a collective (JAX's message says psum for pmean too).
 COLLECTIVE_RE = re.compile(r"\b(?P<op>psum|pmean|pmax|pmin|all_gather|all_to_all|axis_index|"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.fix.kernel_cells import dotted
+from jax_nbhelp.diagnosis.names import dotted
 
 _STATIC_ATTRIBUTES = frozenset({"size", "ndim", "shape"})
 

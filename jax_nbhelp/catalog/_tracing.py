@@ -23,7 +23,7 @@ from typing import Literal
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link, is_top_level
-from jax_nbhelp.fix.kernel_cells import dotted
+from jax_nbhelp.diagnosis.names import dotted
 
 _ORIGIN_RE = re.compile(
     r"The error occurred while tracing the function (?P<function>\S+)"

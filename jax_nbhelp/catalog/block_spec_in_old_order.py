@@ -18,8 +18,8 @@ from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
-from jax_nbhelp.fix.kernel_cells import dotted
 
 CODE = "JNH214"
 NAME = "block-spec-in-old-order"

@@ -21,7 +21,7 @@ from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.fix.kernel_cells import dotted
+from jax_nbhelp.diagnosis.names import dotted
 
 CODE = "JNH403"
 NAME = "donated-array-used-again"

@@ -24,8 +24,8 @@ from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.catalog._map_site import COLLECTIVE_RE, MapSite, call_on_line, map_site
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
-from jax_nbhelp.fix.kernel_cells import dotted
 
 CODE = "JNH405"
 NAME = "shard-map-axis-not-in-mesh"

@@ -24,8 +24,8 @@ from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
-from jax_nbhelp.fix.kernel_cells import dotted
 
 CODE = "JNH404"
 NAME = "vmap-axes-do-not-fit"

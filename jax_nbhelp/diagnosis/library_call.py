@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.diagnosis.provenance import UNKNOWN, is_jax_object, lookup_callee
 
 
@@ -33,15 +34,6 @@ class LibraryCall:
 
     def shape(self, parameter: str) -> tuple[int, ...] | None:
         return dict(self.shapes).get(parameter)
-
-
-def _dotted(node: ast.expr) -> str | None:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = _dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
 
 
 def _parameters(function: Any) -> tuple[str, ...] | None:
@@ -98,7 +90,7 @@ def calls_on(line: str, namespace: Mapping[str, Any]) -> list[LibraryCall]:
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
-        spelled = _dotted(node.func)
+        spelled = dotted(node.func)
         if spelled is None:
             continue
         function = lookup_callee(node.func, (namespace,))

@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.cell_statements import (
     NameWalker,
     bound_names,
@@ -63,16 +64,6 @@ class KernelPlan:
         for cell, line, why in self.statements:
             found.setdefault(cell, {}).setdefault(line, why)
         return found
-
-
-def dotted(node: ast.AST) -> str | None:
-    """``a.b.c`` for a name or attribute chain, else None."""
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        base = dotted(node.value)
-        return None if base is None else f"{base}.{node.attr}"
-    return None
 
 
 def is_constructor_name(name: str | None) -> bool:
