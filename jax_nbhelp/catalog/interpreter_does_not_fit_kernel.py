@@ -85,6 +85,35 @@ add_one_kernel = pl.pallas_call(
 )
 '''
 
+# A copy to a device over a mesh axis (here the kernel's own device, on a one-device mesh):
+# the shape of all_gather's ring, which only TPU interpret mode simulates.
+_REMOTE_COPY = """\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import tpu as pltpu
+from jax.sharding import NamedSharding, PartitionSpec as P
+
+mesh = jax.make_mesh((1,), ("x",))
+
+def send(x_ref, o_ref, send_sem, recv_sem):
+    me = jax.lax.axis_index("x")
+    copy = pltpu.make_async_remote_copy(x_ref, o_ref, send_sem, recv_sem, device_id=(me,),
+                                        device_id_type=pltpu.DeviceIdType.MESH)
+    copy.start()
+    copy.wait()
+
+def passed_on(x):
+    any_space = pl.BlockSpec(memory_space=pl.ANY)
+    return pl.pallas_call(send, out_shape=jax.ShapeDtypeStruct(x.shape, x.dtype),
+                          in_specs=[any_space], out_specs=any_space,
+                          scratch_shapes=[pltpu.SemaphoreType.DMA] * 2,
+                          interpret=True)(x)
+
+x = jax.device_put(jnp.ones((8, 128)), NamedSharding(mesh, P("x")))
+"""
+_REMOTE_CALL = ("out = jax.shard_map(passed_on, mesh=mesh, in_specs=P('x'), out_specs=P('x'),"
+                "\n                    check_vma=False)(x)")
+
 _CALL = "out = add_one(jnp.ones((8, 128)))"
 _CHECK = "bool((out == 2).all())"
 
@@ -106,6 +135,15 @@ EXAMPLES = (
         requires=(_GPU_HOME,),
     ),
     Example(
+        setup=(_REMOTE_COPY,),
+        failing=_REMOTE_CALL,
+        fix="Pass interpret=pltpu.InterpretParams()",
+        check="bool((out == 1).all())",
+        fixed=(_REMOTE_COPY.replace("interpret=True", "interpret=pltpu.InterpretParams()"),
+               _REMOTE_CALL),
+        requires=("jax:shard_map",),
+    ),
+    Example(
         setup=(_DMA_KERNEL,),
         failing="out = add_one_kernel(jnp.ones((8, 128)))",
         fix="Re-run in TPU interpret mode",
@@ -123,7 +161,21 @@ WHY = (
     "parameter it does not know, with a message that does not say why."
 )
 
-FAMILY = {"tpu": "TPU", "gpu": "GPU", "hlo": "Triton-style GPU"}
+FAMILY = {"tpu": "TPU", "gpu": "GPU", "hlo": "Triton-style GPU"}  # a kernel's kind
+# the interpreter that raised, as a sentence names it
+USED = {"tpu": "TPU interpret mode", "gpu": "GPU interpret mode",
+        "hlo": "plain interpret mode (interpret=True)"}
+INTERPRETER = {"tpu": "TPU", "gpu": "GPU", "hlo": "HLO"}
+_DISCHARGE_FILE = "/pallas/mosaic/primitives.py"
+
+
+def _hlo_remote_copy(ctx: ErrorContext, link: Link) -> bool:
+    """Plain interpret=True failing at a TPU kernel's DMA (its remote copy's device id)."""
+    facts = ctx.kernel
+    return (link.is_a("TypeError") and link.message.startswith("unsupported operand type(s)")
+            and facts is not None and facts.interpret == "True" and facts.family == "tpu"
+            and any(_DISCHARGE_FILE in frame.filename.replace("\\", "/")
+                    for frame in link.frames))
 
 
 def _is_mismatch_message(link: Link) -> bool:
@@ -140,14 +192,18 @@ def _is_mismatch_message(link: Link) -> bool:
     return False
 
 
-TRIGGERS = ("Unsupported mesh type", "Unsupported memory space", "KeyError", "AssertionError")
+TRIGGERS = ("Unsupported mesh type", "Unsupported memory space", "KeyError", "AssertionError",
+            "unsupported operand type(s)")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     top = ctx.top
-    if not _is_mismatch_message(top):
+    if _hlo_remote_copy(ctx, top):
+        interpreter: str | None = "hlo"
+    elif _is_mismatch_message(top):
+        interpreter = interpret_modes.raising_interpreter([f.filename for f in top.frames])
+    else:
         return None
-    interpreter = interpret_modes.raising_interpreter([frame.filename for frame in top.frames])
     if interpreter is None:
         return None
     situation = interpret_fixes.analyse(ctx)
@@ -157,7 +213,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None  # the interpreter fits the kernel: some other problem
     if top.type_name == "AssertionError" and not (triton or choice.mode == "gpu"):
         return None  # an assertion of the interpreter's own, not the compiler-params check
-    used = f"{FAMILY[interpreter]} interpret mode"
+    used = USED[interpreter]
     where = situation.where
     at = f" built at {where.label}" if where is not None else ""
     reasons = " and ".join(choice.reasons[:2])
@@ -178,8 +234,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         right = interpret_modes.describe(choice.mode)
         explanation = (
             f"The Pallas kernel{at} ran under {used}, but it is a "
-            f"{FAMILY[choice.mode]} kernel: {reasons}. The {FAMILY[interpreter]} interpreter "
-            f"does not know it and stopped at '{error}'. It needs {right.name} "
+            f"{FAMILY[choice.mode]} kernel: {reasons}. The {INTERPRETER[interpreter]} "
+            f"interpreter does not know it and stopped at '{error}'. It needs {right.name} "
             f"(interpret={right.code})."
         )
         reason = interpret_modes.params_unavailable(choice.mode)
