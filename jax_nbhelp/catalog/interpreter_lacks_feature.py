@@ -101,7 +101,10 @@ EXAMPLES = (
                  "                                 num_queries_per_block=16)"),
         fix="",
         check="True",
-        requires=(_RPA, "jax.experimental.pallas.tpu:force_tpu_interpret_mode"),
+        # Before 0.10 (which keeps InterpretParams in this module) a TPU-interpreted kernel
+        # that stops midway leaves the interpreter's shared memory set up for it, and the
+        # process's next TPU-interpreted kernel with another core count asserts.
+        requires=(_RPA, "jax._src.pallas.mosaic.interpret.params"),
     ),
     Example(
         setup=(_CORES,),
