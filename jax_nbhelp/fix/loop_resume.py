@@ -65,7 +65,13 @@ def _pure(node: ast.expr) -> bool:
     return False
 
 
-def _reiterable(node: ast.expr, namespace: Mapping[str, Any]) -> bool:
+def _evaluate(node: ast.expr, scope: dict[str, Any]) -> Any:
+    """``node``'s value in ``scope`` (a copy of the user's names: evaluation adds
+    ``__builtins__`` to the dict it is given)."""
+    return eval(compile(ast.Expression(node), "<loop>", "eval"), scope)
+
+
+def _reiterable(node: ast.expr, namespace: dict[str, Any]) -> bool:
     """Whether every sequence the loop draws from can be iterated again (not an iterator)."""
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and (
             node.func.id in ("enumerate", "zip", "reversed", "sorted", "list", "tuple")):
@@ -79,7 +85,7 @@ def _reiterable(node: ast.expr, namespace: Mapping[str, Any]) -> bool:
     else:
         kinds = _REITERABLE
     try:
-        value = eval(compile(ast.Expression(node), "<loop>", "eval"), dict(namespace))
+        value = _evaluate(node, namespace)
     except Exception:
         return False
     return isinstance(value, kinds)
@@ -114,10 +120,10 @@ def _matches(target: ast.expr, item: Any, current: Any) -> bool:
     return all(_matches(e, i, c) for e, i, c in zip(elts, items, current, strict=True))
 
 
-def _position(loop: ast.For, namespace: Mapping[str, Any]) -> int | str:
+def _position(loop: ast.For, namespace: dict[str, Any]) -> int | str:
     try:
         current = _target_values(loop.target, namespace)
-        iterable = eval(compile(ast.Expression(loop.iter), "<loop>", "eval"), dict(namespace))
+        iterable = _evaluate(loop.iter, namespace)
     except LookupError as missing:
         return f"the loop variable cannot be read back ({missing})"
     except Exception as exc:
@@ -183,7 +189,8 @@ def plan(tree_source: str, lineno: int, loop_first: int,
         return "it is not a for loop"
     if not loop.body or lineno > (loop.body[-1].end_lineno or 0):
         return "the line that raised is in the loop's else clause"
-    if not (_pure(loop.iter) and _reiterable(loop.iter, namespace)):
+    scope = dict(namespace)  # one copy for every evaluation below
+    if not (_pure(loop.iter) and _reiterable(loop.iter, scope)):
         return ("its sequence is an iterator, a generator or a call jax_nbhelp cannot repeat "
                 "safely, so the iterations that ran cannot be skipped")
     path = _path(loop.body, lineno)
@@ -193,7 +200,7 @@ def plan(tree_source: str, lineno: int, loop_first: int,
     targets = set(bound_names(loop))
     if any(set(bound_names(s)) & targets for s in cell_scope_statements(ran)):
         return "the loop's body rebinds the loop variable before the line that raised"
-    position = _position(loop, namespace)
+    position = _position(loop, scope)
     if isinstance(position, str):
         return position
     iteration = ", ".join(f"{name} = {_short(namespace.get(name))}"
@@ -211,7 +218,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 30 else text[:27] + "..."
 
 
-def describe(resume: LoopResume, loop_line: int, lineno: int) -> str:
+def describe(resume: LoopResume, lineno: int) -> str:
     """What the preview says of the resumed loop."""
     ran = f"; {resume.already_ran} of it already ran" if resume.already_ran else ""
     return (f"the for loop resumes at line {lineno} in the iteration where {resume.iteration} "

@@ -308,7 +308,7 @@ def _loop(failing: FailingCell, cell: _Cell, first: Statement,
     if isinstance(found, str):
         return None, (f"the for loop in which line {failing.lineno} raised runs from its "
                       f"start, so what ran of it runs again ({found})")
-    return found, loop_resume.describe(found, first.first, failing.lineno)
+    return found, loop_resume.describe(found, failing.lineno)
 
 
 def _dependents(

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from jax_nbhelp.jaxapi import jax_probe, kernel_family
@@ -70,8 +70,6 @@ class _FamilySwitch:
 class _Installed:
     module: Any = None
     real: Any = None
-    stand_in: _FamilySwitch | None = None
-    values: dict[str, Any] = field(default_factory=dict)
 
 
 _INSTALLED = _Installed()
@@ -91,9 +89,8 @@ def install(default: Any, value_for: Callable[[str], Any]) -> bool:
     if switch is None:
         return False
     real = real_switch(switch)
-    stand_in = _FamilySwitch(real, default, value_for)
-    setattr(module, SWITCH_NAME, stand_in)
-    _INSTALLED.module, _INSTALLED.real, _INSTALLED.stand_in = module, real, stand_in
+    setattr(module, SWITCH_NAME, _FamilySwitch(real, default, value_for))
+    _INSTALLED.module, _INSTALLED.real = module, real
     return True
 
 
@@ -102,13 +99,4 @@ def uninstall() -> None:
     module, real = _INSTALLED.module, _INSTALLED.real
     if module is not None and isinstance(getattr(module, SWITCH_NAME, None), _FamilySwitch):
         setattr(module, SWITCH_NAME, real)
-    _INSTALLED.module = _INSTALLED.real = _INSTALLED.stand_in = None
-
-
-def installed() -> bool:
-    return _INSTALLED.stand_in is not None
-
-
-def families() -> tuple[str, ...]:
-    """The families the stand-in tells apart, in the order a user reads them."""
-    return tuple(kernel_family.NAMES)
+    _INSTALLED.module = _INSTALLED.real = None

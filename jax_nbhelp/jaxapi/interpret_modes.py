@@ -165,7 +165,6 @@ class _Session:
     mode: Mode | None = None
     previous: Any = None
     per_family: bool = False  # each kernel family gets its own interpreter (family_switch)
-    values: dict[str, Any] | None = None  # family -> the interpret= value it gets
 
 
 SESSION = _Session()
@@ -211,8 +210,8 @@ def interpret_switch_from_now_on(mode: Mode) -> Iterator[None]:
 
 
 def _reinstate() -> None:
-    if SESSION.mode is None:
-        return
+    """Put back the "from now on" mode that was on before a failed one (SESSION.mode)."""
+    assert SESSION.mode is not None
     switch, _ = _swap(SESSION.mode)
     SESSION.per_family = family_switch.install(switch.value, _value_for(SESSION.mode))
 
