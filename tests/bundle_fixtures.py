@@ -100,7 +100,19 @@ def make(shell: Any) -> dict[str, Any]:
     _run(shell, "%jax_nbhelp fixes")
     ids: dict[str, str] = {}
     return _stable({"diagnoses": diagnoses, "results": [fixed, chained, unknown],
-                    "classroom": [classroom]}, ids)
+                    "classroom": [classroom], "progress": _progress(flagship["card_id"])}, ids)
+
+
+def _progress(card_id: str) -> list[dict[str, Any]]:
+    """What the kernel reports of a running fix (shell/frontend's PROGRESS_MIME): grid steps
+    counted by TPU interpret mode, time against the estimate, and past the estimate."""
+    from jax_nbhelp.jaxapi.interpret_cost import Estimate, progress
+
+    found = Estimate(steps=4096, mode="tpu", seconds=60.0, step_seconds=0.014)
+    reports = [progress(found, 20.0, steps=1200, first_at=2.0, last_at=19.9),
+               progress(Estimate(steps=32768, mode="hlo", seconds=40.0), 10.0),
+               progress(Estimate(steps=32768, mode="hlo", seconds=40.0), 50.0)]
+    return [{"card_id": card_id, "fix": 1, **report.to_json()} for report in reports]
 
 
 def main() -> None:

@@ -89,6 +89,7 @@ def nb(ipython: InteractiveShell) -> Iterator[Notebook]:
     """A fresh notebook session (In [1] is the first cell) with jax_nbhelp not loaded."""
     ipython.reset(new_session=True)
     STATE.last = STATE.last_result = None
+    STATE.interpret_speed.clear()  # an earlier test's interpreted fix calibrates estimates
     yield Notebook(ipython)
     if "jax_nbhelp" in ipython.extension_manager.loaded:
         ipython.run_line_magic("unload_ext", "jax_nbhelp")

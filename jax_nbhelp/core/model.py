@@ -200,7 +200,30 @@ class FixResult:
 
 
 RuntimeWrapper = Callable[[], AbstractContextManager[object]]
-Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class FixProgress:
+    """How far a running fix is, as a card shows it (``docs/diagnosis.schema.json``,
+    ``progress``). ``steps`` are grid steps counted by the interpreter's own per-step hook
+    (TPU interpret mode has one); without it the bar follows the time estimate."""
+
+    seconds: float  # elapsed
+    steps: int | None = None  # grid steps run so far; None: the interpreter counts none
+    total: int | None = None  # grid steps the diagnosed kernel has; None: unknown
+    seconds_left: float | None = None  # None: unknown (no estimate, or past it)
+    fraction: float | None = None  # 0..1 for the bar; None: no bar
+    text: str = ""  # "grid step 1,200 of 4,096 · 40 s · about 1 min left"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seconds": round(self.seconds, 1), "steps": self.steps, "total": self.total,
+                "seconds_left": (round(self.seconds_left, 1)
+                                 if self.seconds_left is not None else None),
+                "fraction": round(self.fraction, 4) if self.fraction is not None else None,
+                "text": self.text}
+
+
+Progress = Callable[[FixProgress], None]
 # Runs a fix in the current shell: handed to each Fix by the fix layer (fix/rerun.py).
 FixRunner = Callable[["Fix", "Progress | None"], FixResult]
 
@@ -264,7 +287,7 @@ class Fix:
     def apply(self, progress: Progress | None = None) -> FixResult:
         """Run the fix in the current IPython shell and report success or the new error.
 
-        ``progress(seconds)`` is called from another thread while a long fix runs. An
+        ``progress(FixProgress)`` is called from another thread while a long fix runs. An
         interrupt (KeyboardInterrupt) stops only the fix: what it changed is put back.
         """
         if self.runner is None:

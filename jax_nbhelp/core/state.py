@@ -49,6 +49,9 @@ class State:
     settings: Any = None
     # this kernel process: a bundle from another session is stale
     session: str = field(default_factory=lambda: uuid.uuid4().hex)
+    # per interpreter ("hlo", "tpu", "gpu"): how much longer than estimated the last
+    # interpreted fix ran on this machine (interpret_cost.calibrate), to correct the next one
+    interpret_speed: dict[str, float] = field(default_factory=dict)
 
 
 STATE = State()

@@ -47,6 +47,10 @@ class KernelFacts:
     grid: tuple[int, ...] = ()
     # the sizes of the blocks its BlockSpecs cut (ints only; squeezed dims left out)
     block_sizes: tuple[int, ...] = ()
+    # each BlockSpec's block, in order (a squeezed dimension is 1): the work of one grid step
+    block_shapes: tuple[tuple[int, ...], ...] = ()
+    # the bytes of the whole arrays the BlockSpecs cut (an interpreter copies them per step)
+    array_bytes: int = 0
 
     @property
     def tpu_evidence(self) -> tuple[str, ...]:
@@ -205,6 +209,8 @@ def _facts(params: Mapping[str, Any], mesh_kernel: bool) -> KernelFacts:
     grid = getattr(params.get("grid_mapping"), "grid", ())
     return KernelFacts(
         block_sizes=_block_sizes(params.get("grid_mapping")),
+        block_shapes=_block_shapes(params.get("grid_mapping")),
+        array_bytes=_array_bytes(params.get("grid_mapping")),
         grid=tuple(grid) if isinstance(grid, tuple) and all(
             isinstance(n, int) for n in grid) else (),
         mesh=type(mesh).__name__ if mesh is not None else "",
@@ -228,6 +234,28 @@ def _block_sizes(grid_mapping: Any) -> tuple[int, ...]:
             if isinstance(size, int) and size > 1:
                 sizes.add(size)
     return tuple(sorted(sizes))
+
+
+def _block_shapes(grid_mapping: Any) -> tuple[tuple[int, ...], ...]:
+    shapes = []
+    for mapping in getattr(grid_mapping, "block_mappings", ()) or ():
+        dims = []
+        for dim in getattr(mapping, "block_shape", ()) or ():
+            size = dim if isinstance(dim, int) else getattr(dim, "block_size", 1)
+            dims.append(size if isinstance(size, int) and size > 0 else 1)
+        shapes.append(tuple(dims))
+    return tuple(shapes)
+
+
+def _array_bytes(grid_mapping: Any) -> int:
+    total = 0
+    for mapping in getattr(grid_mapping, "block_mappings", ()) or ():
+        aval = getattr(mapping, "array_aval", None)
+        size, dtype = getattr(aval, "size", None), getattr(aval, "dtype", None)
+        itemsize = getattr(dtype, "itemsize", None)
+        if isinstance(size, int) and isinstance(itemsize, int):
+            total += size * itemsize
+    return total
 
 
 def from_exception(exc: BaseException) -> KernelFacts | None:

@@ -17,6 +17,7 @@ from typing import Any
 
 DIAGNOSIS_MIME = "application/vnd.jax-nbhelp.diagnosis+json"
 RESULT_MIME = "application/vnd.jax-nbhelp.result+json"
+PROGRESS_MIME = "application/vnd.jax-nbhelp.progress+json"  # a running fix's bar
 _INTERRUPT_GRACE = 30.0  # seconds a kernel gets to stop after an interrupt
 
 
@@ -127,6 +128,8 @@ def _collect(out: Outcome, kind: str, content: dict[str, Any]) -> bool:
         if RESULT_MIME in data:
             out.results.append(data[RESULT_MIME])
             return False  # the answer to a fix request, not an output of the cell
+        if PROGRESS_MIME in data:
+            return False  # how far a fix is, not an output either
         if DIAGNOSIS_MIME in data:
             out.bundles.append(data[DIAGNOSIS_MIME])
         out.text += str(data.get("text/plain", "")) + "\n"

@@ -191,9 +191,11 @@ def _labels(cells: list[int]) -> str:
     return ", ".join(f"In [{n}]" for n in cells)
 
 
-def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode) -> Fix:
-    """``fix`` with the interpreted kernel's cost attached, said in its summary when long."""
-    found = interpret_cost.estimate(ctx.kernel, mode)
+def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode, *, switched: bool = False) -> Fix:
+    """``fix`` with the interpreted kernel's cost attached, said in its summary when long.
+    ``switched``: the fix sets the interpreter through the switch, with jax_nbhelp's own
+    params (in TPU interpret mode those count the grid steps as the fix runs)."""
+    found = interpret_cost.estimate(ctx.kernel, mode, counted=switched and mode == "tpu")
     fix.estimate = found
     if found is not None and found.long:
         fix.summary += f" {found.sentence()}"
@@ -265,7 +267,7 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode, *,
         f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
         f"(what {forcing} does) while {ran}, {after}"
     )
-    return with_estimate(fix, ctx, mode)
+    return with_estimate(fix, ctx, mode, switched=True)
 
 
 def smaller_input_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fix | None:

@@ -9,20 +9,22 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import contextvars
 import os
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from types import TracebackType
 from typing import Any
 
-from jax_nbhelp.core.model import CellRun, Fix, FixResult
+from jax_nbhelp.core.model import CellRun, Fix, FixProgress, FixResult, Progress
 from jax_nbhelp.core.state import STATE, FailedFix, RerunSource, current_shell, typed_source
 from jax_nbhelp.diagnosis.sources import leading_blank_lines
 from jax_nbhelp.fix import loop_resume
 from jax_nbhelp.fix.fix_stop import Stop, stoppable
+from jax_nbhelp.jaxapi import grid_progress, interpret_cost
 
 
 def _cell_filename(shell: Any, run: CellRun) -> str:
@@ -171,9 +173,11 @@ PROGRESS_EVERY = 1.0
 
 
 @contextlib.contextmanager
-def _reporting(progress: Callable[[float], None] | None) -> Iterator[None]:
-    """Call ``progress(elapsed)`` from a daemon thread while the block runs (a long
-    interpreted kernel): the fix itself holds the kernel's main thread."""
+def _reporting(progress: Progress | None, fix: Fix,
+               counter: grid_progress.StepCounter) -> Iterator[None]:
+    """Call ``progress(FixProgress)`` from a daemon thread while the block runs (a long
+    interpreted kernel): the fix itself holds the kernel's main thread. The thread runs in
+    a copy of this context, so what it displays goes to the request that runs the fix."""
     if progress is None:
         yield
         return
@@ -184,12 +188,14 @@ def _reporting(progress: Callable[[float], None] | None) -> Iterator[None]:
         wait = PROGRESS_AFTER
         while not done.wait(wait):
             try:
-                progress(time.perf_counter() - start)
+                progress(_progress_now(fix, start, counter))
             except Exception:  # a display that failed must not stop the fix
                 return
             wait = PROGRESS_EVERY
 
-    thread = threading.Thread(target=report, name="jax_nbhelp-fix-progress", daemon=True)
+    context = contextvars.copy_context()
+    thread = threading.Thread(target=context.run, args=(report,),
+                              name="jax_nbhelp-fix-progress", daemon=True)
     thread.start()
     try:
         yield
@@ -197,10 +203,26 @@ def _reporting(progress: Callable[[float], None] | None) -> Iterator[None]:
         done.set()
 
 
-def apply_fix(fix: Fix, progress: Callable[[float], None] | None = None) -> FixResult:
+def _progress_now(fix: Fix, start: float, counter: grid_progress.StepCounter) -> FixProgress:
+    now = time.perf_counter()
+    first, last = counter.first_at, counter.last_at
+    return interpret_cost.progress(
+        fix.estimate, now - start, counter.steps,
+        first - start if first is not None else None,
+        last - start if last is not None else None)
+
+
+def apply_fix(fix: Fix, progress: Progress | None = None) -> FixResult:
     """Run ``fix`` and remember the result as ``jax_nbhelp.last_result()``."""
-    with _reporting(progress):
+    start = time.perf_counter()
+    with grid_progress.counting() as counter, _reporting(progress, fix, counter):
         result = _apply(fix)
+    if fix.estimate is not None and (result.ok or counter.steps):
+        # what the run really took corrects the next estimate of this session
+        first, last = counter.first_at, counter.last_at
+        interpret_cost.calibrate(fix.estimate, time.perf_counter() - start, counter.steps,
+                                 first - start if first is not None else None,
+                                 last - start if last is not None else None)
     STATE.last_result = result
     if result.diagnosis is not None:
         STATE.last = result.diagnosis

@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from jax_nbhelp.jaxapi import family_switch, jax_probe, kernel_family
+from jax_nbhelp.jaxapi import family_switch, grid_progress, jax_probe, kernel_family
 
 Mode = Literal["hlo", "tpu", "gpu"]
 
@@ -133,7 +133,9 @@ def params_value(mode: Mode) -> Any:
     if mode == "hlo":
         return True
     if mode == "tpu":
-        return jax_probe.attribute(TPU_PARAMS_HOME, "InterpretParams")()
+        # the per-step hook lets a running fix show its grid steps (grid_progress)
+        return grid_progress.with_recorder(
+            jax_probe.attribute(TPU_PARAMS_HOME, "InterpretParams")())
     home = gpu_params_home()
     assert home is not None
     return jax_probe.attribute(home, "InterpretGPUParams")()

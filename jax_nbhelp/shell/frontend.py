@@ -10,13 +10,17 @@ restarted) is answered ``known: false``, never an error.
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
-from jax_nbhelp.core.model import FixResult
+from jax_nbhelp.core.model import FixProgress, FixResult, Progress
 from jax_nbhelp.core.state import STATE
 from jax_nbhelp.show.bundle import bundle_json, register
 
 RESULT_MIME = "application/vnd.jax-nbhelp.result+json"
+# While a long fix runs: how far it is (FixProgress, the schema's "progress"), one display
+# made at the first report and updated in place after it, so the card can draw a bar.
+PROGRESS_MIME = "application/vnd.jax-nbhelp.progress+json"
 
 
 def _answer(payload: dict[str, Any]) -> None:
@@ -64,5 +68,24 @@ def apply(card_id: str, number: int) -> None:
     if not 1 <= number <= len(diagnosis.fixes):
         _answer({"known": True, "ok": False, "error": f"there is no fix {number}"})
         return
-    result = diagnosis.fixes[number - 1].apply()
+    result = diagnosis.fixes[number - 1].apply(progress=_progress_display(card_id, number))
     _answer(result_json(result))
+
+
+def _progress_display(card_id: str, number: int) -> Progress:
+    """Publish each report of fix ``number`` as PROGRESS_MIME (from the progress thread)."""
+    from IPython.display import display, update_display
+
+    display_id = f"jax-nbhelp-progress-{uuid.uuid4().hex}"
+    shown: list[bool] = []
+
+    def publish(now: FixProgress) -> None:
+        data = {PROGRESS_MIME: {"card_id": card_id, "fix": number, **now.to_json()},
+                "text/plain": ""}
+        if shown:
+            update_display(data, raw=True, display_id=display_id)
+        else:
+            display(data, raw=True, display_id=display_id)
+            shown.append(True)
+
+    return publish

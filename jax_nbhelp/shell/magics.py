@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from jax_nbhelp.core.model import FixProgress
 from jax_nbhelp.core.state import STATE
 
 MAGIC_NAME = "jax_nbhelp"
@@ -82,25 +83,29 @@ def _classroom(show_fixes: bool) -> None:
         show(STATE.last)
 
 
-# When a long fix says it is still running: a few times early, then once a minute.
+# When a long fix says it is still running in a terminal: a few times early, then once a
+# minute. In a notebook a live bar replaces it (show/progress_bar.py).
 _REPORT_AT = (10, 30, 60)
 
 
-def _progress_printer(fix: Any) -> Callable[[float], None]:
-    """Prints the time a fix has run, now and then (called from another thread)."""
-    from jax_nbhelp.jaxapi.interpret_cost import elapsed
+def _progress_printer(fix: Any, number: int) -> Callable[[FixProgress], None]:
+    """Reports a running fix (called from another thread): a bar updated in place where
+    the shell has a frontend, else a line now and then."""
+    from jax_nbhelp.show.progress_bar import LiveBar, has_frontend
 
+    if has_frontend():
+        return LiveBar(number, fix.label)
     said: list[int] = []
 
-    def report(seconds: float) -> None:
-        due = [mark for mark in _REPORT_AT if seconds >= mark and mark not in said]
-        minute = int(seconds // 60) * 60
+    def report(now: FixProgress) -> None:
+        due = [mark for mark in _REPORT_AT if now.seconds >= mark and mark not in said]
+        minute = int(now.seconds // 60) * 60
         if minute > _REPORT_AT[-1] and minute not in said:
             due.append(minute)
         if due:
             said.extend(due)
-            print(f"jax_nbhelp: fix still running, {elapsed(seconds, fix.estimate)}; interrupt the "
-                  "kernel to stop only the fix.", flush=True)
+            print(f"jax_nbhelp: fix still running, {now.text}; interrupt the kernel to stop "
+                  "only the fix.", flush=True)
 
     return report
 
@@ -131,7 +136,11 @@ def _apply(args: list[str]) -> None:
     if fix.estimate is not None and fix.estimate.long:
         print(f"jax_nbhelp: {fix.estimate.sentence()} Interrupt the kernel (stop button, or "
               "Ctrl-C) to stop only the fix.")
-    result = fix.apply(progress=_progress_printer(fix))
+    reporter = _progress_printer(fix, number)
+    result = fix.apply(progress=reporter)
+    finish = getattr(reporter, "finish", None)
+    if finish is not None:
+        finish(result)
     print(result)
     if result.ok:
         from jax_nbhelp.core.state import edits_to_copy

@@ -10,6 +10,9 @@ export const DIAGNOSIS_MIME = 'application/vnd.jax-nbhelp.diagnosis+json';
 /** The mime type of a fix's outcome, which `jax_nbhelp.shell.frontend` displays. */
 export const RESULT_MIME = 'application/vnd.jax-nbhelp.result+json';
 
+/** While a fix runs: how far it is, one display the kernel updates in place. */
+export const PROGRESS_MIME = 'application/vnd.jax-nbhelp.progress+json';
+
 /** A line of user code: a notebook cell (by execution count) or a file. */
 export interface ILocation {
   kind: 'cell' | 'file' | 'code';
@@ -78,6 +81,26 @@ export interface IEstimate {
   mode: 'hlo' | 'tpu' | 'gpu';
   seconds: number;
   long: boolean;
+  /** Corrected by what an interpreted fix really took on this machine. */
+  calibrated?: boolean;
+}
+
+/**
+ * How far a running fix is (the schema's `progress`). `steps` are grid steps counted by
+ * the interpreter's per-step hook (TPU interpret mode); without it (null) the bar follows
+ * the time estimate.
+ */
+export interface IProgress {
+  card_id: string;
+  fix: number;
+  seconds: number;
+  steps: number | null;
+  total: number | null;
+  seconds_left: number | null;
+  /** 0..1 for the bar; null: draw none. */
+  fraction: number | null;
+  /** "grid step 1,200 of 4,096 · 40 s · about 1 min left" */
+  text: string;
 }
 
 /** A diagnosed error: what happened, where, why, and the ways out. */

@@ -4,7 +4,7 @@
  * renderer wires its buttons to the kernel and the notebook.
  */
 
-import { IDiagnosis, IFix, IFixResult, ILocation } from './bundle';
+import { IDiagnosis, IFix, IFixResult, ILocation, IProgress } from './bundle';
 
 /** Whether the card's buttons can act, and if not, why. */
 export type CardState =
@@ -125,6 +125,8 @@ export class CardView {
   private _state: CardState = { kind: 'live' };
   private _running = false;
   private _timer: number | null = null;
+  private _reported = false;
+  private _runningLabel = '';
 
   constructor(
     readonly doc: Document,
@@ -221,7 +223,7 @@ export class CardView {
           'div',
           'jnh-text jnh-estimate',
           `Long: ${fix.estimate.steps.toLocaleString('en-US')} grid steps interpreted, ` +
-            `roughly ${duration(fix.estimate.seconds)}. The card shows the time while it ` +
+            `roughly ${duration(fix.estimate.seconds)}. The card shows how far it is while it ` +
             'runs, and Stop ends only the fix.'
         )
       );
@@ -270,11 +272,17 @@ export class CardView {
       this.status.className = 'jnh-status jnh-running';
       this.status.textContent = '';
       const text = element(this.doc, 'span', 'jnh-elapsed');
+      // Until the kernel's first report (after a few seconds), the time ticks here.
       const tick = () => {
+        if (this._reported) {
+          return;
+        }
         const seconds = Math.floor((Date.now() - started) / 1000);
         const expected = fix.estimate ? ` of roughly ${duration(fix.estimate.seconds)}` : '';
         text.textContent = `Running fix ${number}, “${fix.label}”… ${seconds} s${expected}`;
       };
+      this._reported = false;
+      this._runningLabel = `Running fix ${number}, “${fix.label}”…`;
       tick();
       this.status.appendChild(text);
       if (this.onStop) {
@@ -288,11 +296,41 @@ export class CardView {
         });
         this.status.appendChild(stop);
       }
+      const bar = element(this.doc, 'progress', 'jnh-progress') as HTMLProgressElement;
+      bar.max = 1;
+      bar.hidden = true;
+      bar.setAttribute('aria-label', `Progress of fix ${number}`);
+      this.status.appendChild(bar);
       if (view) {
         this._timer = view.setInterval(tick, 1000);
       }
     }
     this._sync();
+  }
+
+  /**
+   * A report of the running fix from the kernel: grid steps done (or time against the
+   * estimate) as a bar, and the time left. Reports for another card or fix are ignored.
+   */
+  setProgress(progress: IProgress): void {
+    if (!this._running || progress.card_id !== this.diagnosis.card_id) {
+      return;
+    }
+    this._reported = true;
+    const text = this.status.querySelector('.jnh-elapsed');
+    if (text) {
+      text.textContent = `${this._runningLabel} ${progress.text}`;
+    }
+    const bar = this.status.querySelector('progress.jnh-progress') as HTMLProgressElement | null;
+    if (bar) {
+      bar.hidden = progress.fraction === null;
+      if (progress.fraction !== null) {
+        bar.value = progress.fraction;
+        // counted steps, or only the time estimate: the bar says which
+        bar.classList.toggle('jnh-progress-estimated', progress.steps === null);
+        bar.title = progress.steps === null ? 'Time elapsed against the estimate' : 'Grid steps done';
+      }
+    }
   }
 
   private _sync(): void {

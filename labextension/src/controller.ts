@@ -180,7 +180,11 @@ export class CardController {
     let result: IFixResult;
     let outputs = [] as { name: 'stdout' | 'stderr'; text: string }[];
     try {
-      const answer = await ask(kernel, frontendCall('apply', this.diagnosis.card_id, number));
+      const answer = await ask(
+        kernel,
+        frontendCall('apply', this.diagnosis.card_id, number),
+        progress => this.view.setProgress(progress)
+      );
       outputs = answer.outputs;
       const busy = 'The kernel was busy and set the request aside: click again.';
       result = answer.result ?? {

@@ -7,7 +7,7 @@
 
 import { Kernel, KernelMessage } from '@jupyterlab/services';
 
-import { IFixResult, RESULT_MIME } from './bundle';
+import { IFixResult, IProgress, PROGRESS_MIME, RESULT_MIME } from './bundle';
 import { IRunOutput } from './card';
 
 /** The kernel's answer and what was printed while it worked. */
@@ -27,8 +27,16 @@ export function frontendCall(name: 'status' | 'apply', ...args: (string | number
   return `__import__("jax_nbhelp.shell.frontend").shell.frontend.${name}(${literal.join(', ')})`;
 }
 
-/** Run `code` in `kernel` and collect the RESULT_MIME answer and the printed output. */
-export async function ask(kernel: Kernel.IKernelConnection, code: string): Promise<IKernelAnswer> {
+/**
+ * Run `code` in `kernel` and collect the RESULT_MIME answer and the printed output;
+ * `onProgress` hears each PROGRESS_MIME report of a running fix (the first display and
+ * its updates).
+ */
+export async function ask(
+  kernel: Kernel.IKernelConnection,
+  code: string,
+  onProgress: ((progress: IProgress) => void) | null = null
+): Promise<IKernelAnswer> {
   const answer: IKernelAnswer = { result: null, outputs: [], error: null, aborted: false };
   const future = kernel.requestExecute({
     code,
@@ -46,10 +54,14 @@ export async function ask(kernel: Kernel.IKernelConnection, code: string): Promi
       } else {
         answer.outputs.push({ name, text: msg.content.text });
       }
-    } else if (KernelMessage.isDisplayDataMsg(msg)) {
+    } else if (KernelMessage.isDisplayDataMsg(msg) || KernelMessage.isUpdateDisplayDataMsg(msg)) {
       const data = msg.content.data[RESULT_MIME];
       if (data !== undefined) {
         answer.result = data as unknown as IFixResult;
+      }
+      const progress = msg.content.data[PROGRESS_MIME];
+      if (progress !== undefined && onProgress) {
+        onProgress(progress as unknown as IProgress);
       }
     } else if (KernelMessage.isErrorMsg(msg)) {
       answer.error = `${msg.content.ename}: ${msg.content.evalue}`;

@@ -7,7 +7,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 
 import schema from '../../docs/diagnosis.schema.json';
-import { IDiagnosis, IFixResult, isDiagnosis } from '../src/bundle';
+import { IDiagnosis, IFixResult, IProgress, isDiagnosis } from '../src/bundle';
 import { buttonLabel, CardView } from '../src/card';
 import { frontendCall } from '../src/kernel';
 import fixtures from './fixtures/bundles.json';
@@ -38,6 +38,16 @@ describe('the contract', () => {
     }
   });
 
+  it('progress reports satisfy the schema', () => {
+    const validateProgress = ajv.getSchema(`${schema.$id}#/$defs/progress`)!;
+    const reports = (fixtures as any).progress as IProgress[];
+    expect(reports.length).toBe(3);
+    for (const report of reports) {
+      expect(validateProgress(report)).toBe(true);
+    }
+    expect(validateProgress({ ...reports[0], fraction: 2 })).toBe(false);
+  });
+
   it('rejects a bundle that breaks it', () => {
     const broken = { ...diagnoses[0], fixes: [{ label: 'x' }] };
     expect(validateDiagnosis(broken)).toBe(false);
@@ -66,7 +76,7 @@ describe('CardView', () => {
     expect(text).toContain(`Where: ${classroom[0].location!.label}`);
   });
 
-  it('warns of a long interpreted fix, shows the time while it runs, and stops it', () => {
+  it('warns of a long interpreted fix, shows how far it is while it runs, and stops it', () => {
     const long = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
     long.fixes[0].estimate = { steps: 32768, mode: 'tpu', seconds: 657, long: true };
     let stops = 0;
@@ -90,6 +100,33 @@ describe('CardView', () => {
     );
     expect(view.outcome.textContent).toContain('■ Stopped. Stopped by you after 4 s.');
     expect(view.status.querySelector('button.jnh-stop')).toBeNull();
+  });
+
+  it('draws the kernel\'s progress reports as a bar with the time left', () => {
+    const reports = (fixtures as any).progress as IProgress[];
+    const running = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
+    running.card_id = reports[0].card_id;
+    const view = new CardView(document, running, () => undefined, () => undefined);
+    view.setProgress(reports[0]); // not running: ignored
+    expect(view.status.textContent).toBe('');
+    view.setRunning(1);
+    const bar = view.status.querySelector('progress.jnh-progress') as HTMLProgressElement;
+    expect(bar.hidden).toBe(true); // no report yet
+    view.setProgress(reports[0]);
+    expect(bar.hidden).toBe(false);
+    expect(bar.value).toBeCloseTo(0.293);
+    expect(bar.classList.contains('jnh-progress-estimated')).toBe(false);
+    expect(view.status.textContent).toContain('grid step 1,200 of 4,096 · 20 s · about 43 s left');
+    view.setProgress(reports[1]); // no steps counted: the estimate drives the bar
+    expect(bar.classList.contains('jnh-progress-estimated')).toBe(true);
+    expect(view.status.textContent).toContain('about 30 s left');
+    view.setProgress(reports[2]); // past the estimate: no bar, no claim of time left
+    expect(bar.hidden).toBe(true);
+    expect(view.status.textContent).toContain('longer than the roughly 40 s estimated');
+    view.setProgress({ ...reports[0], card_id: 'another card' });
+    expect(view.status.textContent).toContain('longer than');
+    view.setRunning(null);
+    expect(view.status.querySelector('progress')).toBeNull();
   });
 
   it('shows the cause, the place and one button per fix', () => {

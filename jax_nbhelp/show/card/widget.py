@@ -17,7 +17,7 @@ from typing import Any
 import ipywidgets as widgets
 from IPython.utils.capture import capture_output
 
-from jax_nbhelp.core.model import Diagnosis, Fix, FixResult
+from jax_nbhelp.core.model import Diagnosis, Fix, FixProgress, FixResult
 from jax_nbhelp.core.state import current_shell, edits_to_copy
 from jax_nbhelp.show.bundle import bundle_json, register
 from jax_nbhelp.show.card import html
@@ -57,6 +57,9 @@ class DiagnosisCard:
             row.add_class("jnh-fix")
             rows.append(row)
         self.status = widgets.HTML(value="")
+        # grid steps done (or time against the estimate) while a long fix runs
+        self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0,
+                                              layout=widgets.Layout(display="none"))
         self.output = widgets.Output()
         # The re-run's traceback, folded: the nested card below explains the new error.
         self.traceback_output = widgets.Output()
@@ -65,7 +68,7 @@ class DiagnosisCard:
         self.traceback_box.layout.display = "none"
         self.outcome = widgets.HTML(value="")
         self.nested_box = widgets.VBox([])
-        self.widget = widgets.VBox([self.header, *rows, self.status, self.output,
+        self.widget = widgets.VBox([self.header, *rows, self.status, self.progress, self.output,
                                     self.traceback_box, self.outcome, self.nested_box])
         self.widget.add_class("jnh-card")
         if parent is None:
@@ -98,6 +101,7 @@ class DiagnosisCard:
             result = self._run(fix, number)
         finally:
             self.status.value = ""
+            self.progress.layout.display = "none"
             self.running = False
             self._set_buttons(enabled=True)
         self.fix, self.result = fix, result
@@ -108,19 +112,23 @@ class DiagnosisCard:
         self.root().republish()
         return result
 
-    def _running_html(self, number: int, fix: Fix, seconds: float | None) -> str:
-        from jax_nbhelp.jaxapi.interpret_cost import elapsed
-
+    def _running_html(self, number: int, fix: Fix, now: FixProgress | None) -> str:
         # ipywidgets cannot hear a click while the kernel runs the fix: the kernel's own
         # interrupt is the way to stop it, and the fix turns it into "Stopped".
-        time = ("" if seconds is None else f" {elapsed(seconds, fix.estimate)}; interrupt "
-                "the kernel (■) to stop only the fix")
+        time = ("" if now is None else f" {html.esc(now.text)}; interrupt the kernel (■) to "
+                "stop only the fix")
         return (f'<div class="jnh-running">Running fix {number}, “{html.esc(fix.label)}”…'
                 f"{time}</div>")
 
     def _run(self, fix: Fix, number: int) -> FixResult:
-        def progress(seconds: float) -> None:  # from the fix's progress thread
-            self.status.value = self._running_html(number, fix, seconds)
+        def progress(now: FixProgress) -> None:  # from the fix's progress thread
+            self.status.value = self._running_html(number, fix, now)
+            if now.fraction is not None:
+                self.progress.value = now.fraction
+                self.progress.bar_style = "" if now.steps else "info"  # info: from the estimate
+                self.progress.layout.display = None
+            else:
+                self.progress.layout.display = "none"
 
         try:
             with capture_output() as captured:

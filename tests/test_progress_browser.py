@@ -1,0 +1,54 @@
+"""A long fix's progress in a real browser (JupyterLab 4, Debian's Chromium, 1400x900): the
+card's bar follows the grid steps TPU interpret mode counts, with the time left, and its
+Stop button ends only the fix. The kernel is long by construction (4,096 grid steps, half a
+minute here) and the test stops it at the bar's first steps, so no machine is too fast."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import lab_driver
+import pytest
+
+from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(lab_driver.missing() is not None and not os.environ.get("CI"),
+                       reason=f"browser test: {lab_driver.missing()}"),
+]
+
+CELLS = [
+    "%load_ext jax_nbhelp\n"
+    "import jax_nbhelp.fix.rerun as r\n"
+    "r.PROGRESS_AFTER = r.PROGRESS_EVERY = 0.2  # reports from the start",
+    BIG_MATMUL,
+    "x = jnp.ones((2048, 2048))\nout = matmul(x, x)",
+]
+SHOTS = os.environ.get("JAX_NBHELP_SCREENSHOTS")
+
+
+def test_the_card_draws_the_grid_steps_and_stops_the_fix(tmp_path: Path) -> None:
+    lab_driver.write_notebook(tmp_path / "long.ipynb", CELLS)
+    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
+        lab_driver.open_in(page, url, "jupyterlab", "long.ipynb")
+        card = lab_driver.live_card(page)
+        first = card.locator("button.jnh-button").first
+        assert "Interpret mode from now on" in first.inner_text()
+        first.click()
+        bar = card.locator("progress.jnh-progress:not([hidden])")
+        bar.wait_for(timeout=180_000)
+        status = card.locator(".jnh-status")
+        page.wait_for_function(
+            "() => /grid step [0-9,]+ of 4,096 .* left/.test("
+            "document.querySelector('.jnh-native .jnh-status').textContent)", timeout=60_000)
+        assert 0 < float(bar.evaluate("b => b.value")) < 1
+        assert bar.get_attribute("aria-label") == "Progress of fix 1"
+        if SHOTS:
+            bar.scroll_into_view_if_needed()
+            page.screenshot(path=str(Path(SHOTS) / "progress.png"))
+        status.locator("button.jnh-stop").click()
+        card.locator(".jnh-fail").wait_for(timeout=120_000)
+        assert "■ Stopped." in card.locator(".jnh-outcome-area").inner_text()
+        assert card.locator("progress.jnh-progress").count() == 0
