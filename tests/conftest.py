@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,6 +31,39 @@ def validate_bundle(bundle: dict[str, Any], definition: str | None = None) -> No
     if definition is not None:
         schema = {**schema, "$ref": f"#/$defs/{definition}"}
     jsonschema.Draft202012Validator(schema).validate(bundle)
+
+@contextlib.contextmanager
+def real_kernel() -> Iterator[tuple[Any, Any]]:
+    """A fresh python3 kernel (jupyter_client): its manager and a started client."""
+    from jupyter_client.manager import start_new_kernel
+
+    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=300)
+    try:
+        yield manager, client
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
+def iopub_of(client: Any, msg_id: str, timeout: float = 300) -> Iterator[dict[str, Any]]:
+    """The iopub messages of one request to a real kernel (jupyter_client), until it is
+    idle (that status message included); AssertionError past ``timeout``."""
+    import queue
+    import time
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            msg = client.get_iopub_msg(timeout=5)
+        except queue.Empty:
+            continue
+        if msg["parent_header"].get("msg_id") != msg_id:
+            continue
+        yield msg
+        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
+            return
+    raise AssertionError(f"the request did not end in {timeout} s")
+
 
 # The flagship's helper: a kernel helper tested under plain jit (In [3] after `loaded`).
 SCALED_HELPER = '''\

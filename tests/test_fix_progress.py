@@ -6,16 +6,13 @@ card's reports (PROGRESS_MIME) and the magic's bar."""
 
 from __future__ import annotations
 
-import queue
-import time
 from typing import Any
 
 import jax
 import jax.numpy as jnp
 import pytest
-from conftest import Notebook, validate_bundle
+from conftest import Notebook, iopub_of, real_kernel, validate_bundle
 from jax.experimental import pallas as pl
-from jupyter_client.manager import start_new_kernel
 
 from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
 from jax_nbhelp.core.state import STATE
@@ -140,19 +137,7 @@ QUICK_REPORTS = ("import jax_nbhelp.fix.rerun as r\n"
 
 def _messages(client: Any, msg_id: str, timeout: float = 300) -> list[dict[str, Any]]:
     """The request's iopub messages until it is idle."""
-    found: list[dict[str, Any]] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            msg = client.get_iopub_msg(timeout=5)
-        except queue.Empty:
-            continue
-        if msg["parent_header"].get("msg_id") != msg_id:
-            continue
-        found.append(msg)
-        if msg["msg_type"] == "status" and msg["content"]["execution_state"] == "idle":
-            return found
-    raise AssertionError(f"no end in {timeout} s: {[m['msg_type'] for m in found]}")
+    return list(iopub_of(client, msg_id, timeout))
 
 
 def _run(client: Any, source: str) -> list[dict[str, Any]]:
@@ -167,8 +152,7 @@ def _data(messages: list[dict[str, Any]], mime: str) -> list[tuple[str, Any]]:
 
 @pytest.mark.kernel
 def test_a_running_fix_reports_its_grid_steps_to_the_card_and_the_magic() -> None:
-    manager, client = start_new_kernel(kernel_name="python3", startup_timeout=300)
-    try:
+    with real_kernel() as (_manager, client):
         _run(client, "%load_ext jax_nbhelp")
         _run(client, BIG_MATMUL)
         _run(client, QUICK_REPORTS)
@@ -217,9 +201,6 @@ def test_a_running_fix_reports_its_grid_steps_to_the_card_and_the_magic() -> Non
         assert any("█" in text or "░" in text for _, text in bars), bars
         assert bars[-1][0] == "update_display_data"
         assert " ran after " in bars[-1][1], bars[-1]
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)
 
 
 def test_the_ipywidgets_card_shows_a_progress_bar_while_the_fix_runs(
