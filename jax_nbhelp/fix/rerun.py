@@ -201,6 +201,8 @@ def _reporting(progress: Progress | None, fix: Fix,
         yield
     finally:
         done.set()
+        # no report may come after the fix returns (it would undo the "ran" that follows)
+        thread.join(timeout=5)
 
 
 def _progress_now(fix: Fix, start: float, counter: grid_progress.StepCounter) -> FixProgress:

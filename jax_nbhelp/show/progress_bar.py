@@ -44,6 +44,7 @@ class LiveBar:
         self.name = f"fix {number} ({label})"
         self.display_id = f"jax-nbhelp-progress-{uuid.uuid4().hex}"
         self.shown = False
+        self.finished = False
 
     def _publish(self, text: str) -> None:
         from IPython.display import display, update_display
@@ -56,10 +57,12 @@ class LiveBar:
             self.shown = True
 
     def __call__(self, now: FixProgress) -> None:
-        self._publish(line(self.name, now))
+        if not self.finished:
+            self._publish(line(self.name, now))
 
     def finish(self, result: FixResult) -> None:
         """Replace a shown bar by how the fix ended (a bar left at 97% would say it hangs)."""
+        self.finished = True
         if not self.shown:
             return
         how = "ran" if result.ok else "stopped" if result.stopped else "failed"
