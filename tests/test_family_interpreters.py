@@ -159,3 +159,30 @@ def test_the_lasting_fix_says_how_to_keep_it(session: Notebook) -> None:
     session.ok("%jax_nbhelp interpret off")
     session.ok("%jax_nbhelp interpret hlo")
     assert interpret_modes.session_mode() == "hlo"
+
+
+def test_the_interpret_mode_note_shows_only_on_kernel_errors(loaded: Notebook) -> None:
+    """While a mode is on "from now on", the note saying so bears on a Pallas kernel's error,
+    not on a tracer error elsewhere in the notebook."""
+    import jax_nbhelp
+    from jax_nbhelp.show.display import presented
+
+    loaded.ok("%jax_nbhelp interpret on")
+    try:
+        assert loaded.run("jax.jit(lambda x: int(x))(jnp.float32(1.5))").error is not None
+        tracer = jax_nbhelp.last()
+        assert tracer is not None
+        assert tracer.code.startswith("JNH3")
+        assert not any("interpret" in note.lower() for note in presented(tracer).notes)
+        kernel = ("pl.pallas_call(lambda x_ref, o_ref: o_ref.__setitem__(..., x_ref[...]),\n"
+                  "               out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),\n"
+                  "               interpret=False)(jnp.ones((8, 128)))")
+        loaded.ok("%jax_nbhelp interpret off")
+        assert loaded.run(kernel).error is not None
+        loaded.ok("%jax_nbhelp interpret on")
+        found = jax_nbhelp.last()
+        assert found is not None
+        assert found.concerns_kernel
+        assert any("is on for this kernel" in note for note in presented(found).notes)
+    finally:
+        loaded.ok("%jax_nbhelp interpret off")

@@ -1,12 +1,14 @@
 """A long fix's progress in a real browser (JupyterLab 4, Debian's Chromium, 1400x900): the
 card's bar follows the grid steps TPU interpret mode counts, with the time left, and its
-Stop button ends only the fix. The kernel is long by construction (4,096 grid steps, half a
+Stop button ends only the fix. On the way, the card's text format and the folded traceback
+above it are checked. The kernel is long by construction (4,096 grid steps, half a
 minute here) and the test stops it at the bar's first steps, so no machine is too fast."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import lab_driver
 import pytest
@@ -29,11 +31,33 @@ CELLS = [
 SHOTS = os.environ.get("JAX_NBHELP_SCREENSHOTS")
 
 
+def _check_text_and_folding(page: Any, card: Any) -> None:
+    """The card's sentences show `inline code` as code, its title copies as words apart
+    from its code, and the folded traceback above it shows its end (the error line) when
+    first folded and when folded again."""
+    codes = card.locator(".jnh-text code").all_inner_texts()
+    assert "%jax_nbhelp interpret off" in codes, codes
+    assert "`" not in card.locator(".jnh-text").first.inner_text()
+    title = card.locator(".jnh-title").evaluate("t => t.textContent")
+    assert title.endswith(" jax_nbhelp JNH201"), title
+    toggle = page.locator(".jnh-fold-toggle").first
+    at_end = ("() => { const p = document.querySelector('.jnh-folded "
+              ".jp-OutputArea-output pre'); return p !== null && "
+              "p.scrollHeight > p.clientHeight && "
+              "p.scrollTop + p.clientHeight >= p.scrollHeight - 2; }")
+    page.wait_for_function(at_end, timeout=10_000)
+    toggle.click()  # the whole traceback
+    assert page.locator(".jnh-folded").count() == 0
+    toggle.click()  # folded again: the end, not the top
+    page.wait_for_function(at_end, timeout=10_000)
+
+
 def test_the_card_draws_the_grid_steps_and_stops_the_fix(tmp_path: Path) -> None:
     lab_driver.write_notebook(tmp_path / "long.ipynb", CELLS)
     with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
         lab_driver.open_in(page, url, "jupyterlab", "long.ipynb")
         card = lab_driver.live_card(page)
+        _check_text_and_folding(page, card)
         first = card.locator("button.jnh-button").first
         assert "Interpret mode from now on" in first.inner_text()
         first.click()

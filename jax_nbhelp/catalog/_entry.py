@@ -44,6 +44,7 @@ def diagnosis(
         call_site=call_site if call_site != location else None,
         fixes=tuple(fixes),
         notes=tuple(notes),
+        concerns_kernel=ctx.kernel is not None,
     )
 
 

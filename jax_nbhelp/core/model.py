@@ -330,6 +330,8 @@ class Diagnosis:
     notes: tuple[str, ...] = field(default_factory=tuple)
     # fixes kept back by classroom mode (classroom.shown): the card says they exist
     hidden_fixes: int = 0
+    # the error was raised for a Pallas kernel: notes about interpret modes bear on it
+    concerns_kernel: bool = False
     # how str() reads: the text renderer of the show layer, wired in by jax_nbhelp/__init__.py
     text_renderer: ClassVar[Callable[[Diagnosis], str] | None] = None
 

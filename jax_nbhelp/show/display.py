@@ -29,13 +29,13 @@ def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
 
 
 def presented(diagnosis: Diagnosis) -> Diagnosis:
-    """The diagnosis as every form shows it now: without its fixes in classroom mode, and
-    saying when an interpret mode is on for this kernel."""
+    """The diagnosis as every form shows it now: without its fixes in classroom mode, and,
+    for an error raised for a Pallas kernel, saying when an interpret mode is on."""
     from jax_nbhelp.core.classroom import shown
     from jax_nbhelp.jaxapi.interpret_modes import session_note
 
     diagnosis = shown(diagnosis)
-    note = session_note()
+    note = session_note() if diagnosis.concerns_kernel else None
     if note is not None and note not in diagnosis.notes:
         diagnosis = replace(diagnosis, notes=(*diagnosis.notes, note))
     return diagnosis

@@ -34,6 +34,27 @@ function element<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+/**
+ * Append `text` to `parent` with its `inline code` as <code>: the one text format of
+ * every card (the kernel's text form keeps the backticks). Only text nodes are made, so
+ * nothing in `text` becomes markup.
+ */
+export function appendInline(doc: Document, parent: HTMLElement, text: string): HTMLElement {
+  text.split(/`([^`\n]+)`/).forEach((part, i) => {
+    if (i % 2 === 1) {
+      parent.appendChild(element(doc, 'code', undefined, part));
+    } else if (part) {
+      parent.appendChild(doc.createTextNode(part));
+    }
+  });
+  return parent;
+}
+
+/** An element holding `text` in the cards' text format (see appendInline). */
+function textBlock(doc: Document, className: string, text: string): HTMLElement {
+  return appendInline(doc, element(doc, 'div', className), text);
+}
+
 /** The offending line with a little context, numbered, the line itself marked. */
 export function sourceWindow(doc: Document, location: ILocation, context = 2): HTMLElement {
   const pre = element(doc, 'pre', 'jnh-src');
@@ -139,10 +160,12 @@ export class CardView {
     this.node = element(doc, 'div', 'jnh-native');
     this.node.dataset.jnhCode = d.code;
     const title = element(doc, 'div', 'jnh-title', d.title);
+    // a space, so that copied text does not run the title into the code
+    title.appendChild(doc.createTextNode(' '));
     title.appendChild(element(doc, 'span', 'jnh-code', `jax_nbhelp ${d.code}`));
     this.node.appendChild(title);
     this.node.appendChild(element(doc, 'div', 'jnh-error', d.error));
-    this.node.appendChild(element(doc, 'div', 'jnh-text', d.explanation));
+    this.node.appendChild(textBlock(doc, 'jnh-text', d.explanation));
     if (d.location) {
       this.node.appendChild(locationBlock(doc, 'Where:', d.location));
     }
@@ -150,11 +173,11 @@ export class CardView {
       this.node.appendChild(locationBlock(doc, 'Reached from:', d.call_site));
     }
     this.node.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
-    this.node.appendChild(element(doc, 'div', 'jnh-text', d.why));
+    this.node.appendChild(textBlock(doc, 'jnh-text', d.why));
     for (const note of d.notes) {
       const text = element(doc, 'div', 'jnh-text');
       text.appendChild(element(doc, 'strong', undefined, 'Note: '));
-      text.appendChild(doc.createTextNode(note));
+      appendInline(doc, text, note);
       this.node.appendChild(text);
     }
     const hidden = d.hidden_fixes ?? 0;
@@ -199,7 +222,7 @@ export class CardView {
     button.addEventListener('click', () => this.onApply(number));
     this.buttons.push(button);
     block.appendChild(button);
-    block.appendChild(element(doc, 'div', 'jnh-text', fix.summary));
+    block.appendChild(textBlock(doc, 'jnh-text', fix.summary));
     const safety = element(doc, 'div', 'jnh-text');
     safety.appendChild(
       element(
@@ -209,11 +232,11 @@ export class CardView {
         fix.safe ? 'Safe: ' : 'Changes what the program computes: '
       )
     );
-    safety.appendChild(doc.createTextNode(fix.safety));
+    appendInline(doc, safety, fix.safety);
     block.appendChild(safety);
     if (fix.unavailable) {
       block.appendChild(
-        element(doc, 'div', 'jnh-text jnh-unavailable', `Cannot apply here: ${fix.unavailable}`)
+        textBlock(doc, 'jnh-text jnh-unavailable', `Cannot apply here: ${fix.unavailable}`)
       );
     }
     if (fix.estimate && fix.estimate.long) {

@@ -37,13 +37,21 @@ export function foldTraceback(host: HTMLElement): HTMLElement | null {
           : 'Fold the traceback';
       };
       label();
+      // The end of a traceback holds the error itself: a folded box shows that part, when
+      // it is first folded and each time it is folded again.
+      const showEnd = () => {
+        error.scrollTop = error.scrollHeight;
+      };
       toggle.addEventListener('click', () => {
         previous!.classList.toggle('jnh-folded');
         label();
+        if (previous!.classList.contains('jnh-folded')) {
+          showEnd();
+        }
       });
       (error.closest('.jp-OutputArea-output') ?? previous).appendChild(toggle);
-      // The end of a traceback holds the error itself: show that part.
-      error.scrollTop = error.scrollHeight;
+      showEnd();
+      host.ownerDocument.defaultView?.requestAnimationFrame(showEnd); // once laid out
       return toggle;
     }
     previous = previous.previousElementSibling;

@@ -129,6 +129,22 @@ describe('CardView', () => {
     expect(view.status.querySelector('progress')).toBeNull();
   });
 
+  it('shows `inline code` as code, and never as markup', () => {
+    const marked = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
+    marked.why = 'Run `%jax_nbhelp interpret off` before `if flag:` <b>x</b>';
+    const view = card(marked);
+    const codes = Array.from(view.node.querySelectorAll('.jnh-text code')).map(c => c.textContent);
+    expect(codes).toEqual(expect.arrayContaining(['%jax_nbhelp interpret off', 'if flag:']));
+    expect(view.node.textContent).not.toContain('`%jax_nbhelp');
+    expect(view.node.querySelector('.jnh-text b')).toBeNull();
+    expect(view.node.textContent).toContain('<b>x</b>');
+  });
+
+  it('copies the title and the code as separate words', () => {
+    const title = card(flagship).node.querySelector('.jnh-title')!;
+    expect(title.textContent).toBe(`${flagship.title} jax_nbhelp ${flagship.code}`);
+  });
+
   it('shows the cause, the place and one button per fix', () => {
     const view = card(flagship);
     const text = view.node.textContent ?? '';

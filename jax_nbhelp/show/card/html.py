@@ -24,6 +24,15 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+_INLINE_CODE = re.compile(r"`([^`\n]+)`")
+
+
+def inline(text: object) -> str:
+    """``text`` as HTML with its `inline code` as code: the one text format of every card
+    (the text form keeps the backticks). Escaped first, so nothing in it is markup."""
+    return _INLINE_CODE.sub(r"<code>\1</code>", esc(text))
+
+
 def strip_ansi(text: str) -> str:
     """Remove the terminal colour codes IPython puts in tracebacks."""
     return _ANSI.sub("", text)
@@ -87,15 +96,15 @@ def safety_html(fix: Fix) -> str:
         badge = '<span class="jnh-safe">Safe:</span>'
     else:
         badge = '<span class="jnh-unsafe">Changes what the program computes:</span>'
-    return f'<div class="jnh-text">{badge} {esc(fix.safety)}</div>'
+    return f'<div class="jnh-text">{badge} {inline(fix.safety)}</div>'
 
 
 def fix_details_html(fix: Fix) -> str:
     """What a fix does, how safe it is and exactly what it runs (shown next to its button)."""
-    parts = [f'<div class="jnh-text">{esc(fix.summary)}</div>', safety_html(fix)]
+    parts = [f'<div class="jnh-text">{inline(fix.summary)}</div>', safety_html(fix)]
     if fix.unavailable:
         parts.append(f'<div class="jnh-text jnh-unavailable">Cannot apply here: '
-                     f"{esc(fix.unavailable)}</div>")
+                     f"{inline(fix.unavailable)}</div>")
     parts.append('<div class="jnh-muted">What it runs:</div>' + preview_html(fix))
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
 
@@ -112,18 +121,18 @@ def fix_html(number: int, fix: Fix) -> str:
 def header_html(diagnosis: Diagnosis) -> str:
     """Title, the error, the cause in plain words, where, the call site, why and notes."""
     parts = [
-        f'<div class="jnh-title">{esc(diagnosis.title)}'
+        f'<div class="jnh-title">{esc(diagnosis.title)} '
         f'<span class="jnh-code">jax_nbhelp {esc(diagnosis.code)}</span></div>',
         f'<div class="jnh-error">{esc(diagnosis.error)}</div>',
-        f'<div class="jnh-text">{esc(diagnosis.explanation)}</div>',
+        f'<div class="jnh-text">{inline(diagnosis.explanation)}</div>',
     ]
     if diagnosis.location is not None:
         parts.append(location_html("Where:", diagnosis.location))
     if diagnosis.call_site is not None:
         parts.append(location_html("Reached from:", diagnosis.call_site, context=1))
     parts.append(f'<div class="jnh-heading">Why:</div><div class="jnh-text">'
-                 f"{esc(diagnosis.why)}</div>")
-    parts += [f'<div class="jnh-text"><strong>Note:</strong> {esc(note)}</div>'
+                 f"{inline(diagnosis.why)}</div>")
+    parts += [f'<div class="jnh-text"><strong>Note:</strong> {inline(note)}</div>'
               for note in diagnosis.notes]
     if diagnosis.hidden_fixes:
         from jax_nbhelp.core.classroom import hidden_line

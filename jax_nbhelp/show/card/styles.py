@@ -33,7 +33,7 @@ CARD_CSS = """
   border: 1px solid var(--jp-border-color2, rgba(128, 128, 128, 0.35));
   border-radius: 3px;
   padding: 0 4px;
-  margin-left: 6px;
+  margin-left: 2px;
   vertical-align: middle;
 }
 .jnh-card .jnh-error {
@@ -44,6 +44,13 @@ CARD_CSS = """
   overflow-wrap: anywhere;
 }
 .jnh-card .jnh-text { margin: 4px 0; }
+.jnh-card .jnh-text code {
+  font-family: var(--jp-code-font-family, monospace);
+  font-size: 0.92em;
+  padding: 0 3px;
+  border-radius: 3px;
+  background: var(--jp-layout-color2, rgba(128, 128, 128, 0.12));
+}
 .jnh-card .jnh-heading {
   font-weight: 600;
   margin: 8px 0 2px 0;
