@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import lab_driver
 import nbformat
@@ -33,6 +34,32 @@ PANEL = lab_driver.PANEL
 SHOTS = os.environ.get("JAX_NBHELP_SCREENSHOTS")
 
 
+def _check_the_fixed_card(page: Any, card: Any) -> None:
+    """After "Fixed" the card is one line with its outcome, in view; Copy as Markdown gives
+    the cause, the fix applied and the versions."""
+    assert "jnh-collapsed" in (card.get_attribute("class") or "")
+    assert not card.locator(".jnh-fix").first.is_visible()
+    in_view = card.locator(".jnh-outcome-area").evaluate(
+        "e => { const r = e.getBoundingClientRect(); "
+        "return r.top >= 0 && r.bottom <= window.innerHeight; }")
+    assert in_view
+    height = card.evaluate("e => e.getBoundingClientRect().height")
+    assert height < 300, height
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    card.locator("button.jnh-copy-md").click()
+    page.wait_for_function("() => document.querySelector('.jnh-copy-md').textContent"
+                           " === 'Copied'", timeout=10_000)
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert copied.startswith("### Pallas kernel compiled for the CPU without interpret mode "
+                             "(jax_nbhelp JNH201)"), copied
+    assert "**Fix applied:** Interpret mode from now on (fixed)" in copied
+    assert "**Versions:** python 3." in copied
+    assert "backend cpu" in copied
+    card.locator("button.jnh-collapse").click()  # the details, one click away
+    assert card.locator(".jnh-fix").first.is_visible()
+    card.locator("button.jnh-collapse").click()
+
+
 @pytest.mark.parametrize("app", ["jupyterlab", "notebook"])
 def test_the_first_fix_lasts_and_is_kept_in_the_notebook(tmp_path: Path, app: str) -> None:
     lab_driver.write_notebook(tmp_path / "tutorial.ipynb", CELLS)
@@ -46,6 +73,7 @@ def test_the_first_fix_lasts_and_is_kept_in_the_notebook(tmp_path: Path, app: st
         card.locator(".jnh-ok").wait_for(timeout=180_000)
         outcome = card.locator(".jnh-outcome-area")
         assert "✓ Fixed." in outcome.inner_text()
+        _check_the_fixed_card(page, card)
         keep = card.locator("button.jnh-keep-button")
         assert "%jax_nbhelp interpret hlo" in outcome.inner_text()
         if SHOTS:

@@ -48,3 +48,20 @@ def jit_accepts_options_alone() -> bool:
     except Exception:
         return False
     return callable(decorator)
+
+
+def versions() -> dict[str, str | None]:
+    """Python, jax, jaxlib and the default backend, for a bug report (None: not loaded or
+    not chosen yet; nothing is imported or initialised to find out)."""
+    import platform
+
+    jax = sys.modules.get("jax")
+    jaxlib = sys.modules.get("jaxlib")
+    jaxlib_version = getattr(sys.modules.get("jaxlib.version"), "__version__", None) or \
+        getattr(jaxlib, "__version__", None)
+    backend = (getattr(attribute("jax._src.xla_bridge", "_default_backend"), "platform", None)
+               if jax is not None else None)
+    return {"python": platform.python_version(),
+            "jax": str(getattr(jax, "__version__", "")) or None,
+            "jaxlib": str(jaxlib_version) if jaxlib_version else None,
+            "backend": backend if isinstance(backend, str) else None}

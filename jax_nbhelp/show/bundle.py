@@ -12,6 +12,7 @@ from typing import Any
 
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.core.state import STATE
+from jax_nbhelp.jaxapi import jax_probe
 
 # Diagnoses kept for the frontend, newest last; older cards answer "stale".
 _KEEP = 64
@@ -31,4 +32,5 @@ def bundle_json(diagnosis: Diagnosis, card_id: str | None) -> dict[str, Any]:
     data = diagnosis.to_json()
     data["card_id"] = card_id
     data["session"] = STATE.session
+    data["versions"] = jax_probe.versions()  # for "Copy as Markdown" (a bug report)
     return data

@@ -122,6 +122,15 @@ export interface IDiagnosis {
   card_id?: string | null;
   /** The kernel process that made it; another one means the kernel restarted. */
   session?: string | null;
+  /** What the kernel runs, for a bug report ("Copy as Markdown"); null where unknown. */
+  versions?: IVersions | null;
+}
+
+export interface IVersions {
+  python?: string | null;
+  jax?: string | null;
+  jaxlib?: string | null;
+  backend?: string | null;
 }
 
 /** What happened when a fix ran in the kernel. */

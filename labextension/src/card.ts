@@ -5,6 +5,8 @@
  */
 
 import { IDiagnosis, IFix, IFixResult, ILocation, IProgress } from './bundle';
+import { cardMarkdown, IApplied } from './markdown';
+import { windowLines } from './window';
 
 /** Whether the card's buttons can act, and if not, why. */
 export type CardState =
@@ -58,18 +60,7 @@ function textBlock(doc: Document, className: string, text: string): HTMLElement 
 /** The offending line with a little context, numbered, the line itself marked. */
 export function sourceWindow(doc: Document, location: ILocation, context = 2): HTMLElement {
   const pre = element(doc, 'pre', 'jnh-src');
-  const lines = location.source ? location.source.split('\n') : [];
-  let shown: [number, string][];
-  if (location.lineno > 0 && location.lineno <= lines.length) {
-    const first = Math.max(1, location.lineno - context);
-    const last = Math.min(lines.length, location.lineno + context);
-    shown = [];
-    for (let n = first; n <= last; n++) {
-      shown.push([n, lines[n - 1]]);
-    }
-  } else {
-    shown = [[location.lineno, location.line]];
-  }
+  const shown = windowLines(location, context);
   const width = String(shown[shown.length - 1][0]).length;
   shown.forEach(([number, text], i) => {
     const hit = number === location.lineno;
@@ -143,6 +134,9 @@ export class CardView {
   readonly status: HTMLElement;
   readonly outcome: HTMLElement;
   readonly nested: HTMLElement;
+  readonly copyButton: HTMLButtonElement;
+  readonly collapseButton: HTMLButtonElement;
+  private _applied: IApplied | null = null;
   private _state: CardState = { kind: 'live' };
   private _running = false;
   private _timer: number | null = null;
@@ -159,11 +153,28 @@ export class CardView {
     const d = diagnosis;
     this.node = element(doc, 'div', 'jnh-native');
     this.node.dataset.jnhCode = d.code;
+    this.node.setAttribute('role', 'region');
+    this.node.setAttribute('aria-label', `jax_nbhelp: ${d.title}`);
+    const header = element(doc, 'div', 'jnh-header');
     const title = element(doc, 'div', 'jnh-title', d.title);
+    title.setAttribute('role', 'heading');
+    title.setAttribute('aria-level', '3');
     // a space, so that copied text does not run the title into the code
     title.appendChild(doc.createTextNode(' '));
     title.appendChild(element(doc, 'span', 'jnh-code', `jax_nbhelp ${d.code}`));
-    this.node.appendChild(title);
+    header.appendChild(title);
+    const tools = element(doc, 'span', 'jnh-tools');
+    this.copyButton = element(doc, 'button', 'jnh-tool jnh-copy-md', 'Copy as Markdown');
+    this.copyButton.type = 'button';
+    this.copyButton.title = 'The diagnosis, its place, the fix applied and the versions, for an issue';
+    this.copyButton.addEventListener('click', () => void this.copyMarkdown());
+    this.collapseButton = element(doc, 'button', 'jnh-tool jnh-collapse');
+    this.collapseButton.type = 'button';
+    this.collapseButton.addEventListener('click', () => this.setCollapsed(!this.collapsed));
+    tools.appendChild(this.copyButton);
+    tools.appendChild(this.collapseButton);
+    header.appendChild(tools);
+    this.node.appendChild(header);
     this.node.appendChild(element(doc, 'div', 'jnh-error', d.error));
     this.node.appendChild(textBlock(doc, 'jnh-text', d.explanation));
     if (d.location) {
@@ -205,11 +216,49 @@ export class CardView {
     d.fixes.forEach((fix, i) => this.node.appendChild(this._fixBlock(i + 1, fix)));
     this.status = element(doc, 'div', 'jnh-status');
     this.outcome = element(doc, 'div', 'jnh-outcome-area');
+    this.outcome.setAttribute('aria-live', 'polite');
     this.nested = element(doc, 'div', 'jnh-nested');
     this.node.appendChild(this.status);
     this.node.appendChild(this.outcome);
     this.node.appendChild(this.nested);
+    this.setCollapsed(false);
     this._sync();
+  }
+
+  /** Whether the card shows only its header (and an outcome): the one-line view. */
+  get collapsed(): boolean {
+    return this.node.classList.contains('jnh-collapsed');
+  }
+
+  setCollapsed(collapsed: boolean): void {
+    this.node.classList.toggle('jnh-collapsed', collapsed);
+    this.collapseButton.textContent = collapsed ? 'Details ▸' : 'Collapse ▾';
+    this.collapseButton.setAttribute('aria-expanded', String(!collapsed));
+    this.collapseButton.title = collapsed ? 'Show the whole diagnosis' : 'Fold the card to one line';
+  }
+
+  /** The card as Markdown (see markdown.ts), with the fix that ran last. */
+  markdown(): string {
+    return cardMarkdown(this.diagnosis, this._applied);
+  }
+
+  /** Put `markdown()` on the clipboard, and say so on the button. */
+  async copyMarkdown(): Promise<boolean> {
+    const clipboard = this.doc.defaultView?.navigator.clipboard;
+    let copied = false;
+    try {
+      if (clipboard) {
+        await clipboard.writeText(this.markdown());
+        copied = true;
+      }
+    } catch {
+      copied = false;
+    }
+    this.copyButton.textContent = copied ? 'Copied' : 'Copy failed (no clipboard access)';
+    this.doc.defaultView?.setTimeout(() => {
+      this.copyButton.textContent = 'Copy as Markdown';
+    }, 2000);
+    return copied;
   }
 
   private _fixBlock(number: number, fix: IFix): HTMLElement {
@@ -417,6 +466,26 @@ export class CardView {
    * traceback, and the new error's card when jax_nbhelp knows it.
    */
   showOutcome(
+    number: number,
+    result: IFixResult,
+    outputs: IRunOutput[],
+    written: string[]
+  ): void {
+    const fix = this.diagnosis.fixes[number - 1];
+    this._applied = { label: fix.label, ok: !!result.ok, error: result.error };
+    this._fillOutcome(number, result, outputs, written);
+    const fixed = !!result.ok && (result.repeated ?? []).length === 0;
+    if (fixed) {
+      // the fix worked: the card folds to its header and the outcome, details one click away
+      this.setCollapsed(true);
+    }
+    const outcome = this.outcome as HTMLElement & { scrollIntoView?: (arg?: unknown) => void };
+    if (typeof outcome.scrollIntoView === 'function') {
+      outcome.scrollIntoView({ block: 'nearest' });
+    }
+  }
+
+  private _fillOutcome(
     number: number,
     result: IFixResult,
     outputs: IRunOutput[],

@@ -140,6 +140,50 @@ describe('CardView', () => {
     expect(view.node.textContent).toContain('<b>x</b>');
   });
 
+  it('is a labelled region with a heading and an outcome that is announced', () => {
+    const view = card(flagship);
+    expect(view.node.getAttribute('role')).toBe('region');
+    expect(view.node.getAttribute('aria-label')).toBe(`jax_nbhelp: ${flagship.title}`);
+    const title = view.node.querySelector('.jnh-title')!;
+    expect(title.getAttribute('role')).toBe('heading');
+    expect(view.outcome.getAttribute('aria-live')).toBe('polite');
+    expect(view.buttons.every(b => b.tagName === 'BUTTON' && b.textContent)).toBe(true);
+  });
+
+  it('folds to one line on request, and by itself after a fix worked', () => {
+    const view = card(flagship);
+    expect(view.collapsed).toBe(false);
+    expect(view.collapseButton.getAttribute('aria-expanded')).toBe('true');
+    view.collapseButton.click();
+    expect(view.collapsed).toBe(true);
+    expect(view.node.classList.contains('jnh-collapsed')).toBe(true);
+    expect(view.collapseButton.textContent).toBe('Details ▸');
+    view.collapseButton.click();
+    expect(view.collapsed).toBe(false);
+    view.showOutcome(1, { known: true, ok: false, error: 'ValueError: no' }, [], []);
+    expect(view.collapsed).toBe(false); // a failure keeps everything in view
+    view.showOutcome(1, { known: true, ok: true, seconds: 0.2 }, [], []);
+    expect(view.collapsed).toBe(true);
+    expect(view.outcome.textContent).toContain('✓ Fixed.');
+  });
+
+  it('copies as Markdown: cause, place, error, the fix applied and the versions', () => {
+    const marked = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
+    marked.versions = { python: '3.11.7', jax: '0.10.2', jaxlib: '0.10.2', backend: 'cpu' };
+    const view = card(marked);
+    expect(view.markdown()).not.toContain('Fix applied');
+    view.showOutcome(2, { known: true, ok: true, seconds: 0.2 }, [], []);
+    const text = view.markdown();
+    expect(text.startsWith(`### ${marked.title} (jax_nbhelp ${marked.code})\n\n${marked.explanation}`)).toBe(true);
+    expect(text).toContain(`**Where:** ${marked.location!.label}`);
+    expect(text).toContain(`→ ${marked.location!.line}`);
+    expect(text).toContain('```\nValueError: run_scoped lowering outside of Pallas');
+    expect(text).toContain(`**Fix applied:** ${marked.fixes[1].label} (fixed)`);
+    expect(text).toContain('**Versions:** python 3.11.7, jax 0.10.2, jaxlib 0.10.2, backend cpu');
+    const real = diagnoses.find(d => d.versions)!;
+    expect(real.versions!.python).toMatch(/^3\./); // the kernel reports them
+  });
+
   it('copies the title and the code as separate words', () => {
     const title = card(flagship).node.querySelector('.jnh-title')!;
     expect(title.textContent).toBe(`${flagship.title} jax_nbhelp ${flagship.code}`);
