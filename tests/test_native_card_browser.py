@@ -149,3 +149,27 @@ def test_commands_show_and_apply_the_first_fix(tmp_path: Path) -> None:
         # Fix 1 is a runtime fix: the notebook is unchanged, and the card says so.
         assert "Your notebook is unchanged" in card.locator(".jnh-outcome-area").inner_text()
         assert "collective_axes" in lab_driver.cell_source(page, HELPER_CELL)
+
+
+def test_a_helper_in_a_file_opens_in_the_editor_at_its_line(tmp_path: Path) -> None:
+    """A location in a .py file under the server root links to the file, opened at the line."""
+    helper = lab_driver.FLAGSHIP_CELLS[2]
+    (tmp_path / "kernel_helpers.py").write_text(
+        "import jax.numpy as jnp\nfrom jax.experimental import pallas as pl\n"
+        "from jax.experimental.pallas import tpu as pltpu\n\n\n" + helper + "\n")
+    cells = [*lab_driver.FLAGSHIP_CELLS[:2], "from kernel_helpers import scaled",
+             lab_driver.FLAGSHIP_CELLS[3]]
+    lab_driver.write_notebook(tmp_path / "module.ipynb", cells)
+    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
+        lab_driver.open_notebook(page, url, "module.ipynb")
+        card = lab_driver.live_card(page)
+        link = card.locator("button.jnh-locate", has_text="kernel_helpers.py").first
+        assert link.inner_text().endswith("kernel_helpers.py, line 10"), link.inner_text()
+        link.click()
+        page.wait_for_function(
+            "() => { const w = window.jupyterapp.shell.currentWidget; return w && "
+            "w.context && w.context.path === 'kernel_helpers.py' && w.content.editor; }",
+            timeout=60_000)
+        cursor = page.evaluate(
+            "() => window.jupyterapp.shell.currentWidget.content.editor.getCursorPosition()")
+        assert cursor["line"] == 9, cursor

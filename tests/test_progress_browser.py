@@ -7,6 +7,7 @@ minute here) and the test stops it at the bar's first steps, so no machine is to
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -52,12 +53,34 @@ def _check_text_and_folding(page: Any, card: Any) -> None:
     page.wait_for_function(at_end, timeout=10_000)
 
 
+def _check_the_location_links(page: Any, card: Any) -> None:
+    """ "In [2], line N" selects that cell, scrolled into view, with line N selected."""
+    link = card.locator("button.jnh-locate").first
+    label = link.inner_text()
+    match = re.fullmatch(r"In \[(\d+)\], line (\d+)", label)
+    assert match, label
+    cell, line = int(match.group(1)), int(match.group(2))
+    link.click()
+    panel = lab_driver.PANEL
+    page.wait_for_function(f"() => {panel}.content.activeCellIndex === {cell - 1}",
+                           timeout=10_000)
+    selected = page.evaluate(f"() => {panel}.content.activeCell.editor.getSelection()")
+    assert selected["start"]["line"] == line - 1, selected
+    assert selected["end"]["column"] > 0
+    in_view = page.evaluate(f"() => {{ const r = {panel}.content.activeCell.node"
+                            ".getBoundingClientRect(); return r.bottom > 0 && "
+                            "r.top < window.innerHeight; }")
+    assert in_view
+    card.scroll_into_view_if_needed()
+
+
 def test_the_card_draws_the_grid_steps_and_stops_the_fix(tmp_path: Path) -> None:
     lab_driver.write_notebook(tmp_path / "long.ipynb", CELLS)
     with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
         lab_driver.open_in(page, url, "jupyterlab", "long.ipynb")
         card = lab_driver.live_card(page)
         _check_text_and_folding(page, card)
+        _check_the_location_links(page, card)
         first = card.locator("button.jnh-button").first
         assert "Interpret mode from now on" in first.inner_text()
         first.click()

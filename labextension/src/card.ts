@@ -6,6 +6,7 @@
 
 import { IDiagnosis, IFix, IFixResult, ILocation, IProgress } from './bundle';
 import { cardMarkdown, IApplied } from './markdown';
+import { canLocate } from './locate';
 import { windowLines } from './window';
 
 /** Whether the card's buttons can act, and if not, why. */
@@ -77,14 +78,27 @@ export function sourceWindow(doc: Document, location: ILocation, context = 2): H
   return pre;
 }
 
-function locationBlock(doc: Document, heading: string, location: ILocation): HTMLElement {
+function locationBlock(
+  doc: Document,
+  heading: string,
+  location: ILocation,
+  onLocate: ((location: ILocation) => void) | null
+): HTMLElement {
   const block = element(doc, 'div', 'jnh-where');
   const title = element(doc, 'div', 'jnh-heading', `${heading} `);
-  let where = location.label;
-  if (location.function && !location.function.startsWith('<')) {
-    where += `, in ${location.function}`;
+  if (onLocate && canLocate(doc, location)) {
+    // the place links to itself: the cell (selected, the line marked) or the file's line
+    const link = element(doc, 'button', 'jnh-locate', location.label);
+    link.type = 'button';
+    link.title = location.kind === 'cell' ? 'Go to this line of the cell' : 'Open the file at this line';
+    link.addEventListener('click', () => onLocate(location));
+    title.appendChild(link);
+  } else {
+    title.appendChild(element(doc, 'span', 'jnh-muted', location.label));
   }
-  title.appendChild(element(doc, 'span', 'jnh-muted', where));
+  if (location.function && !location.function.startsWith('<')) {
+    title.appendChild(element(doc, 'span', 'jnh-muted', `, in ${location.function}`));
+  }
   block.appendChild(title);
   block.appendChild(sourceWindow(doc, location));
   return block;
@@ -148,7 +162,8 @@ export class CardView {
     readonly diagnosis: IDiagnosis,
     readonly onApply: (number: number) => void,
     readonly onStop: (() => void) | null = null,
-    readonly onKeep: ((line: string) => void) | null = null
+    readonly onKeep: ((line: string) => void) | null = null,
+    onLocate: ((location: ILocation) => void) | null = null
   ) {
     const d = diagnosis;
     this.node = element(doc, 'div', 'jnh-native');
@@ -178,10 +193,10 @@ export class CardView {
     this.node.appendChild(element(doc, 'div', 'jnh-error', d.error));
     this.node.appendChild(textBlock(doc, 'jnh-text', d.explanation));
     if (d.location) {
-      this.node.appendChild(locationBlock(doc, 'Where:', d.location));
+      this.node.appendChild(locationBlock(doc, 'Where:', d.location, onLocate));
     }
     if (d.call_site) {
-      this.node.appendChild(locationBlock(doc, 'Reached from:', d.call_site));
+      this.node.appendChild(locationBlock(doc, 'Reached from:', d.call_site, onLocate));
     }
     this.node.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
     this.node.appendChild(textBlock(doc, 'jnh-text', d.why));
@@ -454,6 +469,11 @@ export class CardView {
       keep.appendChild(button);
     }
     this.outcome.appendChild(keep);
+  }
+
+  /** A line of explanation in the outcome area (why a link could not go there). */
+  showNote(text: string): void {
+    this.outcome.appendChild(element(this.doc, 'div', 'jnh-text jnh-muted jnh-note', text));
   }
 
   /** Say what "Keep it in the notebook" did. */

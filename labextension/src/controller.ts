@@ -9,9 +9,10 @@ import { NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 
 import { applyWrites, ICellState, planEdits, planSetupLine } from './apply';
-import { IDiagnosis, IFixResult } from './bundle';
+import { IDiagnosis, IFixResult, ILocation } from './bundle';
 import { CardView } from './card';
 import { ask, frontendCall } from './kernel';
+import { cellIndexOf, fileOpener, relativeTo, serverRoot } from './locate';
 
 const CONTROLLERS = new WeakMap<HTMLElement, CardController>();
 
@@ -57,10 +58,41 @@ export class CardController {
         // The kernel turns the interrupt into a stopped fix, not a failed cell.
         void this.kernel?.interrupt();
       },
-      line => this.keep(line)
+      line => this.keep(line),
+      location => void this.locate(location)
     );
     host.appendChild(this.view.node);
     CONTROLLERS.set(this.view.node, this);
+  }
+
+  /** Take the user to `location`: its cell, selected with the line marked, or its file. */
+  async locate(location: ILocation): Promise<boolean> {
+    if (location.kind === 'file') {
+      const open = fileOpener();
+      const path = relativeTo(location.filename, serverRoot(this.view.doc));
+      return open !== null && path !== null && open(path, Math.max(0, location.lineno - 1));
+    }
+    const panel = this._panel ?? this.findPanel();
+    if (panel === null || location.cell === null) {
+      return false;
+    }
+    const index = cellIndexOf(cellStates(panel), location.cell);
+    if (index < 0) {
+      this.view.showNote(`${location.label} is no longer in this notebook as it ran (it ran again since, or was removed).`);
+      return false;
+    }
+    const notebook = panel.content;
+    notebook.activeCellIndex = index;
+    const cell = notebook.widgets[index];
+    cell.node.scrollIntoView({ block: 'center' });
+    const editor = cell.editor;
+    if (editor) {
+      const line = Math.max(0, Math.min(location.lineno - 1, editor.lineCount - 1));
+      const text = cell.model.sharedModel.getSource().split('\n')[line] ?? '';
+      editor.setSelection({ start: { line, column: 0 }, end: { line, column: text.length } });
+      editor.focus();
+    }
+    return true;
   }
 
   private get kernel(): Kernel.IKernelConnection | null {

@@ -10,6 +10,7 @@ import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
 import { DIAGNOSIS_MIME } from './bundle';
 import { controllerOf } from './controller';
+import { setFileOpener } from './locate';
 import { DiagnosisRenderer } from './renderer';
 
 /** Command ids, one namespace. */
@@ -42,6 +43,23 @@ const plugin: JupyterFrontEndPlugin<void> = {
       },
       RANK
     );
+
+    // A helper in a .py file: its location opens the file in the editor at the line.
+    setFileOpener(async (path, line) => {
+      try {
+        const widget = (await app.commands.execute('docmanager:open', { path, factory: 'Editor' })) as any;
+        await widget?.context?.ready;
+        const editor = widget?.content?.editor;
+        if (!editor) {
+          return false;
+        }
+        editor.setCursorPosition({ line, column: 0 });
+        editor.focus();
+        return true;
+      } catch {
+        return false;
+      }
+    });
 
     const activeCard = () => {
       const cell = tracker.activeCell;

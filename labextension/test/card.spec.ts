@@ -10,6 +10,7 @@ import schema from '../../docs/diagnosis.schema.json';
 import { IDiagnosis, IFixResult, IProgress, isDiagnosis } from '../src/bundle';
 import { buttonLabel, CardView } from '../src/card';
 import { frontendCall } from '../src/kernel';
+import { cellIndexOf, relativeTo } from '../src/locate';
 import fixtures from './fixtures/bundles.json';
 
 const diagnoses = fixtures.diagnoses as unknown as IDiagnosis[];
@@ -182,6 +183,34 @@ describe('CardView', () => {
     expect(text).toContain('**Versions:** python 3.11.7, jax 0.10.2, jaxlib 0.10.2, backend cpu');
     const real = diagnoses.find(d => d.versions)!;
     expect(real.versions!.python).toMatch(/^3\./); // the kernel reports them
+  });
+
+  it('links a location to its cell where a handler can take the user there', () => {
+    const wanted: string[] = [];
+    const linked = new CardView(document, flagship, () => undefined, null, null, location =>
+      wanted.push(location.label)
+    );
+    const link = linked.node.querySelector('button.jnh-locate') as HTMLButtonElement;
+    expect(link.textContent).toBe(flagship.location!.label);
+    link.click();
+    expect(wanted).toEqual([flagship.location!.label]);
+    // without a handler (a static view), the place is plain text
+    expect(card(flagship).node.querySelector('button.jnh-locate')).toBeNull();
+    expect(card(flagship).node.textContent).toContain(flagship.location!.label);
+  });
+
+  it('finds the cell that ran as In [N], and only one', () => {
+    const cells = [
+      { executionCount: 1, source: 'a' },
+      { executionCount: 3, source: 'b' },
+      { executionCount: 3, source: 'c' },
+      { executionCount: 4, source: 'd' }
+    ];
+    expect(cellIndexOf(cells, 4)).toBe(3);
+    expect(cellIndexOf(cells, 3)).toBe(-1);
+    expect(cellIndexOf(cells, 9)).toBe(-1);
+    expect(relativeTo('/home/u/work/ops.py', '/home/u/work')).toBe('ops.py');
+    expect(relativeTo('/usr/lib/x.py', '/home/u/work')).toBeNull();
   });
 
   it('copies the title and the code as separate words', () => {
