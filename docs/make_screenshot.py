@@ -1,8 +1,9 @@
 """Render the diagnosis card in a real JupyterLab and save it under docs/.
 
 Runs the flagship notebook (a collective ``pl.run_scoped`` under ``jax.jit``) in JupyterLab
-on 127.0.0.1, clicks "Remove collective_axes" in the card, waits for "Fixed", and
-screenshots the end of IPython's (folded) traceback followed by the card.
+on 127.0.0.1 (a 1400-pixel-wide window) and screenshots the end of IPython's (folded)
+traceback followed by the card as it first shows; with ``--fixed`` it first clicks "Remove
+collective_axes" and waits for "Fixed" (the native card then folds to one line).
 
 By default the card is the JupyterLab extension's native one (docs/card-native-light.png,
 or -dark.png with ``--dark``); ``--widget`` disables the extension and shows the ipywidgets
@@ -11,7 +12,7 @@ card that VS Code and Colab get (docs/card.png).
 Needs Chromium from the system (Debian: ``apt-get install -y chromium``) and the test extra
 (``pip install -e ".[test]"``: jupyterlab, playwright). Usage::
 
-    python docs/make_screenshot.py [--dark] [--widget] [--out PATH]
+    python docs/make_screenshot.py [--dark] [--widget] [--fixed] [--out PATH]
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ def main() -> int:
     parser.add_argument("--dark", action="store_true", help="JupyterLab Dark theme")
     parser.add_argument("--widget", action="store_true",
                         help="the ipywidgets card (the extension disabled)")
+    parser.add_argument("--fixed", action="store_true",
+                        help="after 'Remove collective_axes' worked (the ipywidgets card: always)")
     parser.add_argument("--out", type=Path, default=None, help="default: under docs/")
     args = parser.parse_args()
     if args.widget:
@@ -52,7 +55,7 @@ def main() -> int:
     selector, button = (LIVE_CARD, ".jnh-fix-button") if args.widget else (
         NATIVE_CARD, "button.jnh-button")
     with lab_driver.jupyterlab(root, extension=not args.widget) as url, \
-            lab_driver.chromium(1000, 2000) as page:
+            lab_driver.chromium(1400, 2000) as page:
         lab_driver.open_notebook(page, url, "card.ipynb", theme=theme)
         lab_driver.run_all(page)
         card = page.locator(selector).first
@@ -60,8 +63,9 @@ def main() -> int:
         lab_driver.wait_idle(page)
         page.wait_for_function(
             f"() => !document.querySelector('{selector} {button}').disabled", timeout=60_000)
-        card.locator(button, has_text="Remove collective_axes").click()
-        card.locator(".jnh-ok").wait_for(timeout=180_000)
+        if args.fixed or args.widget:
+            card.locator(button, has_text="Remove collective_axes").click()
+            card.locator(".jnh-ok").wait_for(timeout=180_000)
         page.wait_for_timeout(500)
         # Put the card at the bottom of the window, under the end of the traceback.
         card.evaluate("el => el.scrollIntoView({block: 'end'})")

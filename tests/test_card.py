@@ -18,6 +18,7 @@ from conftest import Notebook
 import jax_nbhelp
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.core.state import STATE
+from jax_nbhelp.jaxapi import jax_probe
 from jax_nbhelp.show.card import build_card, widget_frontend
 from jax_nbhelp.show.card.html import esc, source_window, strip_ansi
 from jax_nbhelp.show.card.widget import WIDGET_VIEW_MIME, DiagnosisCard
@@ -210,7 +211,7 @@ def test_static_copy_and_live_card_are_paired(loaded: Notebook) -> None:
     assert f"jnh-live-{card.card_id}" in card.widget._dom_classes
     # The diagnosis, and the handle the JupyterLab extension applies its fixes by.
     assert static[MIME_TYPE] == {**card.diagnosis.to_json(), "card_id": card.card_id,
-                                 "session": STATE.session}
+                                 "session": STATE.session, "versions": jax_probe.versions()}
     view = card.widget_bundle()
     assert view[WIDGET_VIEW_MIME]["model_id"] == card.widget.model_id
     assert view["text/plain"] == ""

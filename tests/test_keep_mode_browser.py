@@ -38,7 +38,7 @@ def _check_the_fixed_card(page: Any, card: Any) -> None:
     """After "Fixed" the card is one line with its outcome, in view; Copy as Markdown gives
     the cause, the fix applied and the versions."""
     assert "jnh-collapsed" in (card.get_attribute("class") or "")
-    assert not card.locator(".jnh-fix").first.is_visible()
+    assert not card.locator(".jnh-primary").is_visible()
     in_view = card.locator(".jnh-outcome-area").evaluate(
         "e => { const r = e.getBoundingClientRect(); "
         "return r.top >= 0 && r.bottom <= window.innerHeight; }")
@@ -56,7 +56,7 @@ def _check_the_fixed_card(page: Any, card: Any) -> None:
     assert "**Versions:** python 3." in copied
     assert "backend cpu" in copied
     card.locator("button.jnh-collapse").click()  # the details, one click away
-    assert card.locator(".jnh-fix").first.is_visible()
+    assert card.locator(".jnh-primary").is_visible()
     card.locator("button.jnh-collapse").click()
 
 

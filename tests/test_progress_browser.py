@@ -36,7 +36,7 @@ def _check_text_and_folding(page: Any, card: Any) -> None:
     """The card's sentences show `inline code` as code, its title copies as words apart
     from its code, and the folded traceback above it shows its end (the error line) when
     first folded and when folded again."""
-    codes = card.locator(".jnh-text code").all_inner_texts()
+    codes = card.locator(".jnh-text code").evaluate_all("els => els.map(e => e.textContent)")
     assert "%jax_nbhelp interpret off" in codes, codes
     assert "`" not in card.locator(".jnh-text").first.inner_text()
     title = card.locator(".jnh-title").evaluate("t => t.textContent")

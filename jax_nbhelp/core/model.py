@@ -355,5 +355,31 @@ class Diagnosis:
             "notes": list(self.notes),
             "fixes": [fix.to_json() for fix in self.fixes],
             "hidden_fixes": self.hidden_fixes,
+            **self._recommended_json(),
         }
+
+    def recommended(self) -> tuple[int, str] | None:
+        """The fix every card puts first (1-based), and why; None when no fix is safe here.
+
+        The lasting fix wins: one that keeps the notebook working after this run (a rewrite
+        written into the cells, or a mode kept with its set-up line); then the first safe
+        one, which runs once. A fix that changes the numbers is never recommended."""
+        usable = [(number, fix) for number, fix in enumerate(self.fixes, 1)
+                  if fix.unavailable is None and fix.safe]
+        for number, fix in usable:
+            if fix.setup_line:
+                return number, ("It lasts: it stays on for the rest of this kernel, and its "
+                                "set-up line keeps it in the notebook.")
+            if fix.edits or fix.kind == "rewrite":
+                return number, ("It lasts: the fixed code goes into your cell, so the next "
+                                "run works too.")
+        if usable:
+            return usable[0][0], ("It is safe, and runs once: your code stays as it is, so a "
+                                  "fresh run of the notebook fails again.")
+        return None
+
+    def _recommended_json(self) -> dict[str, Any]:
+        found = self.recommended()
+        return {"recommended": found[0] if found else None,
+                "recommended_why": found[1] if found else None}
 

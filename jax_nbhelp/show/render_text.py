@@ -34,8 +34,11 @@ def render_diagnosis(diagnosis: Diagnosis) -> str:
         lines += ["", _wrap("Note: " + note)]
     if diagnosis.fixes:
         lines += ["", "Fixes (run one with %jax_nbhelp fix N; preview: %jax_nbhelp preview N):"]
+        found = diagnosis.recommended()
         for number, fix in enumerate(diagnosis.fixes, 1):
             status = "" if fix.unavailable is None else "  [cannot apply here]"
+            if found is not None and number == found[0]:
+                status += "  [recommended]"
             lines.append(_wrap(f"{number}. {fix.label}{status}: {fix.summary}", "  ")
                          .replace("\n  ", "\n       "))
             lines.append(_wrap(("Safe: " if fix.safe else "Changes results: ") + fix.safety,

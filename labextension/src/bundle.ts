@@ -122,6 +122,10 @@ export interface IDiagnosis {
   card_id?: string | null;
   /** The kernel process that made it; another one means the kernel restarted. */
   session?: string | null;
+  /** The fix the card puts first, as its primary button (1-based); null: none is safe. */
+  recommended?: number | null;
+  /** Why, in one sentence. */
+  recommended_why?: string | null;
   /** What the kernel runs, for a bug report ("Copy as Markdown"); null where unknown. */
   versions?: IVersions | null;
 }

@@ -135,10 +135,68 @@ export function duration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** What a fix's button says: rewrites write the notebook, runtime fixes only run. */
-export function buttonLabel(number: number, fix: IFix): string {
-  const action = fix.edits.length > 0 ? 'Apply to cell' : 'Run';
-  return `Fix ${number}: ${fix.label} (${action})`;
+/** What a fix's button says: its name (what a click does is in its title and aria-label). */
+export function buttonLabel(_number: number, fix: IFix): string {
+  return fix.label;
+}
+
+/** The first sentence of `text` (the cause, for the card's first line). */
+export function firstSentence(text: string): string {
+  const match = text.match(/^(.+?[.!?])(\s+[A-Z(`]|$)/s);
+  return match ? match[1] : text;
+}
+
+function sentences(text: string): string[] {
+  return text.split(/(?<=[.!?])\s+(?=[A-Z(`])/).filter(part => part.trim() !== '');
+}
+
+/** Sentences that two or more of `texts` share: said once, above the fixes. */
+export function sharedSentences(texts: string[]): string[] {
+  const counts = new Map<string, number>();
+  for (const text of texts) {
+    for (const sentence of new Set(sentences(text))) {
+      counts.set(sentence, (counts.get(sentence) ?? 0) + 1);
+    }
+  }
+  const order: string[] = [];
+  for (const text of texts) {
+    order.push(...sentences(text));
+  }
+  return Array.from(new Set(order)).filter(sentence => (counts.get(sentence) ?? 0) >= 2);
+}
+
+function withoutSentences(text: string, shared: string[]): string {
+  const kept = sentences(text).filter(sentence => !shared.includes(sentence));
+  return kept.length > 0 ? kept.join(' ') : '(as above)';
+}
+
+/** The primary fix's one line: whether it computes the same, why it is recommended, and
+ *  how long it runs when that is long. */
+function shortLine(fix: IFix, why: string): string {
+  const parts = [fix.safe ? 'Same results.' : 'Changes the numbers.'];
+  if (why) {
+    parts.push(why);
+  }
+  if (fix.estimate && fix.estimate.long) {
+    parts.push(`Interpreted, roughly ${duration(fix.estimate.seconds)}.`);
+  }
+  return parts.join(' ');
+}
+
+/** The place in the cause line: a link where the frontend can go there, else text. */
+function placeLink(
+  doc: Document,
+  location: ILocation,
+  onLocate: ((location: ILocation) => void) | null
+): HTMLElement {
+  if (onLocate && canLocate(doc, location)) {
+    const link = element(doc, 'button', 'jnh-locate', location.label);
+    link.type = 'button';
+    link.title = location.kind === 'cell' ? 'Go to this line of the cell' : 'Open the file at this line';
+    link.addEventListener('click', () => onLocate(location));
+    return link;
+  }
+  return element(doc, 'span', 'jnh-muted', `(${location.label})`);
 }
 
 /** The card for one diagnosis; a failed fix nests the card of its new error. */
@@ -190,22 +248,14 @@ export class CardView {
     tools.appendChild(this.collapseButton);
     header.appendChild(tools);
     this.node.appendChild(header);
-    this.node.appendChild(element(doc, 'div', 'jnh-error', d.error));
-    this.node.appendChild(textBlock(doc, 'jnh-text', d.explanation));
+    // The cause in one sentence, with the place it happened (the error line itself sits
+    // right above the card, in the traceback).
+    const cause = textBlock(doc, 'jnh-text jnh-cause', firstSentence(d.explanation));
     if (d.location) {
-      this.node.appendChild(locationBlock(doc, 'Where:', d.location, onLocate));
+      cause.appendChild(doc.createTextNode(' '));
+      cause.appendChild(placeLink(doc, d.location, onLocate));
     }
-    if (d.call_site) {
-      this.node.appendChild(locationBlock(doc, 'Reached from:', d.call_site, onLocate));
-    }
-    this.node.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
-    this.node.appendChild(textBlock(doc, 'jnh-text', d.why));
-    for (const note of d.notes) {
-      const text = element(doc, 'div', 'jnh-text');
-      text.appendChild(element(doc, 'strong', undefined, 'Note: '));
-      appendInline(doc, text, note);
-      this.node.appendChild(text);
-    }
+    this.node.appendChild(cause);
     const hidden = d.hidden_fixes ?? 0;
     if (hidden > 0) {
       const what = hidden === 1 ? '1 fix is' : `${hidden} fixes are`;
@@ -228,7 +278,53 @@ export class CardView {
         )
       );
     }
-    d.fixes.forEach((fix, i) => this.node.appendChild(this._fixBlock(i + 1, fix)));
+    // One button per fix, made in the fixes' order (buttons[n - 1] is fix n); the
+    // recommended one comes first, as the primary button, the others after it.
+    d.fixes.forEach((fix, i) => this.buttons.push(this._button(i + 1, fix, i + 1 === d.recommended)));
+    const recommended = d.recommended ?? null;
+    if (recommended !== null && d.fixes[recommended - 1]) {
+      const primary = element(doc, 'div', 'jnh-primary');
+      primary.appendChild(this.buttons[recommended - 1]);
+      primary.appendChild(textBlock(doc, 'jnh-text jnh-short', shortLine(d.fixes[recommended - 1], d.recommended_why ?? '')));
+      this.node.appendChild(primary);
+    }
+    const others = d.fixes.map((_fix, i) => i + 1).filter(n => n !== recommended);
+    if (others.length > 0) {
+      const row = element(doc, 'div', 'jnh-others');
+      if (recommended !== null) {
+        row.appendChild(element(doc, 'span', 'jnh-muted', 'Other fixes: '));
+      }
+      for (const n of others) {
+        row.appendChild(this.buttons[n - 1]);
+      }
+      this.node.appendChild(row);
+    }
+    // Everything else, one click away: the error line, the whole explanation, the places
+    // with their lines, why, the notes, and each fix's safety and exactly what it runs.
+    const more = element(doc, 'details', 'jnh-more');
+    more.appendChild(element(doc, 'summary', undefined, 'Details: why, and what each fix runs'));
+    more.appendChild(element(doc, 'div', 'jnh-error', d.error));
+    more.appendChild(textBlock(doc, 'jnh-text', d.explanation));
+    if (d.location) {
+      more.appendChild(locationBlock(doc, 'Where:', d.location, onLocate));
+    }
+    if (d.call_site) {
+      more.appendChild(locationBlock(doc, 'Reached from:', d.call_site, onLocate));
+    }
+    more.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
+    more.appendChild(textBlock(doc, 'jnh-text', d.why));
+    for (const note of d.notes) {
+      const text = element(doc, 'div', 'jnh-text');
+      text.appendChild(element(doc, 'strong', undefined, 'Note: '));
+      appendInline(doc, text, note);
+      more.appendChild(text);
+    }
+    const shared = sharedSentences(d.fixes.map(fix => fix.safety));
+    if (shared.length > 0) {
+      more.appendChild(textBlock(doc, 'jnh-text jnh-shared', `All of these fixes: ${shared.join(' ')}`));
+    }
+    d.fixes.forEach((fix, i) => more.appendChild(this._fixBlock(i + 1, fix, shared)));
+    this.node.appendChild(more);
     this.status = element(doc, 'div', 'jnh-status');
     this.outcome = element(doc, 'div', 'jnh-outcome-area');
     this.outcome.setAttribute('aria-live', 'polite');
@@ -276,16 +372,28 @@ export class CardView {
     return copied;
   }
 
-  private _fixBlock(number: number, fix: IFix): HTMLElement {
+  private _button(number: number, fix: IFix, primary: boolean): HTMLButtonElement {
     const doc = this.doc;
-    const block = element(doc, 'div', 'jnh-fix');
-    const button = element(doc, 'button', fix.safe ? 'jnh-button' : 'jnh-button jnh-warn');
+    const css = ['jnh-button', primary ? 'jnh-primary-button' : 'jnh-secondary'];
+    if (!fix.safe) {
+      css.push('jnh-warn');
+    }
+    const button = element(doc, 'button', css.join(' '));
     button.type = 'button';
     button.textContent = buttonLabel(number, fix);
-    button.title = fix.summary;
+    // what a click does, said to the pointer and to a screen reader, not in the label
+    const action = fix.edits.length > 0 ? 'applies to the cell' : 'runs in the kernel';
+    button.title = `Fix ${number}, ${action}: ${fix.summary}`;
+    button.setAttribute('aria-label', `Fix ${number}: ${fix.label} (${action})`);
     button.addEventListener('click', () => this.onApply(number));
-    this.buttons.push(button);
-    block.appendChild(button);
+    return button;
+  }
+
+  /** A fix in the details: what it does, how safe, and exactly what it runs. */
+  private _fixBlock(number: number, fix: IFix, shared: string[]): HTMLElement {
+    const doc = this.doc;
+    const block = element(doc, 'div', 'jnh-fix');
+    block.appendChild(element(doc, 'div', 'jnh-fix-title', `Fix ${number}: ${fix.label}`));
     block.appendChild(textBlock(doc, 'jnh-text', fix.summary));
     const safety = element(doc, 'div', 'jnh-text');
     safety.appendChild(
@@ -296,7 +404,7 @@ export class CardView {
         fix.safe ? 'Safe: ' : 'Changes what the program computes: '
       )
     );
-    appendInline(doc, safety, fix.safety);
+    appendInline(doc, safety, withoutSentences(fix.safety, shared));
     block.appendChild(safety);
     if (fix.unavailable) {
       block.appendChild(

@@ -227,8 +227,44 @@ describe('CardView', () => {
     expect(view.buttons.map(b => b.textContent)).toEqual(
       flagship.fixes.map((fix, i) => buttonLabel(i + 1, fix))
     );
-    expect(view.buttons[1].textContent).toContain('(Apply to cell)');
-    expect(view.buttons[0].textContent).toContain('(Run)');
+    expect(view.buttons[1].getAttribute('aria-label')).toContain('(applies to the cell)');
+    expect(view.buttons[0].getAttribute('aria-label')).toContain('(runs in the kernel)');
+  });
+
+  it('puts the recommended fix first, as the primary button, and the rest after it', () => {
+    expect(flagship.recommended).toBe(2); // Remove collective_axes: it lasts
+    expect(flagship.recommended_why).toContain('It lasts');
+    const view = card(flagship);
+    const primary = view.node.querySelector('.jnh-primary button')!;
+    expect(primary).toBe(view.buttons[1]);
+    expect(primary.classList.contains('jnh-primary-button')).toBe(true);
+    const order = Array.from(view.node.querySelectorAll('button.jnh-button')).map(b => b.textContent);
+    expect(order[0]).toBe('Remove collective_axes');
+    expect(view.node.querySelector('.jnh-others')!.textContent).toContain('Run as one program');
+    // one line of cause with its place; the error line (above the card) and the rest are
+    // in the closed details
+    expect(view.node.querySelector('.jnh-cause')!.textContent).toContain(flagship.location!.label);
+    const more = view.node.querySelector('details.jnh-more') as HTMLDetailsElement;
+    expect(more.open).toBe(false);
+    expect(more.querySelector('.jnh-error')!.textContent).toBe(flagship.error);
+    for (const d of diagnoses) {
+      const r = d.recommended;
+      if (r !== null && r !== undefined) {
+        expect(d.fixes[r - 1].safe).toBe(true); // never a fix that changes the numbers
+      }
+    }
+  });
+
+  it('says a sentence the fixes share once', () => {
+    const cpu = diagnoses.find(d => d.code === 'JNH201')!;
+    const view = card(cpu);
+    const shared = view.node.querySelector('.jnh-shared')!.textContent!;
+    expect(shared).toContain('The kernel runs as written, simulated on the CPU');
+    const safeties = Array.from(view.node.querySelectorAll('.jnh-fix .jnh-text'))
+      .map(t => t.textContent ?? '')
+      .filter(t => t.startsWith('Safe: '));
+    expect(safeties.length).toBeGreaterThan(1);
+    expect(safeties.some(t => t.includes('simulated on the CPU'))).toBe(false);
   });
 
   it('shows each preview exactly, with what runs', () => {
