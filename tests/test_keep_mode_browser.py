@@ -82,9 +82,11 @@ def test_the_first_fix_lasts_and_is_kept_in_the_notebook(tmp_path: Path, app: st
         keep.click()
         card.locator(".jnh-kept").wait_for(timeout=10_000)
         assert lab_driver.cell_source(page, 0) == "%load_ext jax_nbhelp\n%jax_nbhelp interpret hlo"
-        # The next cell, which Run All never reached, builds a kernel: no click needed.
-        page.evaluate(f"{PANEL}.content.activeCellIndex = 3")
-        page.evaluate("window.jupyterapp.commands.execute('notebook:run-cell')")
+        # The traceback above is marked as from before the fix.
+        assert page.locator(".jp-OutputArea-child.jnh-replaced").count() >= 1
+        # The next cell, which Run All never reached, builds a kernel: the card offers to
+        # run it, and it needs no other click.
+        card.locator("button.jnh-run-below-button").click()
         page.wait_for_function(
             f"() => {PANEL}.content.widgets[3].model.outputs.toJSON()"
             ".some(o => (o.text || '').includes('double 2048.0'))", timeout=120_000)

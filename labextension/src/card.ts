@@ -579,6 +579,22 @@ export class CardView {
     this.outcome.appendChild(keep);
   }
 
+  /** "Run the cells below": Run all stopped at this cell, and `count` cells never ran. */
+  offerRunBelow(count: number, run: () => void): void {
+    const d = this.doc;
+    const line = element(d, 'div', 'jnh-text jnh-run-below');
+    const cells = count === 1 ? 'the cell below' : `the ${count} cells below`;
+    line.appendChild(d.createTextNode(`Run all stopped here, so ${cells} never ran. `));
+    const button = element(d, 'button', 'jnh-run-below-button', 'Run the cells below');
+    button.type = 'button';
+    button.addEventListener('click', () => {
+      button.disabled = true;
+      run();
+    });
+    line.appendChild(button);
+    this.outcome.appendChild(line);
+  }
+
   /** A line of explanation in the outcome area (why a link could not go there). */
   showNote(text: string): void {
     this.outcome.appendChild(element(this.doc, 'div', 'jnh-text jnh-muted jnh-note', text));

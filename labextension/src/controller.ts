@@ -5,7 +5,7 @@
  */
 
 import { ICodeCellModel } from '@jupyterlab/cells';
-import { NotebookPanel } from '@jupyterlab/notebook';
+import { NotebookActions, NotebookPanel } from '@jupyterlab/notebook';
 import { Kernel } from '@jupyterlab/services';
 
 import { applyWrites, ICellState, planEdits, planSetupLine } from './apply';
@@ -63,6 +63,45 @@ export class CardController {
     );
     host.appendChild(this.view.node);
     CONTROLLERS.set(this.view.node, this);
+  }
+
+  /**
+   * After a fix worked: the traceback above the card is from before it, so it is marked
+   * as replaced (DOM only: the saved notebook keeps IPython's output), and when "Run all"
+   * stopped at this cell, the cells it never reached are offered to run.
+   */
+  private _afterFix(panel: NotebookPanel): void {
+    const child = this.view.node.closest('.jp-OutputArea-child');
+    let previous = child?.previousElementSibling ?? null;
+    while (previous !== null) {
+      if (previous.querySelector('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')) {
+        previous.classList.add('jnh-replaced');
+      }
+      previous = previous.previousElementSibling;
+    }
+    const notebook = panel.content;
+    const index = notebook.widgets.findIndex(cell => cell.node.contains(this.view.node));
+    if (index < 0) {
+      return;
+    }
+    const below = notebook.widgets
+      .slice(index + 1)
+      .filter(cell => cell.model.type === 'code' && cell.model.sharedModel.getSource().trim() !== '');
+    // not run since this cell ran: no count yet, or one from before (a notebook run again)
+    const here = (notebook.widgets[index].model as ICodeCellModel).executionCount ?? 0;
+    const unrun = below.filter(cell => {
+      const count = (cell.model as ICodeCellModel).executionCount;
+      return count === null || count < here;
+    });
+    if (unrun.length === 0 || unrun.length !== below.length) {
+      return; // Run all did not stop here: the cells below ran, or some did
+    }
+    this.view.offerRunBelow(unrun.length, () => {
+      if (index + 1 < notebook.widgets.length) {
+        notebook.activeCellIndex = index + 1;
+        void NotebookActions.runAllBelow(notebook, panel.sessionContext);
+      }
+    });
   }
 
   /** Take the user to `location`: its cell, selected with the line marked, or its file. */
@@ -246,6 +285,9 @@ export class CardController {
       this.view.setState({ kind: 'disabled', reason: STALE });
     }
     this.view.showOutcome(number, result, outputs, written);
+    if (result.ok) {
+      this._afterFix(panel);
+    }
     this._nested = null;
     if (!result.ok && result.diagnosis) {
       this._nested = new CardController(result.diagnosis, this.view.nested, () => this._panel);
