@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Notebook
@@ -20,7 +21,7 @@ from jax_nbhelp.core.model import Location
 from jax_nbhelp.core.state import STATE
 from jax_nbhelp.jaxapi import jax_probe
 from jax_nbhelp.show.card import build_card, widget_frontend
-from jax_nbhelp.show.card.html import esc, source_window, strip_ansi
+from jax_nbhelp.show.card.html import esc, shown_order, source_window, strip_ansi
 from jax_nbhelp.show.card.widget import WIDGET_VIEW_MIME, DiagnosisCard
 from jax_nbhelp.show.render_text import MIME_TYPE
 
@@ -48,6 +49,11 @@ def _card(nb: Notebook, *cells: str) -> DiagnosisCard:
     return build_card(diagnosis)
 
 
+def _row(card: DiagnosisCard, number: int) -> Any:
+    """The widget row of fix ``number`` (rows come in the order every card shows them)."""
+    return card.widget.children[1 + shown_order(card.diagnosis).index(number)]
+
+
 def _button(card: DiagnosisCard, label: str) -> int:
     return next(n for n, fix in enumerate(card.diagnosis.fixes, 1) if fix.label == label)
 
@@ -64,8 +70,11 @@ def test_card_shows_cause_location_call_site_and_fixes(loaded: Notebook) -> None
     assert [b.description for b in card.buttons] == [
         "Fix 1: Run as one program", "Fix 2: Remove collective_axes"]
     assert not any(b.disabled for b in card.buttons)
-    for fix, row in zip(card.diagnosis.fixes, card.widget.children[1:3], strict=True):
-        details = _text(row.children[1].value)
+    # the recommended fix's row first (Remove collective_axes: it lasts), numbers unchanged
+    assert shown_order(card.diagnosis) == [2, 1]
+    assert "Recommended. It lasts" in _text(_row(card, 2).children[1].value)
+    for number, fix in enumerate(card.diagnosis.fixes, 1):
+        details = _text(_row(card, number).children[1].value)
         assert "Safe: " + fix.safety in details
         # The preview is exactly the source the fix runs, character for character.
         assert fix.preview() in details
@@ -153,7 +162,7 @@ def test_a_fix_that_cannot_apply_has_its_button_disabled_with_the_reason(
         reason = card.diagnosis.fixes[number - 1].unavailable
         assert reason
         assert "Cannot apply here: " + reason in _text(
-            card.widget.children[number].children[1].value)
+            _row(card, number).children[1].value)
         assert f"Where: {module}, line 9, in scaled" in _text(card.header.value)
         card.click(_button(card, "Run as one program"))
         assert card.buttons[number - 1].disabled  # still disabled after another fix ran
@@ -178,7 +187,8 @@ def test_user_code_and_error_text_are_escaped(loaded: Notebook) -> None:
     assert '# "<script>alert(1)</script>"' in _text(card.header.value)
     remove = card.diagnosis.fixes[_button(card, "Remove collective_axes") - 1]
     assert "<script>alert(1)</script>" in remove.preview()
-    assert remove.preview() in _text(card.widget.children[2].children[1].value)
+    assert remove.preview() in _text(
+        _row(card, _button(card, "Remove collective_axes")).children[1].value)
     card.click(_button(card, "Remove collective_axes"))
     assert "<script>" not in card.outcome.value
     assert '# "<script>alert(1)</script>"' in _text(card.outcome.value)

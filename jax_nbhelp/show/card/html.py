@@ -109,12 +109,33 @@ def fix_details_html(fix: Fix) -> str:
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
 
 
-def fix_html(number: int, fix: Fix) -> str:
-    """A fix in the static copy: the widget shows a button where this shows a title."""
+def shown_order(diagnosis: Diagnosis) -> list[int]:
+    """The fix numbers in the order every card shows them: the recommended one first
+    (``Diagnosis.recommended``), the others as they are numbered."""
+    numbers = list(range(1, len(diagnosis.fixes) + 1))
+    found = diagnosis.recommended()
+    if found is not None:
+        numbers.remove(found[0])
+        numbers.insert(0, found[0])
+    return numbers
+
+
+def recommended_html(diagnosis: Diagnosis, number: int) -> str:
+    """The line under the recommended fix's title: why it comes first."""
+    found = diagnosis.recommended()
+    if found is None or found[0] != number:
+        return ""
+    return (f'<div class="jnh-text jnh-recommended"><strong>Recommended.</strong> '
+            f"{inline(found[1])}</div>")
+
+
+def fix_html(number: int, fix: Fix, recommended: str = "") -> str:
+    """A fix in the static copy: the widget shows a button where this shows a title;
+    ``recommended`` is its ``recommended_html`` line, if it is the one."""
     status = " (cannot apply here)" if fix.unavailable else ""
     return (
         f'<div class="jnh-fix"><div class="jnh-fix-title">Fix {number}: {esc(fix.label)}'
-        f"{status}</div>{fix_details_html(fix)}</div>"
+        f"{status}</div>{recommended}{fix_details_html(fix)}</div>"
     )
 
 
@@ -209,7 +230,8 @@ def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | N
 
 def card_html(diagnosis: Diagnosis, outcome: str = "", *, magic_hint: bool = True) -> str:
     """The whole card as static HTML: header, every fix with its preview, then ``outcome``."""
-    fixes = "".join(fix_html(n, fix) for n, fix in enumerate(diagnosis.fixes, 1))
+    fixes = "".join(fix_html(n, diagnosis.fixes[n - 1], recommended_html(diagnosis, n))
+                    for n in shown_order(diagnosis))
     hint = ""
     if magic_hint and diagnosis.fixes:
         hint = ('<div class="jnh-text jnh-muted">In a running kernel, apply fix N with '

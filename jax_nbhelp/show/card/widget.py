@@ -53,9 +53,12 @@ class DiagnosisCard:
             button.add_class("jnh-fix-button")
             button.on_click(self._handler(number))
             self.buttons.append(button)
-            row = widgets.VBox([button, widgets.HTML(value=html.fix_details_html(fix))])
+            details = html.recommended_html(diagnosis, number) + html.fix_details_html(fix)
+            row = widgets.VBox([button, widgets.HTML(value=details)])
             row.add_class("jnh-fix")
             rows.append(row)
+        # the recommended fix first, as in every card (buttons[n - 1] stays fix n)
+        rows = [rows[n - 1] for n in html.shown_order(diagnosis)]
         self.status = widgets.HTML(value="")
         # grid steps done (or time against the estimate) while a long fix runs
         self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0,
