@@ -24,7 +24,6 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -102,14 +101,11 @@ def _run(case: tuple[Any, ...]) -> dict[str, Any]:
     predicted: list[float] = []
     done = threading.Event()
     with grid_progress.counting() as counter:
-        start = time.perf_counter()
 
         def watch() -> None:
             while not done.wait(0.2):
-                now = interpret_cost.progress(
-                    found, time.perf_counter() - start, counter.steps,
-                    None if counter.first_at is None else counter.first_at - start,
-                    None if counter.last_at is None else counter.last_at - start)
+                now = interpret_cost.progress(found, counter.elapsed(), counter.steps,
+                                              counter.first_at, counter.last_at)
                 if not predicted and ((now.fraction or 0) >= 0.2 if now.steps is not None
                                       else now.seconds >= 0.2 * found.seconds):
                     left = now.seconds_left if now.seconds_left is not None else 0.0
@@ -118,11 +114,9 @@ def _run(case: tuple[Any, ...]) -> dict[str, Any]:
         thread = threading.Thread(target=watch, daemon=True)
         thread.start()
         kernel(x, x).block_until_ready()
-        real = time.perf_counter() - start
+        real = counter.elapsed()
         done.set()
-    interpret_cost.calibrate(found, real, counter.steps,
-                             None if counter.first_at is None else counter.first_at - start,
-                             None if counter.last_at is None else counter.last_at - start)
+    interpret_cost.calibrate(found, real, counter.steps, counter.first_at, counter.last_at)
     return {"case": case, "steps": found.steps, "fresh": fresh.seconds,
             "calibrated": found.seconds if found.calibrated else None,
             "at20": predicted[0] if predicted else None, "real": real,

@@ -46,7 +46,7 @@ def test_tpu_interpret_mode_counts_each_grid_step() -> None:
 
 def test_the_hook_is_added_only_where_the_params_have_it() -> None:
     params = interpret_modes.params_value("tpu")
-    assert grid_progress.counts_steps(params)
+    assert params.grid_point_recorder is grid_progress.record
     assert grid_progress.with_recorder(True) is True  # interpret=True has no hook
     assert grid_progress.with_recorder(params) is params  # a recorder already set stays
 

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from types import TracebackType
 from typing import Any
 
-from jax_nbhelp.core.model import CellRun, Fix, FixProgress, FixResult, Progress
+from jax_nbhelp.core.model import CellRun, Fix, FixResult, Progress
 from jax_nbhelp.core.state import STATE, FailedFix, RerunSource, current_shell, typed_source
 from jax_nbhelp.diagnosis.sources import leading_blank_lines
 from jax_nbhelp.fix import loop_resume
@@ -182,13 +182,13 @@ def _reporting(progress: Progress | None, fix: Fix,
         yield
         return
     done = threading.Event()
-    start = time.perf_counter()
 
     def report() -> None:
         wait = PROGRESS_AFTER
         while not done.wait(wait):
             try:
-                progress(_progress_now(fix, start, counter))
+                progress(interpret_cost.progress(fix.estimate, counter.elapsed(), counter.steps,
+                                                 counter.first_at, counter.last_at))
             except Exception:  # a display that failed must not stop the fix
                 return
             wait = PROGRESS_EVERY
@@ -205,26 +205,14 @@ def _reporting(progress: Progress | None, fix: Fix,
         thread.join(timeout=5)
 
 
-def _progress_now(fix: Fix, start: float, counter: grid_progress.StepCounter) -> FixProgress:
-    now = time.perf_counter()
-    first, last = counter.first_at, counter.last_at
-    return interpret_cost.progress(
-        fix.estimate, now - start, counter.steps,
-        first - start if first is not None else None,
-        last - start if last is not None else None)
-
-
 def apply_fix(fix: Fix, progress: Progress | None = None) -> FixResult:
     """Run ``fix`` and remember the result as ``jax_nbhelp.last_result()``."""
-    start = time.perf_counter()
     with grid_progress.counting() as counter, _reporting(progress, fix, counter):
         result = _apply(fix)
     if fix.estimate is not None and (result.ok or counter.steps):
         # what the run really took corrects the next estimate of this session
-        first, last = counter.first_at, counter.last_at
-        interpret_cost.calibrate(fix.estimate, time.perf_counter() - start, counter.steps,
-                                 first - start if first is not None else None,
-                                 last - start if last is not None else None)
+        interpret_cost.calibrate(fix.estimate, counter.elapsed(), counter.steps,
+                                 counter.first_at, counter.last_at)
     STATE.last_result = result
     if result.diagnosis is not None:
         STATE.last = result.diagnosis

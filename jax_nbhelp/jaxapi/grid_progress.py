@@ -28,21 +28,26 @@ _FIELD = "grid_point_recorder"
 
 
 class StepCounter:
-    """Grid steps run since the fix started, and when the first and latest ran."""
+    """Grid steps run since the fix started, and when the first and the latest ran, in
+    seconds since it started (what the progress and the calibration read)."""
 
     def __init__(self) -> None:
+        self.started = time.perf_counter()
         self.steps = 0
-        self.first_at: float | None = None  # perf_counter() of the first step
+        self.first_at: float | None = None
         self.last_at: float | None = None
         self._lock = threading.Lock()
 
     def tick(self) -> None:
-        now = time.perf_counter()
+        now = self.elapsed()
         with self._lock:
             self.steps += 1
             if self.first_at is None:
                 self.first_at = now
             self.last_at = now
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.started
 
 
 _ACTIVE: list[StepCounter] = []
@@ -81,7 +86,3 @@ def with_recorder(params: Any) -> Any:
     except Exception:  # a JAX whose params reject it: no step counts, never a crash
         return params
 
-
-def counts_steps(params: Any) -> bool:
-    """Whether a kernel built with these interpret params reports its steps to ``record``."""
-    return getattr(params, _FIELD, None) is record

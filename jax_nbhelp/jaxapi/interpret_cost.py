@@ -169,11 +169,6 @@ def duration(seconds: float) -> str:
     return f"{seconds / 3600:.1f} h"
 
 
-def elapsed(seconds: float, found: Estimate | None) -> str:
-    """How long a running fix has taken, against its estimate: "12 s of roughly 11 min"."""
-    return f"{seconds:.0f} s" + (f" of roughly {duration(found.seconds)}" if found else "")
-
-
 def long_note(found: Estimate) -> str:
     """What a diagnosis says before a long interpreted fix."""
     counted = ("grid steps done and the time left" if found.mode == "tpu"

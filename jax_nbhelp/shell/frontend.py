@@ -10,7 +10,6 @@ restarted) is answered ``known: false``, never an error.
 
 from __future__ import annotations
 
-import uuid
 from typing import Any
 
 from jax_nbhelp.core.model import FixProgress, FixResult, Progress
@@ -74,18 +73,12 @@ def apply(card_id: str, number: int) -> None:
 
 def _progress_display(card_id: str, number: int) -> Progress:
     """Publish each report of fix ``number`` as PROGRESS_MIME (from the progress thread)."""
-    from IPython.display import display, update_display
+    from jax_nbhelp.show.progress_bar import UpdatedDisplay
 
-    display_id = f"jax-nbhelp-progress-{uuid.uuid4().hex}"
-    shown: list[bool] = []
+    shown = UpdatedDisplay()
 
     def publish(now: FixProgress) -> None:
-        data = {PROGRESS_MIME: {"card_id": card_id, "fix": number, **now.to_json()},
-                "text/plain": ""}
-        if shown:
-            update_display(data, raw=True, display_id=display_id)
-        else:
-            display(data, raw=True, display_id=display_id)
-            shown.append(True)
+        shown.publish({PROGRESS_MIME: {"card_id": card_id, "fix": number, **now.to_json()},
+                       "text/plain": ""})
 
     return publish

@@ -37,24 +37,34 @@ def has_frontend() -> bool:
     return getattr(current_shell(), "kernel", None) is not None
 
 
-class LiveBar:
-    """Shows the first report as a display, and updates that display with each next one."""
+class UpdatedDisplay:
+    """One display, made by the first ``publish`` and updated in place by the next ones
+    (from any thread: the fix's progress thread publishes)."""
 
-    def __init__(self, number: int, label: str) -> None:
-        self.name = f"fix {number} ({label})"
+    def __init__(self) -> None:
         self.display_id = f"jax-nbhelp-progress-{uuid.uuid4().hex}"
         self.shown = False
-        self.finished = False
 
-    def _publish(self, text: str) -> None:
+    def publish(self, data: dict[str, Any]) -> None:
         from IPython.display import display, update_display
 
-        data: dict[str, Any] = {"text/plain": text}
         if self.shown:
             update_display(data, raw=True, display_id=self.display_id)
         else:
             display(data, raw=True, display_id=self.display_id)
             self.shown = True
+
+
+class LiveBar:
+    """The magic's bar: the first report as a display, each next one updating it."""
+
+    def __init__(self, number: int, label: str) -> None:
+        self.name = f"fix {number} ({label})"
+        self.display = UpdatedDisplay()
+        self.finished = False
+
+    def _publish(self, text: str) -> None:
+        self.display.publish({"text/plain": text})
 
     def __call__(self, now: FixProgress) -> None:
         if not self.finished:
@@ -63,7 +73,7 @@ class LiveBar:
     def finish(self, result: FixResult) -> None:
         """Replace a shown bar by how the fix ended (a bar left at 97% would say it hangs)."""
         self.finished = True
-        if not self.shown:
+        if not self.display.shown:
             return
         how = "ran" if result.ok else "stopped" if result.stopped else "failed"
         self._publish(f"jax_nbhelp: {self.name} {how} after {result.seconds:.0f} s.")

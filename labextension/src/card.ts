@@ -86,16 +86,7 @@ function locationBlock(
 ): HTMLElement {
   const block = element(doc, 'div', 'jnh-where');
   const title = element(doc, 'div', 'jnh-heading', `${heading} `);
-  if (onLocate && canLocate(doc, location)) {
-    // the place links to itself: the cell (selected, the line marked) or the file's line
-    const link = element(doc, 'button', 'jnh-locate', location.label);
-    link.type = 'button';
-    link.title = location.kind === 'cell' ? 'Go to this line of the cell' : 'Open the file at this line';
-    link.addEventListener('click', () => onLocate(location));
-    title.appendChild(link);
-  } else {
-    title.appendChild(element(doc, 'span', 'jnh-muted', location.label));
-  }
+  title.appendChild(placeLink(doc, location, onLocate, location.label));
   if (location.function && !location.function.startsWith('<')) {
     title.appendChild(element(doc, 'span', 'jnh-muted', `, in ${location.function}`));
   }
@@ -183,11 +174,15 @@ function shortLine(fix: IFix, why: string): string {
   return parts.join(' ');
 }
 
-/** The place in the cause line: a link where the frontend can go there, else text. */
+/**
+ * A place that links to itself where the frontend can go there (the cell, its line
+ * selected, or the file at the line); else `plain`, as text.
+ */
 function placeLink(
   doc: Document,
   location: ILocation,
-  onLocate: ((location: ILocation) => void) | null
+  onLocate: ((location: ILocation) => void) | null,
+  plain: string
 ): HTMLElement {
   if (onLocate && canLocate(doc, location)) {
     const link = element(doc, 'button', 'jnh-locate', location.label);
@@ -196,7 +191,7 @@ function placeLink(
     link.addEventListener('click', () => onLocate(location));
     return link;
   }
-  return element(doc, 'span', 'jnh-muted', `(${location.label})`);
+  return element(doc, 'span', 'jnh-muted', plain);
 }
 
 /** The card for one diagnosis; a failed fix nests the card of its new error. */
@@ -253,7 +248,7 @@ export class CardView {
     const cause = textBlock(doc, 'jnh-text jnh-cause', firstSentence(d.explanation));
     if (d.location) {
       cause.appendChild(doc.createTextNode(' '));
-      cause.appendChild(placeLink(doc, d.location, onLocate));
+      cause.appendChild(placeLink(doc, d.location, onLocate, `(${d.location.label})`));
     }
     this.node.appendChild(cause);
     const hidden = d.hidden_fixes ?? 0;
