@@ -63,6 +63,24 @@ def test_a_card_the_kernel_does_not_know_is_stale_not_an_error(loaded: Notebook)
     assert _answer(loaded, "apply('from-another-session', 1)")["known"] is False
 
 
+def test_a_known_card_id_from_another_session_is_refused(loaded: Notebook) -> None:
+    """A bundle carrying this kernel's card id with another kernel's session (copied or
+    forged) applies nothing; neither do arguments of the wrong kind."""
+    loaded.ok(SCALED_HELPER)
+    (bundle,) = loaded.run(CALL).diagnoses
+    card = bundle["card_id"]
+    assert _answer(loaded, f"status({card!r}, {STATE.session!r})")["known"] is True
+    assert _answer(loaded, f"status({card!r}, 'another-kernel')")["known"] is False
+    assert _answer(loaded, f"apply({card!r}, 2, 'another-kernel')")["known"] is False
+    assert "out" not in loaded.shell.user_ns  # nothing ran
+    for call in (f"apply({card!r}, True)", f"apply({card!r}, '2')", f"apply({card!r}, 2.0)",
+                 f"apply({card!r}, 99)"):
+        answer = _answer(loaded, call)
+        assert answer["ok"] is False, call
+    assert _answer(loaded, "apply(['not', 'an', 'id'], 1)")["known"] is False
+    assert "out" not in loaded.shell.user_ns
+
+
 def test_the_typescript_fixtures_are_real_bundles_of_the_whole_catalog() -> None:
     data = json.loads(FIXTURES.read_text())
     for bundle in data["diagnoses"]:

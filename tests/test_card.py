@@ -11,7 +11,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 from conftest import Notebook
@@ -49,9 +48,10 @@ def _card(nb: Notebook, *cells: str) -> DiagnosisCard:
     return build_card(diagnosis)
 
 
-def _row(card: DiagnosisCard, number: int) -> Any:
-    """The widget row of fix ``number`` (rows come in the order every card shows them)."""
-    return card.widget.children[1 + shown_order(card.diagnosis).index(number)]
+def _details(card: DiagnosisCard) -> str:
+    """What the card's closed details show: the error, where, why, each fix's safety and
+    what it runs."""
+    return _text(card.details.value)
 
 
 def _button(card: DiagnosisCard, label: str) -> int:
@@ -60,22 +60,34 @@ def _button(card: DiagnosisCard, label: str) -> int:
 
 def test_card_shows_cause_location_call_site_and_fixes(loaded: Notebook) -> None:
     card = _card(loaded, HELPER, CALL)
+    # at a glance: the title, the code, one sentence of cause with its place
     header = _text(card.header.value)
     assert "Collective run_scoped compiled outside a Pallas kernel" in header
     assert "JNH101" in header
-    assert "In [3], line 5, in scaled" in header
-    assert "5 →     return pl.run_scoped(body" in header  # the offending line, marked
-    assert "Reached from: In [4], line 1" in header
-    assert f"1 → {CALL}" in header
+    assert card.diagnosis.glance()["cause"] in header
+    assert "In [3], line 5" in header
+    assert card.diagnosis.error not in header  # it sits right above, in the traceback
+    details = _details(card)
+    assert "In [3], line 5, in scaled" in details
+    assert "5 →     return pl.run_scoped(body" in details  # the offending line, marked
+    assert "Reached from: In [4], line 1" in details
+    assert f"1 → {CALL}" in details
+    assert "<details" in card.details.value
+    assert " open" not in card.details.value
     assert [b.description for b in card.buttons] == [
         "Fix 1: Run as one program", "Fix 2: Remove collective_axes"]
     assert not any(b.disabled for b in card.buttons)
-    # the recommended fix's row first (Remove collective_axes: it lasts), numbers unchanged
+    # the recommended fix first, as the primary button with its line (Remove
+    # collective_axes: it lasts), the other after it; numbers unchanged
     assert shown_order(card.diagnosis) == [2, 1]
-    assert "Recommended. It lasts" in _text(_row(card, 2).children[1].value)
-    for number, fix in enumerate(card.diagnosis.fixes, 1):
-        details = _text(_row(card, number).children[1].value)
-        assert "Safe: " + fix.safety in details
+    primary, others = card.body.children[:2]
+    assert primary.children[0] is card.buttons[1]
+    assert card.buttons[1].button_style == "primary"
+    assert card.buttons[0].button_style == ""
+    assert "Same results. It lasts" in _text(primary.children[1].value)
+    assert others.children[1] is card.buttons[0]
+    for fix in card.diagnosis.fixes:
+        assert "Safe: " + card.diagnosis.own_safety(fix) in details
         # The preview is exactly the source the fix runs, character for character.
         assert fix.preview() in details
 
@@ -105,6 +117,10 @@ def test_clicking_a_fix_runs_it_and_ends_with_fixed(loaded: Notebook) -> None:
     assert outputs[-1]["data"]["text/plain"] == "(8, 128)"
     assert card.traceback_box.layout.display == "none"
     assert card.nested is None
+    # it worked: the card folds to its header and the outcome, and unfolds on a click
+    assert card.folded
+    card.unfold.click()
+    assert not card.folded
     # The static copy (what a saved notebook keeps) carries the outcome too.
     static = card.static_bundle()
     assert "✓ Fixed." in _text(static["text/html"])
@@ -131,7 +147,7 @@ def test_failing_fix_shows_the_new_error_diagnosed_in_a_nested_card(loaded: Note
     assert nested is not None
     assert card.nested_box.children == (nested.widget,)
     assert nested.diagnosis.code == "JNH101"
-    assert "jax.jit(scaled)" in _text(nested.header.value)
+    assert "jax.jit(scaled)" in _details(nested)
     assert [b.description for b in nested.buttons] == [
         "Fix 1: Run as one program", "Fix 2: Remove collective_axes"]
     nested.click(_button(nested, "Remove collective_axes"))
@@ -161,9 +177,8 @@ def test_a_fix_that_cannot_apply_has_its_button_disabled_with_the_reason(
         assert card.buttons[number - 1].disabled
         reason = card.diagnosis.fixes[number - 1].unavailable
         assert reason
-        assert "Cannot apply here: " + reason in _text(
-            _row(card, number).children[1].value)
-        assert f"Where: {module}, line 9, in scaled" in _text(card.header.value)
+        assert "Cannot apply here: " + reason in _details(card)
+        assert f"Where: {module}, line 9, in scaled" in _details(card)
         card.click(_button(card, "Run as one program"))
         assert card.buttons[number - 1].disabled  # still disabled after another fix ran
         assert card.result is not None
@@ -179,16 +194,14 @@ def test_user_code_and_error_text_are_escaped(loaded: Notebook) -> None:
         'collective_axes="core")  # "<script>alert(1)</script>"',
     )
     card = _card(loaded, evil, CALL)
-    markup = [card.header.value, card.static_bundle()["text/html"],
-              *(row.children[1].value for row in card.widget.children[1:3])]
+    markup = [card.header.value, card.static_bundle()["text/html"], card.details.value]
     for part in markup:
         assert "<script>" not in part
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in card.header.value
-    assert '# "<script>alert(1)</script>"' in _text(card.header.value)
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in card.details.value
+    assert '# "<script>alert(1)</script>"' in _details(card)
     remove = card.diagnosis.fixes[_button(card, "Remove collective_axes") - 1]
     assert "<script>alert(1)</script>" in remove.preview()
-    assert remove.preview() in _text(
-        _row(card, _button(card, "Remove collective_axes")).children[1].value)
+    assert remove.preview() in _details(card)
     card.click(_button(card, "Remove collective_axes"))
     assert "<script>" not in card.outcome.value
     assert '# "<script>alert(1)</script>"' in _text(card.outcome.value)

@@ -26,6 +26,7 @@ pytestmark = [
 ]
 
 LIVE = "[class*=jnh-live-]"
+SHOTS = os.environ.get("JAX_NBHELP_SCREENSHOTS")
 STATIC = "[class*=jnh-static-]"
 
 
@@ -51,19 +52,38 @@ def _output_children(page: Any, cell: int) -> list[dict[str, str]]:
 def test_click_a_fix_in_jupyterlab_then_reopen_without_the_widget(tmp_path: Path) -> None:
     lab_driver.write_notebook(tmp_path / "card.ipynb", lab_driver.FLAGSHIP_CELLS)
     with lab_driver.jupyterlab(tmp_path, extension=False) as url:
-        with lab_driver.chromium() as page:
+        with lab_driver.chromium(1400, 900) as page:
             lab_driver.open_notebook(page, url, "card.ipynb")
             lab_driver.run_all(page)
             card = page.locator(LIVE).first
             card.locator(".jnh-fix-button").first.wait_for(timeout=180_000)
             lab_driver.wait_idle(page)
+            # Laid out as the native card: the cause with its place, the recommended fix
+            # first, the rest in closed details, all of it short.
+            text = card.inner_text()
+            assert "call at In [3], line 5" in text
+            assert text.index("Fix 2: Remove collective_axes") < text.index("Other fixes:") \
+                < text.index("Fix 1: Run as one program")
+            assert "In [3], line 5, in scaled" not in text  # the details are closed
+            card.locator("details.jnh-more > summary").click()
             assert "In [3], line 5, in scaled" in card.inner_text()
+            card.locator("details.jnh-more > summary").click()
+            height = card.evaluate("c => c.getBoundingClientRect().height")
+            assert height < 300, height
+            if SHOTS:
+                card.scroll_into_view_if_needed()
+                card.screenshot(path=str(Path(SHOTS) / "widget_card.png"))
             # The live card replaces its static copy on screen.
             shown = [c for c in _output_children(page, 3) if c["display"] != "none"]
             assert [c["text"].count("Collective run_scoped") for c in shown] == [0, 1]
             card.locator(".jnh-fix-button", has_text="Remove collective_axes").click()
             card.locator(".jnh-ok").wait_for(timeout=180_000)
             assert "✓ Fixed." in card.locator(".jnh-ok").inner_text()
+            # folded to the header and the outcome, with the way back
+            assert not card.locator(".jnh-fix-button").first.is_visible()
+            assert card.locator(".jnh-unfold").is_visible()
+            if SHOTS:
+                card.screenshot(path=str(Path(SHOTS) / "widget_card_fixed.png"))
             lab_driver.save(page)
             page.wait_for_function(
                 "() => !window.jupyterapp.shell.currentWidget.context.model.dirty",

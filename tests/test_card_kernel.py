@@ -75,7 +75,8 @@ def test_failing_cell_outputs_hold_the_widget_and_its_html_fallback(
     assert root["model_name"] == "VBoxModel"
     assert f"jnh-live-{card_id}" in root["state"]["_dom_classes"]
     buttons = [m["state"]["description"] for m in state.values()
-               if m["model_name"] == "ButtonModel"]
+               if m["model_name"] == "ButtonModel"
+               and "jnh-fix-button" in m["state"]["_dom_classes"]]
     assert buttons == ["Fix 1: Run as one program", "Fix 2: Remove collective_axes"]
 
 

@@ -75,6 +75,16 @@ def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str
         original = lab_driver.cell_source(page, HELPER_CELL)
         assert original == edit["original"]
 
+        # The cause's place links to it: the helper's cell becomes active, its line selected.
+        link = card.locator(".jnh-cause button.jnh-locate")
+        assert link.inner_text() == bundle["location"]["label"]
+        link.click()
+        page.wait_for_function(f"() => {PANEL}.content.activeCellIndex === {HELPER_CELL}",
+                               timeout=10_000)
+        selected = page.evaluate(f"() => {PANEL}.content.activeCell.editor.getSelection()")
+        assert selected["start"]["line"] == bundle["location"]["lineno"] - 1, selected
+        card.scroll_into_view_if_needed()
+
         fix.click()
         card.locator(".jnh-ok").wait_for(timeout=180_000)
         outcome = card.locator(".jnh-outcome-area").inner_text()
@@ -125,30 +135,36 @@ def test_apply_to_cell_writes_the_fix_into_the_notebook(tmp_path: Path, app: str
         == ["3072.0"]
 
 
-def test_commands_show_and_apply_the_first_fix(tmp_path: Path) -> None:
+def test_commands_show_and_apply_the_recommended_fix(tmp_path: Path) -> None:
     lab_driver.write_notebook(tmp_path / "commands.ipynb", CELLS)
     with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium() as page:
         lab_driver.open_notebook(page, url, "commands.ipynb")
         card = lab_driver.live_card(page)
         page.evaluate(f"() => {{ {PANEL}.content.activeCellIndex = {FAILING_CELL}; }}")
         labels = page.evaluate(
-            """() => ['jax-nbhelp:apply-first-fix', 'jax-nbhelp:show-diagnosis']
+            """() => ['jax-nbhelp:apply-recommended-fix', 'jax-nbhelp:show-diagnosis',
+                      'jax-nbhelp:apply-first-fix']
                    .map(id => [window.jupyterapp.commands.label(id),
                                window.jupyterapp.commands.isEnabled(id)])""")
-        assert labels == [["Apply first fix", True], ["Show diagnosis", True]]
+        # the old id stays, for key bindings made before, and does the same
+        assert labels == [["Apply the recommended fix", True], ["Show diagnosis", True],
+                          ["Apply the recommended fix", True]]
         # In the cell's context menu too.
         page.locator(".jp-Notebook .jp-Cell").nth(FAILING_CELL).locator(
             ".jp-InputArea-prompt").click(button="right")
         menu = page.locator(".lm-Menu")
         menu.wait_for(timeout=10_000)
-        assert "Apply first fix" in menu.inner_text()
+        assert "Apply the recommended fix" in menu.inner_text()
         assert "Show diagnosis" in menu.inner_text()
         page.keyboard.press("Escape")
-        page.evaluate("() => window.jupyterapp.commands.execute('jax-nbhelp:apply-first-fix')")
+        primary = card.locator(".jnh-primary button").inner_text()
+        page.evaluate(
+            "() => window.jupyterapp.commands.execute('jax-nbhelp:apply-recommended-fix')")
         card.locator(".jnh-ok").wait_for(timeout=180_000)
-        # Fix 1 is a runtime fix: the notebook is unchanged, and the card says so.
-        assert "Your notebook is unchanged" in card.locator(".jnh-outcome-area").inner_text()
-        assert "collective_axes" in lab_driver.cell_source(page, HELPER_CELL)
+        # The primary button's fix ran: Remove collective_axes, written into the helper's cell.
+        assert primary == "Remove collective_axes"
+        assert "Remove collective_axes" in card.locator(".jnh-outcome-area").inner_text()
+        assert "collective_axes" not in lab_driver.cell_source(page, HELPER_CELL)
 
 
 def test_a_helper_in_a_file_opens_in_the_editor_at_its_line(tmp_path: Path) -> None:

@@ -17,6 +17,8 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from jax_nbhelp.core import glance
+
 LocationKind = Literal["cell", "file", "code"]
 
 
@@ -353,10 +355,37 @@ class Diagnosis:
             "location": self.location.to_json() if self.location else None,
             "call_site": self.call_site.to_json() if self.call_site else None,
             "notes": list(self.notes),
-            "fixes": [fix.to_json() for fix in self.fixes],
+            "fixes": self._fixes_json(),
             "hidden_fixes": self.hidden_fixes,
             **self._recommended_json(),
+            **self.glance(),
         }
+
+    def glance(self) -> dict[str, Any]:
+        """What the card shows before its details (``core/glance.py``): the cause in one
+        sentence, the safety sentences the fixes share, and the recommended fix's line."""
+        found = self.recommended()
+        line = None
+        if found is not None:
+            fix = self.fixes[found[0] - 1]
+            estimate = fix.estimate.to_json() if fix.estimate is not None else None
+            line = glance.short_line(fix.safe, found[1], estimate)
+        return {"cause": glance.first_sentence(self.explanation),
+                "shared_safety": self.shared_safety(),
+                "recommended_line": line}
+
+    def shared_safety(self) -> list[str]:
+        return glance.shared_sentences([fix.safety for fix in self.fixes])
+
+    def own_safety(self, fix: Fix) -> str:
+        """``fix.safety`` less what the fixes share (said once, above them)."""
+        return glance.without_sentences(fix.safety, self.shared_safety())
+
+    def _fixes_json(self) -> list[dict[str, Any]]:
+        fixes = [fix.to_json() for fix in self.fixes]
+        for data, fix in zip(fixes, self.fixes, strict=True):
+            data["own_safety"] = self.own_safety(fix)
+        return fixes
 
     def recommended(self) -> tuple[int, str] | None:
         """The fix every card puts first (1-based), and why; None when no fix is safe here.

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
+from jax_nbhelp.core import glance
 from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.core.state import current_shell
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -302,7 +303,7 @@ def smaller_input_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fi
         label="Check on a smaller input",
         summary=(f"Run the kernel once in {info.name} on arrays cut to two blocks per "
                  "dimension, to check it in seconds rather than "
-                 f"{interpret_cost.duration(cost.seconds)}."),
+                 f"{glance.duration(cost.seconds)}."),
         safety=("Changes the numbers: the result is the smaller problem's (check it against "
                 "plain JAX on the same input), and the names the cell sets hold the smaller "
                 "arrays. Your cell is not changed; run it as written on a TPU or GPU."),

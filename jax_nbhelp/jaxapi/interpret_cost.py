@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from jax_nbhelp.core.glance import duration
 from jax_nbhelp.core.model import FixProgress
 from jax_nbhelp.core.state import STATE
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
@@ -159,14 +160,6 @@ def calibrate(found: Estimate | None, seconds: float, steps: int = 0,
         return
     low, high = _SPEED_BOUNDS
     STATE.interpret_speed[found.mode] = min(high, max(low, speed))
-
-
-def duration(seconds: float) -> str:
-    if seconds < 90:
-        return f"{max(1, round(seconds))} s"
-    if seconds < 90 * 60:
-        return f"{round(seconds / 60)} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def long_note(found: Estimate) -> str:

@@ -28,9 +28,20 @@ def _answer(payload: dict[str, Any]) -> None:
     display({RESULT_MIME: payload, "text/plain": ""}, raw=True)
 
 
-def status(card_id: str) -> None:
-    """Answer whether this kernel still holds the diagnosis ``card_id``."""
-    _answer({"known": card_id in STATE.cards, "session": STATE.session})
+def _held(card_id: object, session: object) -> Any:
+    """The diagnosis ``card_id`` if this kernel process made it, else None.
+
+    ``session`` is the one the card's bundle carries: a bundle from another kernel (a
+    saved notebook, a copied output, a forged one) is not this kernel's even when its id
+    happens to be known here. Whatever the arguments are, this never raises."""
+    if not isinstance(card_id, str) or (session is not None and session != STATE.session):
+        return None
+    return STATE.cards.get(card_id)
+
+
+def status(card_id: str, session: str | None = None) -> None:
+    """Answer whether this kernel still holds the diagnosis ``card_id`` (of ``session``)."""
+    _answer({"known": _held(card_id, session) is not None, "session": STATE.session})
 
 
 def result_json(result: FixResult) -> dict[str, Any]:
@@ -58,13 +69,14 @@ def _plain(value: Any) -> str:
         return repr(value)
 
 
-def apply(card_id: str, number: int) -> None:
-    """Apply fix ``number`` (1-based) of the diagnosis ``card_id`` and answer its outcome."""
-    diagnosis = STATE.cards.get(card_id)
+def apply(card_id: str, number: int, session: str | None = None) -> None:
+    """Apply fix ``number`` (1-based) of the diagnosis ``card_id`` (made in ``session``)
+    and answer its outcome; a card this kernel did not make is answered ``known: false``."""
+    diagnosis = _held(card_id, session)
     if diagnosis is None:
         _answer({"known": False, "session": STATE.session})
         return
-    if not 1 <= number <= len(diagnosis.fixes):
+    if type(number) is not int or not 1 <= number <= len(diagnosis.fixes):
         _answer({"known": True, "ok": False, "error": f"there is no fix {number}"})
         return
     result = diagnosis.fixes[number - 1].apply(progress=_progress_display(card_id, number))

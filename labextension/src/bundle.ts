@@ -73,6 +73,8 @@ export interface IFix {
    * for the notebook's first cell (after `%load_ext jax_nbhelp`).
    */
   setup_line?: string | null;
+  /** `safety` less the diagnosis's `shared_safety` (said once, above the fixes). */
+  own_safety?: string;
 }
 
 /** The rough cost of an interpreted kernel: grid steps and seconds on a small CPU. */
@@ -126,6 +128,12 @@ export interface IDiagnosis {
   recommended?: number | null;
   /** Why, in one sentence. */
   recommended_why?: string | null;
+  /** The cause in one sentence: the card's first line (the kernel decides it). */
+  cause?: string;
+  /** Safety sentences two or more fixes share: said once, above the fixes. */
+  shared_safety?: string[];
+  /** The line beside the recommended fix's button. */
+  recommended_line?: string | null;
   /** What the kernel runs, for a bug report ("Copy as Markdown"); null where unknown. */
   versions?: IVersions | null;
 }

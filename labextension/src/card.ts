@@ -131,49 +131,6 @@ export function buttonLabel(_number: number, fix: IFix): string {
   return fix.label;
 }
 
-/** The first sentence of `text` (the cause, for the card's first line). */
-export function firstSentence(text: string): string {
-  const match = text.match(/^(.+?[.!?])(\s+[A-Z(`]|$)/s);
-  return match ? match[1] : text;
-}
-
-function sentences(text: string): string[] {
-  return text.split(/(?<=[.!?])\s+(?=[A-Z(`])/).filter(part => part.trim() !== '');
-}
-
-/** Sentences that two or more of `texts` share: said once, above the fixes. */
-export function sharedSentences(texts: string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const text of texts) {
-    for (const sentence of new Set(sentences(text))) {
-      counts.set(sentence, (counts.get(sentence) ?? 0) + 1);
-    }
-  }
-  const order: string[] = [];
-  for (const text of texts) {
-    order.push(...sentences(text));
-  }
-  return Array.from(new Set(order)).filter(sentence => (counts.get(sentence) ?? 0) >= 2);
-}
-
-function withoutSentences(text: string, shared: string[]): string {
-  const kept = sentences(text).filter(sentence => !shared.includes(sentence));
-  return kept.length > 0 ? kept.join(' ') : '(as above)';
-}
-
-/** The primary fix's one line: whether it computes the same, why it is recommended, and
- *  how long it runs when that is long. */
-function shortLine(fix: IFix, why: string): string {
-  const parts = [fix.safe ? 'Same results.' : 'Changes the numbers.'];
-  if (why) {
-    parts.push(why);
-  }
-  if (fix.estimate && fix.estimate.long) {
-    parts.push(`Interpreted, roughly ${duration(fix.estimate.seconds)}.`);
-  }
-  return parts.join(' ');
-}
-
 /**
  * A place that links to itself where the frontend can go there (the cell, its line
  * selected, or the file at the line); else `plain`, as text.
@@ -245,7 +202,7 @@ export class CardView {
     this.node.appendChild(header);
     // The cause in one sentence, with the place it happened (the error line itself sits
     // right above the card, in the traceback).
-    const cause = textBlock(doc, 'jnh-text jnh-cause', firstSentence(d.explanation));
+    const cause = textBlock(doc, 'jnh-text jnh-cause', d.cause ?? d.explanation);
     if (d.location) {
       cause.appendChild(doc.createTextNode(' '));
       cause.appendChild(placeLink(doc, d.location, onLocate, `(${d.location.label})`));
@@ -280,7 +237,7 @@ export class CardView {
     if (recommended !== null && d.fixes[recommended - 1]) {
       const primary = element(doc, 'div', 'jnh-primary');
       primary.appendChild(this.buttons[recommended - 1]);
-      primary.appendChild(textBlock(doc, 'jnh-text jnh-short', shortLine(d.fixes[recommended - 1], d.recommended_why ?? '')));
+      primary.appendChild(textBlock(doc, 'jnh-text jnh-short', d.recommended_line ?? d.recommended_why ?? ''));
       this.node.appendChild(primary);
     }
     const others = d.fixes.map((_fix, i) => i + 1).filter(n => n !== recommended);
@@ -314,11 +271,12 @@ export class CardView {
       appendInline(doc, text, note);
       more.appendChild(text);
     }
-    const shared = sharedSentences(d.fixes.map(fix => fix.safety));
+    // the kernel decides what the fixes share (core/glance.py); older bundles: nothing
+    const shared = d.shared_safety ?? [];
     if (shared.length > 0) {
       more.appendChild(textBlock(doc, 'jnh-text jnh-shared', `All of these fixes: ${shared.join(' ')}`));
     }
-    d.fixes.forEach((fix, i) => more.appendChild(this._fixBlock(i + 1, fix, shared)));
+    d.fixes.forEach((fix, i) => more.appendChild(this._fixBlock(i + 1, fix)));
     this.node.appendChild(more);
     this.status = element(doc, 'div', 'jnh-status');
     this.outcome = element(doc, 'div', 'jnh-outcome-area');
@@ -385,7 +343,7 @@ export class CardView {
   }
 
   /** A fix in the details: what it does, how safe, and exactly what it runs. */
-  private _fixBlock(number: number, fix: IFix, shared: string[]): HTMLElement {
+  private _fixBlock(number: number, fix: IFix): HTMLElement {
     const doc = this.doc;
     const block = element(doc, 'div', 'jnh-fix');
     block.appendChild(element(doc, 'div', 'jnh-fix-title', `Fix ${number}: ${fix.label}`));
@@ -399,7 +357,7 @@ export class CardView {
         fix.safe ? 'Safe: ' : 'Changes what the program computes: '
       )
     );
-    appendInline(doc, safety, withoutSentences(fix.safety, shared));
+    appendInline(doc, safety, fix.own_safety ?? fix.safety);
     block.appendChild(safety);
     if (fix.unavailable) {
       block.appendChild(

@@ -176,7 +176,10 @@ export class CardController {
     // cell of "Run all" is aborted by the kernel, so an aborted check is asked again.
     for (let attempt = 0; attempt < 5; attempt++) {
       try {
-        const answer = await ask(kernel, frontendCall('status', this.diagnosis.card_id));
+        const answer = await ask(
+          kernel,
+          frontendCall('status', this.diagnosis.card_id, this.diagnosis.session ?? null)
+        );
         if (answer.aborted) {
           await new Promise(resolve => setTimeout(resolve, 500 * (attempt + 1)));
           continue;
@@ -192,8 +195,13 @@ export class CardController {
     }
   }
 
-  /** Index of the first fix that can be applied (1-based), or null. */
-  firstFix(): number | null {
+  /** The fix the card's primary button applies (1-based), else the first that can be
+   *  applied; null when none can. */
+  recommendedFix(): number | null {
+    const recommended = this.diagnosis.recommended;
+    if (recommended && this.diagnosis.fixes[recommended - 1]?.available) {
+      return recommended;
+    }
     const index = this.diagnosis.fixes.findIndex(fix => fix.available);
     return index < 0 ? null : index + 1;
   }
@@ -253,7 +261,7 @@ export class CardController {
     try {
       const answer = await ask(
         kernel,
-        frontendCall('apply', this.diagnosis.card_id, number),
+        frontendCall('apply', this.diagnosis.card_id, number, this.diagnosis.session ?? null),
         progress => this.view.setProgress(progress)
       );
       outputs = answer.outputs;

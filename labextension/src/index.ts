@@ -15,6 +15,8 @@ import { DiagnosisRenderer } from './renderer';
 
 /** Command ids, one namespace. */
 export const CommandIDs = {
+  applyRecommendedFix: 'jax-nbhelp:apply-recommended-fix',
+  // the command's id before the card had a recommended fix, kept for users' key bindings
   applyFirstFix: 'jax-nbhelp:apply-first-fix',
   showDiagnosis: 'jax-nbhelp:show-diagnosis'
 };
@@ -75,27 +77,29 @@ const plugin: JupyterFrontEndPlugin<void> = {
       isEnabled: () => activeCard() !== undefined,
       execute: () => activeCard()?.reveal()
     });
-    app.commands.addCommand(CommandIDs.applyFirstFix, {
-      label: 'Apply first fix',
-      caption: "Apply the first fix of the active cell's jax_nbhelp diagnosis",
+    const applyRecommended = {
+      label: 'Apply the recommended fix',
+      caption: "Apply the fix that the active cell's jax_nbhelp card recommends (its primary button)",
       isEnabled: () => {
         const card = activeCard();
-        return card !== undefined && card.firstFix() !== null;
+        return card !== undefined && card.recommendedFix() !== null;
       },
       execute: async () => {
         const card = activeCard();
-        const first = card?.firstFix();
-        if (card && first) {
-          await card.apply(first);
+        const number = card?.recommendedFix();
+        if (card && number) {
+          await card.apply(number);
         }
       }
-    });
-    for (const command of [CommandIDs.applyFirstFix, CommandIDs.showDiagnosis]) {
+    };
+    app.commands.addCommand(CommandIDs.applyRecommendedFix, applyRecommended);
+    app.commands.addCommand(CommandIDs.applyFirstFix, applyRecommended);
+    for (const command of [CommandIDs.applyRecommendedFix, CommandIDs.showDiagnosis]) {
       palette?.addItem({ command, category: 'jax_nbhelp' });
     }
     app.contextMenu.addItem({ type: 'separator', selector: '.jp-CodeCell', rank: 60 });
     app.contextMenu.addItem({
-      command: CommandIDs.applyFirstFix,
+      command: CommandIDs.applyRecommendedFix,
       selector: '.jp-CodeCell',
       rank: 61
     });

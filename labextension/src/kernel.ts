@@ -20,9 +20,12 @@ export interface IKernelAnswer {
 }
 
 /** Python source for a call into `jax_nbhelp.shell.frontend`, arguments as JSON literals. */
-export function frontendCall(name: 'status' | 'apply', ...args: (string | number | boolean)[]): string {
+export function frontendCall(
+  name: 'status' | 'apply',
+  ...args: (string | number | boolean | null)[]
+): string {
   const literal = args.map(arg =>
-    typeof arg === 'boolean' ? (arg ? 'True' : 'False') : JSON.stringify(arg)
+    arg === null ? 'None' : typeof arg === 'boolean' ? (arg ? 'True' : 'False') : JSON.stringify(arg)
   );
   return `__import__("jax_nbhelp.shell.frontend").shell.frontend.${name}(${literal.join(', ')})`;
 }

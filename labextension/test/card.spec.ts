@@ -267,6 +267,19 @@ describe('CardView', () => {
     expect(safeties.some(t => t.includes('simulated on the CPU'))).toBe(false);
   });
 
+  it('shows the glance the kernel decided, and renders an older bundle without one', () => {
+    const cpu = diagnoses.find(d => d.code === 'JNH201')!;
+    const view = card(cpu);
+    expect(view.node.querySelector('.jnh-cause')!.textContent).toContain(cpu.cause!);
+    expect(view.node.querySelector('.jnh-short')!.textContent).toBe(cpu.recommended_line);
+    expect(cpu.shared_safety!.length).toBeGreaterThan(0);
+    const {cause: _c, shared_safety: _s, recommended_line: _r, ...older} = cpu;
+    const old = card({...older, fixes: cpu.fixes.map(({own_safety: _o, ...fix}) => fix)});
+    expect(old.node.querySelector('.jnh-cause')!.textContent).toContain(cpu.explanation);
+    expect(old.node.querySelector('.jnh-shared')).toBeNull();
+    expect(old.buttons.length).toBe(cpu.fixes.length);
+  });
+
   it('shows each preview exactly, with what runs', () => {
     const view = card(flagship);
     const previews = Array.from(view.node.querySelectorAll('pre.jnh-preview'));
@@ -379,6 +392,10 @@ describe('frontendCall', () => {
   it('quotes its arguments as Python literals', () => {
     expect(frontendCall('apply', 'ab"c', 2)).toBe(
       '__import__("jax_nbhelp.shell.frontend").shell.frontend.apply("ab\\"c", 2)'
+    );
+    // the bundle's session goes with the card id; an older bundle has none
+    expect(frontendCall('status', 'id', null)).toBe(
+      '__import__("jax_nbhelp.shell.frontend").shell.frontend.status("id", None)'
     );
   });
 });

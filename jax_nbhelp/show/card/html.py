@@ -90,18 +90,19 @@ def preview_html(fix: Fix) -> str:
     return '<pre class="jnh-preview">' + "\n".join(rows) + "</pre>"
 
 
-def safety_html(fix: Fix) -> str:
-    """Whether the fix changes what the program computes, then why."""
+def safety_html(fix: Fix, text: str | None = None) -> str:
+    """Whether the fix changes what the program computes, then why (``text``: the part of
+    its safety the card has not said above, ``Diagnosis.own_safety``)."""
     if fix.safe:
         badge = '<span class="jnh-safe">Safe:</span>'
     else:
         badge = '<span class="jnh-unsafe">Changes what the program computes:</span>'
-    return f'<div class="jnh-text">{badge} {inline(fix.safety)}</div>'
+    return f'<div class="jnh-text">{badge} {inline(fix.safety if text is None else text)}</div>'
 
 
-def fix_details_html(fix: Fix) -> str:
-    """What a fix does, how safe it is and exactly what it runs (shown next to its button)."""
-    parts = [f'<div class="jnh-text">{inline(fix.summary)}</div>', safety_html(fix)]
+def fix_details_html(fix: Fix, safety: str | None = None) -> str:
+    """What a fix does, how safe it is and exactly what it runs."""
+    parts = [f'<div class="jnh-text">{inline(fix.summary)}</div>', safety_html(fix, safety)]
     if fix.unavailable:
         parts.append(f'<div class="jnh-text jnh-unavailable">Cannot apply here: '
                      f"{inline(fix.unavailable)}</div>")
@@ -120,41 +121,28 @@ def shown_order(diagnosis: Diagnosis) -> list[int]:
     return numbers
 
 
-def recommended_html(diagnosis: Diagnosis, number: int) -> str:
-    """The line under the recommended fix's title: why it comes first."""
-    found = diagnosis.recommended()
-    if found is None or found[0] != number:
-        return ""
-    return (f'<div class="jnh-text jnh-recommended"><strong>Recommended.</strong> '
-            f"{inline(found[1])}</div>")
-
-
-def fix_html(number: int, fix: Fix, recommended: str = "") -> str:
-    """A fix in the static copy: the widget shows a button where this shows a title;
-    ``recommended`` is its ``recommended_html`` line, if it is the one."""
+def fix_html(number: int, fix: Fix, safety: str | None = None) -> str:
+    """A fix in the details: its title, what it does, how safe, what it runs."""
     status = " (cannot apply here)" if fix.unavailable else ""
     return (
         f'<div class="jnh-fix"><div class="jnh-fix-title">Fix {number}: {esc(fix.label)}'
-        f"{status}</div>{recommended}{fix_details_html(fix)}</div>"
+        f"{status}</div>{fix_details_html(fix, safety)}</div>"
     )
 
 
-def header_html(diagnosis: Diagnosis) -> str:
-    """Title, the error, the cause in plain words, where, the call site, why and notes."""
+def glance_html(diagnosis: Diagnosis) -> str:
+    """The top of every card: the title and code, then the cause in one sentence with its
+    place (the error line itself sits right above the card, in the traceback)."""
+    cause = diagnosis.glance()["cause"]
+    place = ""
+    # the place, unless the sentence names it already (these cards cannot link to it)
+    if diagnosis.location is not None and diagnosis.location.label not in cause:
+        place = f' <span class="jnh-muted jnh-place">({esc(diagnosis.location.label)})</span>'
     parts = [
-        f'<div class="jnh-title">{esc(diagnosis.title)} '
+        f'<div class="jnh-title" role="heading" aria-level="3">{esc(diagnosis.title)} '
         f'<span class="jnh-code">jax_nbhelp {esc(diagnosis.code)}</span></div>',
-        f'<div class="jnh-error">{esc(diagnosis.error)}</div>',
-        f'<div class="jnh-text">{inline(diagnosis.explanation)}</div>',
+        f'<div class="jnh-text jnh-cause">{inline(cause)}{place}</div>',
     ]
-    if diagnosis.location is not None:
-        parts.append(location_html("Where:", diagnosis.location))
-    if diagnosis.call_site is not None:
-        parts.append(location_html("Reached from:", diagnosis.call_site, context=1))
-    parts.append(f'<div class="jnh-heading">Why:</div><div class="jnh-text">'
-                 f"{inline(diagnosis.why)}</div>")
-    parts += [f'<div class="jnh-text"><strong>Note:</strong> {inline(note)}</div>'
-              for note in diagnosis.notes]
     if diagnosis.hidden_fixes:
         from jax_nbhelp.core.classroom import hidden_line
 
@@ -164,6 +152,36 @@ def header_html(diagnosis: Diagnosis) -> str:
         parts.append('<div class="jnh-text jnh-muted">No mechanical fix is correct here; the '
                      "explanation says what to change.</div>")
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
+
+
+def recommended_line_html(diagnosis: Diagnosis) -> str:
+    """The one line beside the recommended fix's button; empty when none is recommended."""
+    line = diagnosis.glance()["recommended_line"]
+    return f'<div class="jnh-text jnh-short">{inline(line)}</div>' if line else ""
+
+
+def details_html(diagnosis: Diagnosis) -> str:
+    """Everything past the glance, closed: the error line, the whole explanation, where
+    with its lines, why, the notes, and each fix's safety and exactly what it runs (a
+    safety sentence the fixes share said once)."""
+    parts = [f'<div class="jnh-error">{esc(diagnosis.error)}</div>',
+             f'<div class="jnh-text">{inline(diagnosis.explanation)}</div>']
+    if diagnosis.location is not None:
+        parts.append(location_html("Where:", diagnosis.location))
+    if diagnosis.call_site is not None:
+        parts.append(location_html("Reached from:", diagnosis.call_site, context=1))
+    parts.append(f'<div class="jnh-heading">Why:</div><div class="jnh-text">'
+                 f"{inline(diagnosis.why)}</div>")
+    parts += [f'<div class="jnh-text"><strong>Note:</strong> {inline(note)}</div>'
+              for note in diagnosis.notes]
+    shared = diagnosis.shared_safety()
+    if shared:
+        parts.append(f'<div class="jnh-text jnh-shared">All of these fixes: '
+                     f"{inline(' '.join(shared))}</div>")
+    parts += [fix_html(number, fix, diagnosis.own_safety(fix))
+              for number, fix in enumerate(diagnosis.fixes, 1)]
+    return ('<details class="jnh-more"><summary>Details: why, and what each fix runs'
+            '</summary><div class="jnh-body">' + "".join(parts) + "</div></details>")
 
 
 def fixed_sources_html(edits: Sequence[CellEdit]) -> str:
@@ -229,14 +247,28 @@ def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | N
 
 
 def card_html(diagnosis: Diagnosis, outcome: str = "", *, magic_hint: bool = True) -> str:
-    """The whole card as static HTML: header, every fix with its preview, then ``outcome``."""
-    fixes = "".join(fix_html(n, diagnosis.fixes[n - 1], recommended_html(diagnosis, n))
-                    for n in shown_order(diagnosis))
-    hint = ""
+    """The whole card as static HTML, laid out as the live ones: the glance, the
+    recommended fix with its line, the other fixes, the closed details, then ``outcome``.
+    A static copy has no buttons: it names the fixes, and the magic applies them."""
+    parts = [glance_html(diagnosis)]
+    order = shown_order(diagnosis)
+    recommended = diagnosis.recommended()
+    if recommended is not None:
+        fix = diagnosis.fixes[recommended[0] - 1]
+        parts.append(f'<div class="jnh-primary"><span class="jnh-fix-title">Recommended: '
+                     f"Fix {recommended[0]}: {esc(fix.label)}</span>"
+                     f"{recommended_line_html(diagnosis)}</div>")
+        order = order[1:]
+    if order:
+        names = " · ".join(f"Fix {n}: {esc(diagnosis.fixes[n - 1].label)}" for n in order)
+        heading = "Other fixes" if recommended is not None else "Fixes"
+        parts.append(f'<div class="jnh-text jnh-others"><span class="jnh-muted">{heading}:'
+                     f"</span> {names}</div>")
     if magic_hint and diagnosis.fixes:
-        hint = ('<div class="jnh-text jnh-muted">In a running kernel, apply fix N with '
-                "<code>%jax_nbhelp fix N</code>.</div>")
-    return f'<div class="jnh-card">{header_html(diagnosis)}{fixes}{hint}{outcome}</div>'
+        parts.append('<div class="jnh-text jnh-muted">In a running kernel, apply fix N with '
+                     "<code>%jax_nbhelp fix N</code>.</div>")
+    parts.append(details_html(diagnosis))
+    return f'<div class="jnh-card">{"".join(parts)}{outcome}</div>'
 
 
 def static_html(card_id: str, body: str) -> str:

@@ -111,6 +111,18 @@ CARD_CSS = """
 .jnh-card .widget-box { min-width: 0; max-width: 100%; }
 .jnh-card .widget-html-content { line-height: 1.45; white-space: normal; overflow: visible; }
 .jnh-card summary { cursor: pointer; }
+.jnh-card .jnh-cause { margin: 2px 0 6px 0; }
+.jnh-card .jnh-primary, .jnh-card .jnh-others {
+  display: flex;
+  flex-wrap: wrap;
+  align-items: center;
+  gap: 4px 10px;
+  margin: 4px 0;
+}
+.jnh-card .jnh-primary .jnh-short { margin: 0; flex: 1 1 20em; }
+.jnh-card .jnh-more { margin: 6px 0 2px 0; }
+.jnh-card .jnh-more > summary { color: var(--jp-ui-font-color2, inherit); }
+.jnh-card .jnh-unfold { align-self: flex-start; }
 """
 
 

@@ -39,26 +39,36 @@ class DiagnosisCard:
         self.running = False
         self._published = False
 
-        self.header = widgets.HTML(value=html.style_tag() + html.header_html(diagnosis))
-        self.buttons: list[widgets.Button] = []
+        # The glance (title, code, the cause in one sentence with its place), the
+        # recommended fix as the primary button with its line, the others as plain buttons,
+        # then everything else in closed details: the layout of the native card.
+        self.header = widgets.HTML(value=html.style_tag() + html.glance_html(diagnosis))
+        recommended = diagnosis.recommended()
+        self.buttons = [self._button(number, fix, recommended is not None
+                                     and number == recommended[0])
+                        for number, fix in enumerate(diagnosis.fixes, 1)]
+        order = html.shown_order(diagnosis)
         rows: list[widgets.Widget] = []
-        for number, fix in enumerate(diagnosis.fixes, 1):
-            button = widgets.Button(
-                description=f"Fix {number}: {fix.label}",
-                tooltip=fix.summary,
-                disabled=fix.unavailable is not None,
-                button_style="primary" if fix.safe else "warning",
-                layout=widgets.Layout(width="auto"),
-            )
-            button.add_class("jnh-fix-button")
-            button.on_click(self._handler(number))
-            self.buttons.append(button)
-            details = html.recommended_html(diagnosis, number) + html.fix_details_html(fix)
-            row = widgets.VBox([button, widgets.HTML(value=details)])
-            row.add_class("jnh-fix")
-            rows.append(row)
-        # the recommended fix first, as in every card (buttons[n - 1] stays fix n)
-        rows = [rows[n - 1] for n in html.shown_order(diagnosis)]
+        if recommended is not None:
+            primary = widgets.HBox([self.buttons[recommended[0] - 1],
+                                    widgets.HTML(value=html.recommended_line_html(diagnosis))])
+            primary.add_class("jnh-primary")
+            rows.append(primary)
+            order = order[1:]
+        if order:
+            heading = "Other fixes:" if recommended is not None else "Fixes:"
+            others = widgets.HBox([widgets.HTML(value=f'<span class="jnh-muted">{heading}'
+                                                      "</span>"),
+                                   *(self.buttons[n - 1] for n in order)])
+            others.add_class("jnh-others")
+            rows.append(others)
+        self.details = widgets.HTML(value=html.details_html(diagnosis))
+        self.body = widgets.VBox([*rows, self.details])
+        # After a fix worked the card folds to its header and outcome; this unfolds it.
+        self.unfold = widgets.Button(description="Show the diagnosis",
+                                     layout=widgets.Layout(width="auto", display="none"))
+        self.unfold.add_class("jnh-unfold")
+        self.unfold.on_click(lambda _button: self.set_folded(not self.folded))
         self.status = widgets.HTML(value="")
         # grid steps done (or time against the estimate) while a long fix runs
         self.progress = widgets.FloatProgress(value=0.0, min=0.0, max=1.0,
@@ -71,13 +81,39 @@ class DiagnosisCard:
         self.traceback_box.layout.display = "none"
         self.outcome = widgets.HTML(value="")
         self.nested_box = widgets.VBox([])
-        self.widget = widgets.VBox([self.header, *rows, self.status, self.progress, self.output,
-                                    self.traceback_box, self.outcome, self.nested_box])
+        self.widget = widgets.VBox([self.header, self.unfold, self.body, self.status,
+                                    self.progress, self.output, self.traceback_box,
+                                    self.outcome, self.nested_box])
         self.widget.add_class("jnh-card")
         if parent is None:
             self.widget.add_class(f"jnh-live-{self.card_id}")
             # The JupyterLab extension applies fixes of this card by its id.
             register(diagnosis, self.card_id)
+
+    def _button(self, number: int, fix: Fix, primary: bool) -> widgets.Button:
+        # safe fixes in the card's colours, the primary one filled; a fix that changes the
+        # numbers is marked as a warning wherever it sits
+        style = ("primary" if primary else "") if fix.safe else "warning"
+        button = widgets.Button(
+            description=f"Fix {number}: {fix.label}",
+            tooltip=fix.summary,
+            disabled=fix.unavailable is not None,
+            button_style=style,
+            layout=widgets.Layout(width="auto"),
+        )
+        button.add_class("jnh-fix-button")
+        button.on_click(self._handler(number))
+        return button
+
+    @property
+    def folded(self) -> bool:
+        return bool(self.body.layout.display == "none")
+
+    def set_folded(self, folded: bool) -> None:
+        """Fold the card to its header and outcome, or unfold it."""
+        self.body.layout.display = "none" if folded else None
+        self.unfold.layout.display = None
+        self.unfold.description = "Show the diagnosis" if folded else "Fold the diagnosis"
 
     # -- clicking -------------------------------------------------------------------------
 
@@ -112,6 +148,8 @@ class DiagnosisCard:
         if result.diagnosis is not None:
             self.nested = DiagnosisCard(result.diagnosis, parent=self)
             self.nested_box.children = (self.nested.widget,)
+        if result.ok:
+            self.set_folded(True)  # "✓ Fixed" is what is left to read
         self.root().republish()
         return result
 
