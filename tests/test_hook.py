@@ -39,6 +39,40 @@ def test_unrelated_error_gets_ipythons_own_traceback(nb: Notebook) -> None:
     assert after.stderr == ""
 
 
+def _numbered(text: str) -> str:
+    return re.sub(r"(In\[|ipython-input-)\d+(-[0-9a-f]+)?", r"\1N", text)
+
+
+def test_a_traceback_through_cells_is_ipythons_text_without_the_module_walks(
+        nb: Notebook) -> None:
+    """A RecursionError through a helper in an earlier cell and the failing cell: the same
+    text as IPython alone, and while the extension is loaded inspect.getmodule finds the
+    cells' files to be of no module without walking sys.modules (see shell/cell_frames);
+    unloading takes those entries out."""
+    import inspect
+
+    helper, call = "def deep(n):\n    return deep(n + 1)", "x = 1\ndeep(0)"
+    nb.ok(helper)
+    before = nb.run(call)
+    nb.ok("%load_ext jax_nbhelp")
+    nb.ok(helper)
+    cached = dict(inspect.modulesbyfile)
+    after = nb.run(call)
+    assert isinstance(after.error, RecursionError)
+    # (how many frames fit under the recursion limit can differ by one between runs)
+    def counted(text: str) -> str:
+        return re.sub(r"\(\d+ times\)", "(M times)", _numbered(text))
+
+    assert counted(after.stdout) == counted(before.stdout)
+    assert "skipping similar frames" in after.stdout
+    ours = {key for key, name in inspect.modulesbyfile.items()
+            if key not in cached and "ipython-input" in key}
+    assert ours, "no cell files entered"
+    assert all(inspect.getmodule(inspect.currentframe(), key) is None for key in ours)
+    nb.ok("%unload_ext jax_nbhelp")
+    assert not any(key in inspect.modulesbyfile for key in ours)
+
+
 def test_syntax_and_indentation_errors_still_reported_by_ipython(nb: Notebook) -> None:
     nb.ok("%load_ext jax_nbhelp")
     syntax = nb.run("x = (1,")

@@ -12,6 +12,7 @@ handed in: a ``Fix`` gets the callable that runs it from the fix layer that buil
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
@@ -375,7 +376,12 @@ class Diagnosis:
                 "recommended_line": line}
 
     def shared_safety(self) -> list[str]:
-        return glance.shared_sentences([fix.safety for fix in self.fixes])
+        return list(self._shared_safety)
+
+    @functools.cached_property
+    def _shared_safety(self) -> tuple[str, ...]:
+        # asked once per fix by every form the card takes; the fixes never change
+        return tuple(glance.shared_sentences([fix.safety for fix in self.fixes]))
 
     def own_safety(self, fix: Fix) -> str:
         """``fix.safety`` less what the fixes share (said once, above them)."""

@@ -243,7 +243,10 @@ def _message(exc: BaseException) -> str:
 
 def _link(exc: BaseException, shell: Any) -> Link:
     frames = []
-    for summary in traceback.extract_tb(exc.__traceback__):
+    # walk_tb, not extract_tb: the line numbers without each frame's column positions,
+    # which Python 3.11 finds by walking the code's position table, per frame
+    summaries = traceback.StackSummary.extract(traceback.walk_tb(exc.__traceback__))
+    for summary in summaries:
         lineno = summary.lineno or 0
         frames.append(
             Frame(

@@ -13,6 +13,8 @@ import sys
 from types import TracebackType
 from typing import Any
 
+from jax_nbhelp.shell.cell_frames import CellFiles
+
 _SYNTAX_PATH_ERRORS = (OverflowError, SyntaxError, ValueError, TypeError, MemoryError)
 
 
@@ -27,6 +29,7 @@ class ExceptionHook:
         )
         self.active = False
         self._installed: Any = None
+        self.cell_files = CellFiles()
 
     def install(self) -> None:
         previous_types = self.previous[0]
@@ -38,6 +41,7 @@ class ExceptionHook:
     def uninstall(self) -> None:
         """Put back exactly what was there, unless someone else has since taken the slot."""
         self.active = False
+        self.cell_files.clear()
         if self.shell.CustomTB is self._installed:
             self.shell.custom_exceptions, self.shell.CustomTB = self.previous
 
@@ -64,7 +68,12 @@ class ExceptionHook:
             self.install()
 
     def _show_like_ipython(self, value: BaseException, tb: TracebackType | None) -> None:
-        """Exactly what IPython does for an exception nobody claimed."""
+        """Exactly what IPython does for an exception nobody claimed (the same text; its
+        cells' frames found to be of no module at once, see cell_frames)."""
+        self.cell_files.enter(value, tb)
+        self._show_traceback(value, tb)
+
+    def _show_traceback(self, value: BaseException, tb: TracebackType | None) -> None:
         shell = self.shell
         if tb is not None and tb.tb_frame.f_code.co_name == "run_code":
             shell.showtraceback(running_compiled_code=True)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import pkgutil
 import threading
 
 _STARTED = threading.Event()
@@ -21,13 +22,27 @@ _MODULES = (
     "jax_nbhelp.show.card.html",
     "jax_nbhelp.show.display",
     "jax_nbhelp.fix.run_plan",
+    "jax_nbhelp.fix.interpreted_kernel",
+    "jax_nbhelp.show.bundle",
 )
+# A first parse pays for libcst's native parser and its metadata machinery; a cell shaped
+# like a kernel helper takes that here instead of in the first failing cell.
+_SAMPLE = "def helper(x):\n    return run(body, size(x.shape), axes='core')\n"
 
 
 def _import_all() -> None:
     try:
         for name in _MODULES:
             importlib.import_module(name)
+        import jax_nbhelp.rewrite as rewrite
+
+        # the codemods, one per file: a diagnosis imports the ones its fixes use
+        for found in pkgutil.iter_modules(rewrite.__path__, "jax_nbhelp.rewrite."):
+            importlib.import_module(found.name)
+        from jax_nbhelp.rewrite import _cst, diff
+
+        _cst.locate(_SAMPLE, 2)
+        diff.unified_diff(_SAMPLE, _SAMPLE.replace("'core'", "None"), "warm-up")
         from jax_nbhelp.diagnosis import catalog_index
         from jax_nbhelp.diagnosis.engine import entries
 
