@@ -142,6 +142,22 @@ def test_no_such_kernel_exits_2(tmp_path: Path) -> None:
     assert "no Jupyter kernel named 'no-such-kernel'" in proc.stderr
 
 
+def test_a_kernel_that_dies_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_code_cell("import os\nos._exit(1)"),
+        nbformat.v4.new_code_cell("y = 2"),
+    ])
+    path = tmp_path / "dies.ipynb"
+    nbformat.write(notebook, path)
+    out = tmp_path / "out.ipynb"
+    proc = doctor(path, "--fix", "--write", out, "--quiet", cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert "the kernel died" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert not out.exists()
+
+
 def _text(path: Path, content: str | bytes) -> Path:
     if isinstance(content, bytes):
         path.write_bytes(content)
