@@ -70,11 +70,12 @@ def forged(nb: Notebook, rng: random.Random, counts: collections.Counter[str]) -
         return
     card, session = bundle["card_id"], bundle["session"]
     ids = [repr(rng.randbytes(6).hex()), "''", repr("x" * 10_000), repr("\u202e\x00card"),
-           "None", "123", "['a']", repr(card.upper())]
+           "None", "123", "['a']", repr(card + "0"), repr(card[:-1])]
     calls = [f"{rng.choice(('status', 'apply'))}({rng.choice(ids)}, 1)" for _ in range(3)]
     calls += [f"status({card!r}, 'another-kernel')",
               f"apply({card!r}, {rng.randint(1, 2)}, {rng.randbytes(6).hex()!r})",
               f"apply({card!r}, {rng.choice(('True', '0', '-1', '99', '2.0', repr('2')))})"]
+    # (a near miss of the real id: one more or one less character)
     own = _answer(nb, f"status({card!r}, {session!r})")
     if own is None or not own.get("known"):
         counts["the real card refused"] += 1  # refusing everything would prove nothing

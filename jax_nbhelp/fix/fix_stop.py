@@ -67,9 +67,46 @@ def _wrap(original: Callable[..., Any], stop: Stop) -> Callable[..., Any]:
     return checked
 
 
+class Deferred:
+    """Whether an interrupt arrived while one was deferred."""
+
+    def __init__(self) -> None:
+        self.arrived = False
+
+
 @contextlib.contextmanager
-def stoppable() -> Iterator[Stop]:
-    """While the block runs, an interrupt stops it (see the module doc); yields the Stop."""
+def deferred_interrupts() -> Iterator[Deferred]:
+    """While a fix sets up and tears down, an interrupt is noted, not raised.
+
+    Raised there, it would escape the fix: before the fix's snapshot is taken or after its
+    run is done, where "Stopped" can neither put back nor keep what ran. ``stoppable``
+    raises one noted before the run starts, where it stops the fix; one noted after the
+    run came too late, and the fix's result stands."""
+    deferred = Deferred()
+    if threading.current_thread() is not threading.main_thread():
+        yield deferred
+        return
+
+    def note(signum: int, frame: Any) -> None:
+        deferred.arrived = True
+
+    try:
+        previous = signal.signal(signal.SIGINT, note)
+    except (ValueError, OSError):
+        yield deferred
+        return
+    try:
+        yield deferred
+    finally:
+        signal.signal(signal.SIGINT, previous if previous is not None
+                      else signal.default_int_handler)
+
+
+@contextlib.contextmanager
+def stoppable(early: Deferred | None = None) -> Iterator[Stop]:
+    """While the block runs, an interrupt stops it (see the module doc); yields the Stop.
+    ``early``: an interrupt noted before the block (``deferred_interrupts``) stops it at
+    once."""
     if threading.current_thread() is not threading.main_thread():
         yield Stop()
         return
@@ -100,6 +137,9 @@ def stoppable() -> Iterator[Stop]:
             wrapped[name] = original
             setattr(module, name, _wrap(original, stop))
     try:
+        if early is not None and early.arrived:
+            stop.requested = True
+            raise KeyboardInterrupt
         yield stop
     finally:
         for name, original in wrapped.items():

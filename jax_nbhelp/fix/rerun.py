@@ -23,7 +23,7 @@ from jax_nbhelp.core.model import CellRun, Fix, FixResult, Progress
 from jax_nbhelp.core.state import STATE, FailedFix, RerunSource, current_shell, typed_source
 from jax_nbhelp.diagnosis.sources import leading_blank_lines
 from jax_nbhelp.fix import loop_resume
-from jax_nbhelp.fix.fix_stop import Stop, stoppable
+from jax_nbhelp.fix.fix_stop import Deferred, Stop, deferred_interrupts, stoppable
 from jax_nbhelp.jaxapi import grid_progress, interpret_cost
 
 
@@ -207,8 +207,9 @@ def _reporting(progress: Progress | None, fix: Fix,
 
 def apply_fix(fix: Fix, progress: Progress | None = None) -> FixResult:
     """Run ``fix`` and remember the result as ``jax_nbhelp.last_result()``."""
-    with grid_progress.counting() as counter, _reporting(progress, fix, counter):
-        result = _apply(fix)
+    with deferred_interrupts() as early, grid_progress.counting() as counter, \
+            _reporting(progress, fix, counter):
+        result = _apply(fix, early)
     if fix.estimate is not None and (result.ok or counter.steps):
         # what the run really took corrects the next estimate of this session
         interpret_cost.calibrate(fix.estimate, counter.elapsed(), counter.steps,
@@ -219,7 +220,7 @@ def apply_fix(fix: Fix, progress: Progress | None = None) -> FixResult:
     return result
 
 
-def _apply(fix: Fix) -> FixResult:
+def _apply(fix: Fix, early: Deferred | None = None) -> FixResult:
     if fix.unavailable:
         return FixResult(ok=False, fix_label=fix.label, error=f"Cannot apply: {fix.unavailable}")
     shell = current_shell()
@@ -243,7 +244,7 @@ def _apply(fix: Fix) -> FixResult:
     stop: Stop | None = None
     try:
         wrapper = fix.runtime() if fix.runtime is not None else contextlib.nullcontext()
-        with stoppable() as stop, wrapper:
+        with stoppable(early) as stop, wrapper:
             for run in fix.runs:
                 ran = run
                 executed.append(executed_source(run))
