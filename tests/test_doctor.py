@@ -176,3 +176,42 @@ def test_the_set_up_line_of_a_kept_mode_turns_it_on_and_off(loaded: Notebook) ->
     off = loaded.run("%jax_nbhelp interpret off")
     assert "is off" in off.stdout
     assert interpret_modes.session_mode() is None
+
+
+def test_a_long_fix_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
+    """The doctor hears a running fix's reports (the kernel's PROGRESS_MIME): a terminal
+    gets them in its progress line, under a bar of the cells done; a log does without."""
+    import io
+
+    from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
+    from jax_nbhelp.doctor.checkup import Checkup, Options
+    from jax_nbhelp.doctor.cli import _Progress
+
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell(BIG_MATMUL),
+        nbformat.v4.new_code_cell("import jax_nbhelp.fix.rerun as r\n"
+                                  "r.PROGRESS_AFTER = r.PROGRESS_EVERY = 0.1"),
+        nbformat.v4.new_code_cell("x = jnp.ones((1024, 1024))\nout = matmul(x, x)"),
+    ])
+    path = tmp_path / "long.ipynb"
+    nbformat.write(notebook, path)
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal, log = Terminal(), io.StringIO()
+    shown, logged = _Progress(terminal, quiet=False), _Progress(log, quiet=False)
+
+    def both(text: str, done: float | None, transient: bool) -> None:
+        shown.step(text, done, transient)
+        logged.step(text, done, transient)
+
+    report = Checkup(path, notebook, Options(kernel="python3", fix=True, timeout=600.0,
+                                             keep_going=False), both, shown.say).run()
+    assert report.ok, report
+    reports = [line for line in terminal.getvalue().split("\r\x1b[K") if ": fix " in line]
+    assert reports, terminal.getvalue()
+    assert reports[-1].startswith("[#############.......] [3/3] cell 3: fix "), reports[-1]
+    assert ": fix " not in log.getvalue()
+    assert log.getvalue().splitlines() == ["[1/3] cell 1", "[2/3] cell 2", "[3/3] cell 3"]

@@ -108,7 +108,8 @@ class Checkup:
     """Runs ``notebook`` (an nbformat node, changed in place when repaired)."""
 
     def __init__(self, path: Path, notebook: Any, options: Options,
-                 progress: Callable[[str], None], say: Callable[[str], None]) -> None:
+                 progress: Callable[[str, float | None, bool], None],
+                 say: Callable[[str], None]) -> None:
         self.path = path
         self.nb = notebook
         self.options = options
@@ -117,6 +118,8 @@ class Checkup:
         self.report = NotebookReport(str(path))
         self._counts: dict[int, int] = {}  # execution count -> cell index (0-based)
         self._modes: list[str] = []
+        self._where = ""  # "[3/12] cell 4", for the progress line of a running fix
+        self._done: float | None = None  # the share of the notebook's cells already run
 
     def kernel_name(self) -> str:
         spec = self.nb.metadata.get("kernelspec", {}) or {}
@@ -132,7 +135,9 @@ class Checkup:
             if loaded.error is not None:
                 raise KernelGone(f"%load_ext jax_nbhelp failed there: {_first_line(loaded)}")
             for position, index in enumerate(code_cells, 1):
-                self.progress(f"[{position}/{len(code_cells)}] cell {index + 1}")
+                self._where = f"[{position}/{len(code_cells)}] cell {index + 1}"
+                self._done = (position - 1) / len(code_cells)
+                self.progress(self._where, self._done, False)
                 if not self._cell(kernel, index):
                     left = len(code_cells) - position
                     if left and self.report.stopped is None:
@@ -190,8 +195,14 @@ class Checkup:
         fix = bundle["fixes"][number - 1]
         failure.fix = str(fix.get("label"))
         call = (f"import jax_nbhelp.shell.frontend as _jnh_frontend\n"
-                f"_jnh_frontend.apply({bundle.get('card_id')!r}, {number})")
-        outcome = kernel.run(call, self.options.timeout, silent=True)
+                f"_jnh_frontend.apply({bundle.get('card_id')!r}, {number}, "
+                f"{bundle.get('session')!r})")
+
+        def progress(report: dict[str, Any]) -> None:  # a long fix: how far it is
+            self.progress(f"{self._where}: fix {number}, {report.get('text', '')}",
+                          self._done, True)
+
+        outcome = kernel.run(call, self.options.timeout, silent=True, on_progress=progress)
         result = outcome.results[-1] if outcome.results else {}
         failure.fixed = bool(result.get("ok"))
         if not failure.fixed:

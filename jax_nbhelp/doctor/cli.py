@@ -71,8 +71,13 @@ def _write(notebook: Any, path: Path) -> None:
     nbformat.write(notebook, str(path))  # type: ignore[no-untyped-call]
 
 
+_BAR = 20  # characters
+
+
 class _Progress:
-    """A progress line per cell on stderr (rewritten in place on a terminal)."""
+    """A progress line per cell on stderr; on a terminal, one line rewritten in place with
+    a bar of the cells done, and a running fix's reports in it (those are left out of a
+    log, which gets one line per cell)."""
 
     def __init__(self, stream: TextIO, quiet: bool) -> None:
         self.stream = stream
@@ -80,13 +85,19 @@ class _Progress:
         self.tty = stream.isatty()
         self._open = False
 
-    def step(self, text: str) -> None:
+    def step(self, text: str, done: float | None = None, transient: bool = False) -> None:
+        """``done``: the share of cells run, for the bar; ``transient``: a report that a
+        terminal shows in place and a log does without."""
         if self.quiet:
             return
         if self.tty:
-            self.stream.write(f"\r\x1b[K{text}")
+            bar = ""
+            if done is not None:
+                filled = round(max(0.0, min(1.0, done)) * _BAR)
+                bar = "[" + "#" * filled + "." * (_BAR - filled) + "] "
+            self.stream.write(f"\r\x1b[K{bar}{text}")
             self._open = True
-        else:
+        elif not transient:
             self.stream.write(text + "\n")
         self.stream.flush()
 

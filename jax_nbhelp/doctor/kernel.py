@@ -11,6 +11,7 @@ import os
 import queue
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -70,9 +71,11 @@ class Kernel:
         finally:
             self.km.shutdown_kernel(now=True)
 
-    def run(self, code: str, timeout: float, *, silent: bool = False) -> Outcome:
+    def run(self, code: str, timeout: float, *, silent: bool = False,
+            on_progress: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
         """Execute ``code``; ``silent`` runs it without an execution count or history (how
-        the JupyterLab extension applies a fix)."""
+        the JupyterLab extension applies a fix); ``on_progress`` hears each report of a
+        running fix (PROGRESS_MIME, the first display and its updates)."""
         out = Outcome()
         start = time.monotonic()
         msg_id = self.kc.execute(code, silent=False, store_history=not silent,
@@ -94,6 +97,11 @@ class Kernel:
                 continue
             if msg["parent_header"].get("msg_id") != msg_id:
                 continue
+            if on_progress is not None:
+                data = msg["content"].get("data") or {}
+                if msg["msg_type"] in ("display_data", "update_display_data") \
+                        and isinstance(data.get(PROGRESS_MIME), dict):
+                    on_progress(data[PROGRESS_MIME])
             if _collect(out, msg["msg_type"], msg["content"]):
                 break
         self._reply(msg_id, out)
