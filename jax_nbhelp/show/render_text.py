@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import textwrap
+from functools import lru_cache
 
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import is_top_level
@@ -10,7 +11,10 @@ from jax_nbhelp.diagnosis.context import is_top_level
 MIME_TYPE = "application/vnd.jax-nbhelp.diagnosis+json"
 
 
+@lru_cache(maxsize=512)
 def _wrap(text: str, indent: str = "  ") -> str:
+    # cached: most of a diagnosis's text (why, the fixes' summaries) is the same at every
+    # later error, and textwrap is the slowest part of the text form
     return textwrap.fill(text, width=92, initial_indent=indent, subsequent_indent=indent)
 
 

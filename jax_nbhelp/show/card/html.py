@@ -11,6 +11,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from jax_nbhelp.core.model import CellEdit, Diagnosis, Fix, FixResult, Location
 from jax_nbhelp.diagnosis.context import is_top_level
@@ -30,6 +31,12 @@ _INLINE_CODE = re.compile(r"`([^`\n]+)`")
 def inline(text: object) -> str:
     """``text`` as HTML with its `inline code` as code: the one text format of every card
     (the text form keeps the backticks). Escaped first, so nothing in it is markup."""
+    return _inline(str(text))
+
+
+@lru_cache(maxsize=512)
+def _inline(text: str) -> str:
+    # cached: the catalog's sentences come back at every later error
     return _INLINE_CODE.sub(r"<code>\1</code>", esc(text))
 
 
