@@ -4,9 +4,14 @@ anything else (a tutorial-sized TPU matmul)."""
 
 from __future__ import annotations
 
-import pytest
-from conftest import Notebook, iopub_of, real_kernel, validate_bundle
+import contextlib
+import dataclasses
+import signal
 
+import pytest
+from conftest import SCALED_HELPER, Notebook, iopub_of, real_kernel, validate_bundle
+
+import jax_nbhelp
 from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
 
 # The blocked matmul of a Pallas TPU tutorial, as the catalog's example has it: an
@@ -77,3 +82,32 @@ def test_the_kernel_interrupt_stops_only_the_fix() -> None:
         assert _run(client, "print('out' in globals(), 1 + 1)").strip() == "False 2"
         assert "Stopped" in _run(client, "%jax_nbhelp last")
         assert "no interpret mode is on" in _run(client, "%jax_nbhelp interpret")
+
+
+def test_an_interrupt_as_the_fix_sets_up_stops_it_before_anything_runs(
+        loaded: Notebook) -> None:
+    """An interrupt that lands before the fix's run (here: while its runtime switch is
+    made) stops the fix at its start: nothing re-ran, nothing changed, and the hook stays.
+    benchmarks/fuzz.py lands interrupts at seeded moments of the whole fix, set-up and
+    tear-down included (fix_stop.deferred_interrupts), which a test cannot aim at."""
+    loaded.ok(SCALED_HELPER)
+    loaded.ok("step = 0")
+    assert loaded.run("step += 1\nout = jax.jit(scaled)(jnp.ones((8, 128)))").error
+    diagnosis = jax_nbhelp.last()
+    assert diagnosis is not None
+    fix = next(f for f in diagnosis.fixes if f.label == "Remove collective_axes")
+    scaled, handler = loaded["scaled"], loaded.shell.CustomTB
+
+    def interrupted_runtime() -> contextlib.AbstractContextManager[None]:
+        signal.raise_signal(signal.SIGINT)  # what the kernel's stop button sends
+        return contextlib.nullcontext()
+
+    result = dataclasses.replace(fix, runtime=interrupted_runtime).apply()
+    assert result.stopped, result
+    assert loaded["scaled"] is scaled
+    assert loaded["step"] == 1
+    assert "out" not in loaded.shell.user_ns
+    assert loaded.shell.CustomTB is handler
+    # and the real fix still works after it
+    assert fix.apply().ok
+    assert loaded["step"] == 1
