@@ -30,9 +30,18 @@ _NO_MODULE = "<jax_nbhelp: a cell's code, of no module>"
 _MAX_EXCEPTIONS = 200  # a chain longer than this is formatted the slow way past it
 
 
+def _is_cell(name: str) -> bool:
+    """Source IPython put in linecache itself: with no modification time (IPython 8+), or in
+    its own side cache (IPython 7); the kind no module's file can be."""
+    entry = linecache.cache.get(name)
+    if entry is not None and len(entry) == 4 and entry[1] is None:
+        return True
+    older = getattr(linecache, "_ipython_cache", None)
+    return isinstance(older, dict) and name in older
+
+
 def _cell_files(value: BaseException, tb: TracebackType | None) -> set[str]:
-    """The files of the frames IPython will format that are cells: source IPython put in
-    linecache itself (no modification time), the kind no module's file can be."""
+    """The files of the frames IPython will format that are cells (``_is_cell``)."""
     files: set[str] = set()
     seen: set[int] = set()
     pending: list[tuple[BaseException | None, TracebackType | None]] = [(value, tb)]
@@ -48,8 +57,7 @@ def _cell_files(value: BaseException, tb: TracebackType | None) -> set[str]:
                 trace = BaseException.__getattribute__(error, "__traceback__")
         while trace is not None:
             name = trace.tb_frame.f_code.co_filename
-            entry = linecache.cache.get(name)
-            if entry is not None and len(entry) == 4 and entry[1] is None:
+            if _is_cell(name):
                 files.add(name)
             trace = trace.tb_next
     return files
