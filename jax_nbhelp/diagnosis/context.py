@@ -289,9 +289,10 @@ def _module_aliases(shell: Any) -> dict[str, str]:
     if not isinstance(namespace, dict):
         return {}
     aliases: dict[str, str] = {}
-    for name, value in list(namespace.items()):
-        if not isinstance(value, ModuleType) or name.startswith("_"):
-            continue
+    # the modules first, in one pass (a notebook may hold thousands of other names)
+    modules = [(name, value) for name, value in list(namespace.items())
+               if isinstance(value, ModuleType) and not name.startswith("_")]
+    for name, value in modules:
         # The conventional name wins when a module is bound twice.
         if value.__name__ not in aliases or name == value.__name__.rpartition(".")[2]:
             aliases[value.__name__] = name
