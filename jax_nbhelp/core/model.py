@@ -365,6 +365,11 @@ class Diagnosis:
     def glance(self) -> dict[str, Any]:
         """What the card shows before its details (``core/glance.py``): the cause in one
         sentence, the safety sentences the fixes share, and the recommended fix's line."""
+        return dict(self._glance)
+
+    @functools.cached_property
+    def _glance(self) -> dict[str, Any]:
+        # asked by every form the card takes (the bundle, the glance, the primary line)
         found = self.recommended()
         line = None
         if found is not None:

@@ -128,6 +128,16 @@ def shown_order(diagnosis: Diagnosis) -> list[int]:
     return numbers
 
 
+def fix_groups(diagnosis: Diagnosis) -> tuple[int | None, list[int], str]:
+    """How every card groups the fixes: the recommended one's number (None when none is),
+    the others in the order shown, and the heading the others go under."""
+    order = shown_order(diagnosis)
+    found = diagnosis.recommended()
+    if found is None:
+        return None, order, "Fixes"
+    return found[0], order[1:], "Other fixes"
+
+
 def fix_html(number: int, fix: Fix, safety: str | None = None) -> str:
     """A fix in the details: its title, what it does, how safe, what it runs."""
     status = " (cannot apply here)" if fix.unavailable else ""
@@ -258,17 +268,14 @@ def card_html(diagnosis: Diagnosis, outcome: str = "", *, magic_hint: bool = Tru
     recommended fix with its line, the other fixes, the closed details, then ``outcome``.
     A static copy has no buttons: it names the fixes, and the magic applies them."""
     parts = [glance_html(diagnosis)]
-    order = shown_order(diagnosis)
-    recommended = diagnosis.recommended()
+    recommended, order, heading = fix_groups(diagnosis)
     if recommended is not None:
-        fix = diagnosis.fixes[recommended[0] - 1]
+        fix = diagnosis.fixes[recommended - 1]
         parts.append(f'<div class="jnh-primary"><span class="jnh-fix-title">Recommended: '
-                     f"Fix {recommended[0]}: {esc(fix.label)}</span>"
+                     f"Fix {recommended}: {esc(fix.label)}</span>"
                      f"{recommended_line_html(diagnosis)}</div>")
-        order = order[1:]
     if order:
         names = " · ".join(f"Fix {n}: {esc(diagnosis.fixes[n - 1].label)}" for n in order)
-        heading = "Other fixes" if recommended is not None else "Fixes"
         parts.append(f'<div class="jnh-text jnh-others"><span class="jnh-muted">{heading}:'
                      f"</span> {names}</div>")
     if magic_hint and diagnosis.fixes:

@@ -43,21 +43,17 @@ class DiagnosisCard:
         # recommended fix as the primary button with its line, the others as plain buttons,
         # then everything else in closed details: the layout of the native card.
         self.header = widgets.HTML(value=html.style_tag() + html.glance_html(diagnosis))
-        recommended = diagnosis.recommended()
-        self.buttons = [self._button(number, fix, recommended is not None
-                                     and number == recommended[0])
+        recommended, order, heading = html.fix_groups(diagnosis)
+        self.buttons = [self._button(number, fix, number == recommended)
                         for number, fix in enumerate(diagnosis.fixes, 1)]
-        order = html.shown_order(diagnosis)
         rows: list[widgets.Widget] = []
         if recommended is not None:
-            primary = widgets.HBox([self.buttons[recommended[0] - 1],
+            primary = widgets.HBox([self.buttons[recommended - 1],
                                     widgets.HTML(value=html.recommended_line_html(diagnosis))])
             primary.add_class("jnh-primary")
             rows.append(primary)
-            order = order[1:]
         if order:
-            heading = "Other fixes:" if recommended is not None else "Fixes:"
-            others = widgets.HBox([widgets.HTML(value=f'<span class="jnh-muted">{heading}'
+            others = widgets.HBox([widgets.HTML(value=f'<span class="jnh-muted">{heading}:'
                                                       "</span>"),
                                    *(self.buttons[n - 1] for n in order)])
             others.add_class("jnh-others")
