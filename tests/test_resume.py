@@ -176,6 +176,72 @@ def test_a_name_captured_earlier_in_the_failing_cell_is_captured_again(
     assert float(loaded["out"][0, 0]) == 3.0
 
 
+def test_a_cell_tried_again_runs_once_not_once_per_try(loaded: Notebook) -> None:
+    """Run, fail, Run again: the statement that raised never completed in the earlier tries,
+    and the last try stands for them. What completed in them (a rebinding of the helper) is
+    captured again, as in any cell."""
+    loaded.ok("step = 0")
+    loaded.ok(SCALED_HELPER)
+    cell = "step += 1\nf = jax.jit(scaled)\n" + CALL.replace("jax.jit(scaled)", "f")
+    for _ in range(3):
+        assert isinstance(loaded.run(cell).error, ValueError)
+    remove = _fix("Remove collective_axes")
+    assert remove.runs_sentence() == (
+        "Runs: In [4], lines 1-5 (rewritten: def scaled); then In [5], line 2 (uses scaled); "
+        "then In [6], line 2 (uses scaled); then In [7] from line 2 (uses scaled).")
+    _apply("Remove collective_axes")
+    assert loaded["step"] == 3  # each try ran it, and the fix ran none again
+    assert float(loaded["out"][0, 0]) == 7.0
+
+
+def test_an_earlier_failed_call_of_another_cell_still_runs_again(loaded: Notebook) -> None:
+    """A different cell that failed the same way was not tried again: the fix runs it, so
+    its names exist as if the corrected helper had run there."""
+    loaded.ok(SCALED_HELPER)
+    loaded.run("first = jax.jit(scaled)(jnp.ones((8, 128)))")
+    loaded.run(CALL.replace("float(step)", "2.0"))
+    remove = _fix("Remove collective_axes")
+    assert remove.runs_sentence() == (
+        "Runs: In [3], lines 1-5 (rewritten: def scaled); then In [4], line 1 (uses scaled); "
+        "then In [5] from line 1.")
+    _apply("Remove collective_axes")
+    assert float(loaded["first"][0, 0]) == 3.0
+    assert float(loaded["out"][0, 0]) == 5.0
+
+
+def test_a_cell_a_fix_completed_counts_as_run(loaded: Notebook) -> None:
+    """After a fix, the failing cell has completed: typed again and failing otherwise, the
+    earlier run's statement is captured again, not skipped as an unfinished try."""
+    loaded.ok(SCALED_HELPER)
+    cell = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
+    loaded.run(cell)
+    _apply("Run as one program")
+    loaded.run(cell)
+    remove = _fix("Remove collective_axes")
+    assert remove.runs_sentence() == (
+        "Runs: In [3], lines 1-5 (rewritten: def scaled); then In [4], line 1 (uses scaled); "
+        "then In [5] from line 1.")
+
+
+def test_a_new_session_is_read_afresh(loaded: Notebook) -> None:
+    """IPython empties its history in place for a new session; what jax_nbhelp read of the
+    old one (its sources, the cells that raised) is not taken for the new one's."""
+    loaded.ok(SCALED_HELPER)
+    loaded.run("out = jax.jit(scaled)(jnp.ones((8, 128)))")
+    loaded.shell.reset(new_session=True)
+    loaded.ok("import jax, jax.numpy as jnp\nfrom jax.experimental import pallas as pl\n"
+              "from jax.experimental.pallas import tpu as pltpu")
+    loaded.ok(SCALED_HELPER)
+    loaded.ok("f = jax.jit(scaled)")
+    loaded.run("out = f(jnp.ones((8, 128)))")
+    remove = _fix("Remove collective_axes")
+    assert remove.runs_sentence() == (
+        "Runs: In [2], lines 1-5 (rewritten: def scaled); then In [3], line 1 (uses scaled); "
+        "then In [4] from line 1.")
+    _apply("Remove collective_axes")
+    assert float(loaded["out"][0, 0]) == 3.0
+
+
 def test_statements_that_would_repeat_an_effect_are_named_not_rerun(loaded: Notebook) -> None:
     loaded.ok("step = 0")
     loaded.ok(SCALED_HELPER + "\nstep += 1\nfns = [scaled]\nfns.append(scaled)")

@@ -41,6 +41,10 @@ class State:
     last_result: FixResult | None = None
     # filename given to code a fix executed -> the raw source it holds
     reruns: dict[str, RerunSource] = field(default_factory=dict)
+    # execution count -> (the line that raised in it, its source), for each cell that
+    # stopped with an error and was not fixed since: what raised there never completed
+    # (run_plan); the source tells a record from a cell of an earlier session
+    raised: dict[int, tuple[int, str]] = field(default_factory=dict)
     # set only while the error of a failed fix is diagnosed
     failed_fix: FailedFix | None = None
     # card id -> the diagnosis it shows, for the JupyterLab extension (frontend.py)

@@ -62,7 +62,8 @@ def modules_for(haystack: str) -> list[str] | None:
     index = load()
     if index is None:
         return None
-    return [name for name, triggers in index.items() if any(t in haystack for t in triggers)]
+    found = haystack.__contains__
+    return [name for name, triggers in index.items() if any(map(found, triggers))]
 
 
 def main(argv: list[str] | None = None) -> int:

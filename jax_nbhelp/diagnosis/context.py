@@ -9,10 +9,13 @@ of that into strings and locations, so diagnoses never touch live frames.
 
 from __future__ import annotations
 
+import linecache
 import re
+import sys
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import pairwise
 from types import ModuleType
 from typing import Any, Generic, TypeVar
@@ -164,7 +167,9 @@ class ErrorContext:
 
     def alias(self, module: str) -> str | None:
         """The name under which the user's namespace holds ``module`` (None if it does not)."""
-        return self.module_aliases.get(module)
+        if self._module_aliases is not None:  # given, or already read in full
+            return self._module_aliases.get(module)
+        return _alias_of(self._shell, module, lambda: self.cell_sources)
 
     def type_of(self, name: str) -> str | None:
         """The qualified type name of the user's global ``name`` when the error happened."""
@@ -244,17 +249,21 @@ def _message(exc: BaseException) -> str:
 def _link(exc: BaseException, shell: Any) -> Link:
     frames = []
     # walk_tb, not extract_tb: the line numbers without each frame's column positions,
-    # which Python 3.11 finds by walking the code's position table, per frame
-    summaries = traceback.StackSummary.extract(traceback.walk_tb(exc.__traceback__))
-    for summary in summaries:
-        lineno = summary.lineno or 0
+    # which Python 3.11 finds by walking the code's position table, per frame. The lines
+    # come from linecache as it stands: IPython has just checked it to show this traceback
+    # (StackSummary would stat every file again).
+    for frame, number in traceback.walk_tb(exc.__traceback__):
+        code = frame.f_code
+        filename, function, lineno = code.co_filename, code.co_name, number or 0
+        if filename not in linecache.cache:
+            linecache.lazycache(filename, frame.f_globals)
         frames.append(
             Frame(
-                filename=summary.filename,
+                filename=filename,
                 lineno=lineno,
-                function=summary.name,
-                line=(summary.line or "").strip(),
-                location=locate(summary.filename, lineno, summary.name, shell),
+                function=function,
+                line=linecache.getline(filename, lineno).strip(),
+                location=locate(filename, lineno, function, shell),
             )
         )
     cls = type(exc)
@@ -299,6 +308,47 @@ def _module_aliases(shell: Any) -> dict[str, str]:
     return aliases
 
 
+def _alias_of(shell: Any, module: str, history: Callable[[], dict[int, str]]) -> str | None:
+    """What ``_module_aliases(shell).get(module)`` says, without a pass over every global:
+    its conventional name, else a name the cells' imports bound, else (rarely) the pass.
+    A module that was never imported is bound to no name."""
+    namespace = getattr(shell, "user_ns", None)
+    value = sys.modules.get(module)
+    if not isinstance(namespace, dict) or not isinstance(value, ModuleType):
+        return None
+    conventional = module.rpartition(".")[2]
+    if namespace.get(conventional) is value:
+        return conventional
+    for _, source in sorted(history().items()):
+        for name in imported_names(source):
+            if not name.startswith("_") and namespace.get(name) is value:
+                return name
+    return next((name for name, bound in list(namespace.items())
+                 if bound is value and not name.startswith("_")), None)
+
+
+_IMPORT_RE = re.compile(r"^[ \t]*(?:from[ \t]+[\w.]+[ \t]+)?import[ \t]+(\([^)]*\)|[^\n#;]*)",
+                        re.MULTILINE)
+
+
+@lru_cache(maxsize=1024)
+def imported_names(source: str) -> tuple[str, ...]:
+    """The names a cell's import statements bind (``import a.b`` binds ``a``; ``from m
+    import x as y`` binds ``y``), read from its text: a cell is read once, and a name it
+    did not bind is never taken, since the caller checks what the name holds."""
+    if "import" not in source:
+        return ()
+    names: list[str] = []
+    for match in _IMPORT_RE.finditer(source):
+        for item in match.group(1).strip("()").replace("\\\n", " ").split(","):
+            words = item.split()
+            if len(words) == 3 and words[1] == "as":
+                names.append(words[2])
+            elif len(words) == 1:
+                names.append(words[0].split(".")[0])
+    return tuple(names)
+
+
 def _value_types(shell: Any) -> dict[str, str]:
     namespace = getattr(shell, "user_ns", None)
     if not isinstance(namespace, dict):
@@ -329,12 +379,37 @@ def _places(links: list[Link], shell: Any) -> dict[str, Location]:
     return places
 
 
+class _HistoryIndex:
+    """The shell's input history as execution count -> source, kept between errors: the
+    history grows by one entry per cell, so each error reads only the new cells of a big
+    notebook. IPython empties the same list in place for a new session (and a user may
+    edit ``In``): what was read is compared with the list first (by identity, at C speed)."""
+
+    def __init__(self) -> None:
+        self.history: list[Any] | None = None
+        self.read: list[Any] = []
+        self.sources: dict[int, str] = {}
+
+    def __call__(self, history: list[Any]) -> dict[int, str]:
+        done = len(self.read)
+        if history is not self.history or history[:done] != self.read:
+            self.history, self.read, self.sources, done = history, [], {}, 0
+        for number in range(max(done, 1), len(history)):
+            text = history[number]
+            if isinstance(text, str) and text:
+                self.sources[number] = text
+        self.read = history[:]
+        return dict(self.sources)
+
+
+_history_index = _HistoryIndex()
+
+
 def _cell_sources(shell: Any) -> dict[int, str]:
     history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
     if not isinstance(history, list):
         return {}
-    return {number: text for number, text in enumerate(history)
-            if number > 0 and isinstance(text, str) and text}
+    return _history_index(history)
 
 
 def _object_names(shell: Any) -> dict[str, str]:

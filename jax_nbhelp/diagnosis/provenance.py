@@ -25,6 +25,7 @@ import linecache
 import os
 import sys
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from types import BuiltinFunctionType, FunctionType, ModuleType, TracebackType
 from typing import Any
 
@@ -34,16 +35,22 @@ _MAX_LINKS = 16
 _PACKAGES = ("jax", "jaxlib")
 
 
+@lru_cache(maxsize=4096)
+def _real(path: str) -> str:
+    """``os.path.realpath``, cached: every error names the same few dozen of JAX's files,
+    and resolving a path costs a system call per folder in it."""
+    return os.path.realpath(path)
+
+
 def jax_roots() -> tuple[str, ...]:
     """The folders of the jax and jaxlib packages (only those already imported)."""
-    roots = []
-    for name in _PACKAGES:
-        module = sys.modules.get(name)
-        path = getattr(module, "__file__", None)
-        if isinstance(path, str):
-            roots.append(os.path.dirname(os.path.realpath(path)) + os.sep)
-    roots.append(os.path.dirname(os.path.realpath(__file__)) + os.sep)
-    return tuple(roots)
+    paths = tuple(getattr(sys.modules.get(name), "__file__", None) for name in _PACKAGES)
+    return _roots(tuple(path for path in paths if isinstance(path, str)))
+
+
+@lru_cache(maxsize=8)
+def _roots(paths: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(os.path.dirname(_real(path)) + os.sep for path in (*paths, __file__))
 
 
 def _innermost(tb: TracebackType | None) -> TracebackType | None:
@@ -117,7 +124,7 @@ def _jax_import_failed(exc: BaseException, tb: TracebackType | None) -> bool:
 def is_jax_file(filename: str) -> bool:
     """Whether ``filename`` is a file of jax, jaxlib or jax_nbhelp (as a traceback names it)."""
     return (not filename.startswith("<")
-            and os.path.realpath(filename).startswith(jax_roots()))
+            and _real(filename).startswith(jax_roots()))
 
 
 UNKNOWN = object()
@@ -199,12 +206,10 @@ def _type_is_jax(exc: BaseException) -> bool:
     return False
 
 
-def _raised_in(filename: str | None, roots: tuple[str, ...], real: dict[str, str]) -> bool:
+def _raised_in(filename: str | None, roots: tuple[str, ...]) -> bool:
     if not filename or filename.startswith("<"):
         return False
-    if filename not in real:
-        real[filename] = os.path.realpath(filename)
-    return real[filename].startswith(roots)
+    return _real(filename).startswith(roots)
 
 
 def raised_by_jax(exc: BaseException) -> bool:
@@ -212,14 +217,13 @@ def raised_by_jax(exc: BaseException) -> bool:
     if "jax" not in sys.modules:
         return False  # no JAX, no JAX error
     roots = jax_roots()
-    real: dict[str, str] = {}
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen and len(seen) < _MAX_LINKS:
         seen.add(id(current))
         innermost = _innermost(current.__traceback__)
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
-        if (_type_is_jax(current) or _raised_in(filename, roots, real)
+        if (_type_is_jax(current) or _raised_in(filename, roots)
                 or _raised_by_native_jax(current, innermost)
                 or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)
                 or _device_guard_failed(current, innermost)):

@@ -6,7 +6,9 @@ import linecache
 import os
 import sys
 import sysconfig
+import traceback
 from functools import cache, lru_cache
+from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.core.model import Location
@@ -116,4 +118,17 @@ def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | 
         # Code compiled by a cell magic (%%time's "<timed exec>"): it is the user's, but
         # jax_nbhelp cannot tell which cell it came from, so it is shown, never rewritten.
         return Location(kind="code", filename=filename, lineno=lineno, line=text, function=function)
+    return None
+
+
+def raising_cell_line(tb: TracebackType | None, shell: Any) -> tuple[int, int, str] | None:
+    """The cell an error stopped, as (its execution count, the cell line that raised, its
+    source): the outermost cell frame of the traceback, or None when no cell was running."""
+    for frame, lineno in traceback.walk_tb(tb):
+        code = frame.f_code
+        if _cell_number(code.co_filename, shell) is None:
+            continue
+        where = locate(code.co_filename, lineno, code.co_name, shell)
+        if where is not None and where.cell is not None and where.source is not None:
+            return where.cell, where.lineno, where.source
     return None

@@ -91,7 +91,8 @@ def plan(
     edits = dict(edits or {})
     namespace = getattr(current_shell(), "user_ns", None)
     planned = plan_runs(failing, ctx.cell_sources, edits=edits, touch=touch,
-                        namespace=namespace if isinstance(namespace, dict) else None)
+                        namespace=namespace if isinstance(namespace, dict) else None,
+                        raised=STATE.raised)
     runs = list(planned.runs)
     merged: dict[int | None, CellEdit] = {}
     undone = STATE.failed_fix

@@ -276,6 +276,9 @@ def _apply(fix: Fix, early: Deferred | None = None) -> FixResult:
             stopped=True,
         )
     _record_output(shell, ran, value)
+    for run in fix.runs:
+        if run.resumed and run.cell is not None:
+            STATE.raised.pop(run.cell, None)  # its rest ran: that cell completed
     return FixResult(
         ok=True,
         fix_label=fix.label,

@@ -9,6 +9,10 @@ not need to run again.
   resume point) that bind names from them, like ``f = jax.jit(scaled)`` after ``def
   scaled``. A statement that reads a changed name but would repeat an effect when run
   again (a loop, ``x += 1``, ``key = split(key)``) is not re-run; the preview names it.
+- A try that was tried again is not run twice: when an earlier run of a cell stopped at an
+  error and the same source ran again later (the user pressed Run once more), what raised
+  in the earlier run never completed and the later run stands for it, so the fix runs only
+  what of the earlier run had completed, as any other cell.
 """
 
 from __future__ import annotations
@@ -188,6 +192,7 @@ def plan_runs(
     edits: Mapping[int, tuple[str, str]] | None = None,
     touch: Mapping[int, Mapping[int, str]] | None = None,
     namespace: Mapping[str, Any] | None = None,
+    raised: Mapping[int, tuple[int, str]] | None = None,
 ) -> Plan:
     """The runs of a fix.
 
@@ -197,6 +202,8 @@ def plan_runs(
     ``edits``: cell -> (source before, source after) for the cells a rewrite changes.
     ``touch``: cell -> {line: why} for statements to run again unchanged (a kernel built
     before an interpret switch). ``history``: the other cells' sources, by execution count.
+    ``raised``: execution count -> (the line that raised in it, its source), for runs an
+    error stopped.
     """
     edits = dict(edits or {})
     touch = dict(touch or {})
@@ -232,7 +239,8 @@ def plan_runs(
     starts = [n for n, chosen in selected.items() if chosen]
     not_rerun: list[str] = []
     if starts:
-        _dependents(min(starts), failing, cells, history, selected, resume_index, not_rerun)
+        _dependents(min(starts), failing, cells, history, selected, resume_index, not_rerun,
+                    raised or {})
 
     # Statements of the failing cell chosen right before the resume point run with it, as
     # one piece: "In [3] from line 1 (rewritten: def scaled)".
@@ -319,28 +327,35 @@ def _dependents(
     selected: dict[int, dict[int, str]],
     resume_index: int,
     not_rerun: list[str],
+    raised: Mapping[int, tuple[int, str]],
 ) -> None:
     """Add the statements that bind names from selected ones (in execution order)."""
     names: set[str] = set()
     numbers = sorted({n for n in history if start <= n < failing.cell} | set(cells))
+    retried = _retried(failing, history, raised, numbers)
     for number in numbers:
         if number > failing.cell:
             continue
         cell = cells.get(number)
+        ended: int | None = None  # where what ran of it stopped, when it was tried again
         if cell is None:
             source = history.get(number)
             # Most cells never mention a changed name: a substring test spares parsing them
             # (a notebook may hold hundreds of cells).
-            if source is None or not any(name in source for name in names):
+            if source is None or not any(map(source.__contains__, names)):
                 continue
             parsed = _cell(number, source, source)
             if parsed is None:
                 continue
             cell = parsed
+            stopped = cell.parsed.statement_at(retried[number]) if number in retried else None
+            ended = stopped.index if stopped is not None else None
         chosen = selected.setdefault(number, {})
         for stmt in cell.parsed.statements:
             if number == failing.cell and stmt.index >= resume_index:
                 break
+            if ended is not None and stmt.index >= ended:
+                break  # it raised there and was tried again: nothing from here completed
             if stmt.index in chosen:
                 names |= stmt.binds
                 continue
@@ -354,3 +369,19 @@ def _dependents(
                                  + ", ".join(sorted(used)))
             elif stmt.binds & names:
                 names -= stmt.binds  # rebound by code the fix does not touch
+
+
+def _retried(failing: FailingCell, history: Mapping[int, str],
+             raised: Mapping[int, tuple[int, str]], numbers: Sequence[int]) -> dict[int, int]:
+    """The runs among ``numbers`` that an error stopped and that ran again unchanged later
+    (up to the failing cell): execution count -> the line that raised in it."""
+    found: dict[int, int] = {}
+    first = numbers[0] if numbers else failing.cell
+    for number, (line, ran) in raised.items():  # the few runs that stopped, not all
+        source = history.get(number)
+        if source != ran or not first <= number < failing.cell:
+            continue
+        if source == failing.source or any(
+                history.get(later) == source for later in numbers if number < later < failing.cell):
+            found[number] = line
+    return found

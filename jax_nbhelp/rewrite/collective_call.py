@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import lru_cache
 
 import libcst as cst
 
@@ -44,6 +45,23 @@ def _literal_axes(value: cst.BaseExpression) -> tuple[str, ...] | None:
 def collective_call_at(source: str, lineno: int) -> CollectiveCall:
     """The innermost call on ``lineno`` (or in the decorators of a ``def`` on it) that passes
     ``collective_axes=``. Raises :class:`CannotRewrite` when there is none."""
+    found = _collective_call_at(source, lineno)
+    if isinstance(found, str):
+        raise CannotRewrite(found)
+    return found
+
+
+# Cached by the source's text: each error of a helper asks again of the same cell, and
+# parsing it and writing the call back out are most of a later diagnosis's time.
+@lru_cache(maxsize=32)
+def _collective_call_at(source: str, lineno: int) -> CollectiveCall | str:
+    try:
+        return _find(source, lineno)
+    except CannotRewrite as exc:
+        return str(exc)
+
+
+def _find(source: str, lineno: int) -> CollectiveCall:
     code, _ = escape_magics(source)
     located = locate(code, lineno)
     sites = located.calls_at(lineno) + located.decorator_calls_at(lineno)

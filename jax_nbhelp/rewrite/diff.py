@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from functools import lru_cache
 
 from ._lines import split_lines
 
@@ -11,6 +12,7 @@ __all__ = ["unified_diff"]
 _NO_NEWLINE = "\\ No newline at end of file\n"
 
 
+@lru_cache(maxsize=64)  # pure in its arguments; the same cell fails again and again
 def unified_diff(old: str, new: str, name: str) -> str:
     """A unified diff from ``old`` to ``new`` with 3 lines of context.
 

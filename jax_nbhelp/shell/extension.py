@@ -50,6 +50,7 @@ def unload(shell: Any) -> None:
         STATE.shell = None
         STATE.reruns.clear()
         STATE.cards.clear()
+        STATE.raised.clear()
 
 
 def is_loaded(shell: Any) -> bool:

@@ -58,7 +58,19 @@ class ExceptionHook:
             with contextlib.suppress(Exception):
                 self._show_like_ipython(value, tb)
         if self.active:
+            self._note_raised(tb)
             self._diagnose(value)
+
+    def _note_raised(self, tb: TracebackType | None) -> None:
+        # Which statement of the cell raised: it never completed, and a try of the same
+        # cell again supersedes it (a fix does not run it again, see run_plan).
+        with contextlib.suppress(Exception):
+            from jax_nbhelp.core.state import STATE
+            from jax_nbhelp.diagnosis.sources import raising_cell_line
+
+            found = raising_cell_line(tb, self.shell)
+            if found is not None:
+                STATE.raised[found[0]] = found[1:]
 
     def _reinstall_if_dropped(self) -> None:
         # When the previous handler raises, IPython clears the whole slot: that handler is
