@@ -2,7 +2,8 @@
 
 Each run is a fresh Python process with a real IPython shell: the imports and the flagship
 helper run first, then the failing flagship cell is timed (the first error after the
-kernel starts, then a later one), with and without ``%load_ext jax_nbhelp``. The big
+kernel starts, then a later one: the median of five more runs of it, as a user tries
+again), with and without ``%load_ext jax_nbhelp``. The big
 notebook runs 300 cells holding 5,000 globals before the error. RecursionError (3,000
 frames) and a 1,000-deep exception chain are timed after a first error. Medians of
 ``--repeat`` processes; the table prints the ratio of each pair, and the time jax_nbhelp's
@@ -25,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 PROCESS = textwrap.dedent('''
-    import json, sys, time
+    import json, statistics, sys, time
     sys.setrecursionlimit(3000)
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
@@ -77,7 +78,14 @@ PROCESS = textwrap.dedent('''
         return result
 
     assert timed_run("first", failing).error_in_exec is not None
-    timed_run("later", failing)
+    # A later error: the failing cell run five more times, as a user who tries again;
+    # their median, since one sample of a 2 ms figure is mostly the machine's noise.
+    tries = []
+    for _ in range(5):
+        timed_run("later", failing)
+        tries.append((figures["later"], figures["later:own"]))
+    figures["later"] = statistics.median(t[0] for t in tries)
+    figures["later:own"] = statistics.median(t[1] for t in tries)
     if not big:
         timed_run("recursion", "def f(n):\\n    return f(n + 1)\\nf(0)")
         timed_run("chain",

@@ -11,7 +11,6 @@ handed in: a ``Fix`` gets the callable that runs it from the fix layer that buil
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager
@@ -48,9 +47,10 @@ class Location:
         return f"{where}, line {self.lineno}"
 
     def to_json(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["label"] = self.label
-        return data
+        # its fields are plain values: no deep copy (dataclasses.asdict) needed
+        return {"kind": self.kind, "filename": self.filename, "lineno": self.lineno,
+                "line": self.line, "function": self.function, "cell": self.cell,
+                "source": self.source, "rewritten": self.rewritten, "label": self.label}
 
 
 @dataclass(frozen=True)

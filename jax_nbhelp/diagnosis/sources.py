@@ -113,8 +113,10 @@ def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | 
             function=function,
             source="".join(lines) or None,
         )
+    if filename not in _USER_PSEUDO_FILES:
+        return None  # library code, the common case: dozens of JAX's frames per error
     text = linecache.getline(filename, lineno).rstrip("\n")
-    if filename in _USER_PSEUDO_FILES and text:
+    if text:
         # Code compiled by a cell magic (%%time's "<timed exec>"): it is the user's, but
         # jax_nbhelp cannot tell which cell it came from, so it is shown, never rewritten.
         return Location(kind="code", filename=filename, lineno=lineno, line=text, function=function)

@@ -18,6 +18,7 @@ not need to run again.
 from __future__ import annotations
 
 import difflib
+import heapq
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -331,20 +332,25 @@ def _dependents(
 ) -> None:
     """Add the statements that bind names from selected ones (in execution order)."""
     names: set[str] = set()
-    numbers = sorted({n for n in history if start <= n < failing.cell} | set(cells))
-    retried = _retried(failing, history, raised, numbers)
-    for number in numbers:
-        if number > failing.cell:
+    # The cells between the first changed one and the failing one: most never mention a
+    # changed name (a notebook may hold hundreds), so only those whose text mentions one
+    # are visited, in execution order, found by a substring test per name.
+    between = sorted((n, source) for n, source in history.items()
+                     if start <= n < failing.cell and n not in cells)
+    retried = _retried(failing, history, raised, start)
+    pending = [n for n in cells if n <= failing.cell]
+    heapq.heapify(pending)
+    looked_up: set[str] = set()
+    visited = -1
+    while pending:
+        number = heapq.heappop(pending)
+        if number <= visited:
             continue
+        visited = number
         cell = cells.get(number)
         ended: int | None = None  # where what ran of it stopped, when it was tried again
         if cell is None:
-            source = history.get(number)
-            # Most cells never mention a changed name: a substring test spares parsing them
-            # (a notebook may hold hundreds of cells).
-            if source is None or not any(map(source.__contains__, names)):
-                continue
-            parsed = _cell(number, source, source)
+            parsed = _cell(number, history[number], history[number])
             if parsed is None:
                 continue
             cell = parsed
@@ -369,19 +375,24 @@ def _dependents(
                                  + ", ".join(sorted(used)))
             elif stmt.binds & names:
                 names -= stmt.binds  # rebound by code the fix does not touch
+        # A cell that mentions none of the names has nothing to do: it reads none and
+        # rebinds none. Visiting one that mentions a name since rebound does nothing either.
+        for name in names - looked_up:
+            looked_up.add(name)
+            for later, source in between:
+                if later > number and name in source:
+                    heapq.heappush(pending, later)
 
 
 def _retried(failing: FailingCell, history: Mapping[int, str],
-             raised: Mapping[int, tuple[int, str]], numbers: Sequence[int]) -> dict[int, int]:
-    """The runs among ``numbers`` that an error stopped and that ran again unchanged later
+             raised: Mapping[int, tuple[int, str]], start: int) -> dict[int, int]:
+    """The runs from ``start`` on that an error stopped and that ran again unchanged later
     (up to the failing cell): execution count -> the line that raised in it."""
     found: dict[int, int] = {}
-    first = numbers[0] if numbers else failing.cell
     for number, (line, ran) in raised.items():  # the few runs that stopped, not all
-        source = history.get(number)
-        if source != ran or not first <= number < failing.cell:
+        if history.get(number) != ran or not start <= number < failing.cell:
             continue
-        if source == failing.source or any(
-                history.get(later) == source for later in numbers if number < later < failing.cell):
+        if ran == failing.source or any(history.get(later) == ran
+                                        for later in range(number + 1, failing.cell)):
             found[number] = line
     return found
