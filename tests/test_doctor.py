@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import nbformat
 import pytest
@@ -65,17 +66,75 @@ def test_fix_and_write_give_a_notebook_that_runs_clean(tmp_path: Path) -> None:
     assert "collective_axes" not in cell.source
     assert cell.metadata["jax_nbhelp"]["code"] == "JNH101"
     assert cell.metadata["jax_nbhelp"]["original"] == original.cells[changed[0]].source
-    # Only the documented changes: sources of rewritten cells, outputs, execution counts,
-    # jax_nbhelp's metadata record.
-    for a, b in zip(original.cells, repaired.cells, strict=True):
-        extra = {key: value for key, value in b.metadata.items() if key != "jax_nbhelp"}
-        assert extra == dict(a.metadata)
+    only_documented_changes(original, repaired, rewritten=set(changed))
 
     NotebookClient(repaired, timeout=600, resources={"metadata": {"path": str(tmp_path)}}
                    ).execute()
     errors = [output for cell in repaired.cells if cell.cell_type == "code"
               for output in cell.outputs if output.output_type == "error"]
     assert errors == []
+
+
+def only_documented_changes(original: Any, repaired: Any, *, rewritten: set[int],
+                            added: int | None = None) -> None:
+    """The repaired notebook differs from the original only as the README says: the sources
+    of rewritten cells, a first cell for a mode kept on, outputs and execution counts, and
+    jax_nbhelp's record in the metadata of the cells it touched. Ids, types, tags, other
+    metadata and the notebook's own metadata stay."""
+    assert repaired.metadata == original.metadata
+    assert (repaired.nbformat, repaired.nbformat_minor) == (original.nbformat,
+                                                            original.nbformat_minor)
+    cells = list(repaired.cells)
+    if added is not None:
+        new = cells.pop(added)
+        assert new.cell_type == "code"
+        assert new.source.splitlines()[0] == "%load_ext jax_nbhelp"
+        assert set(new.metadata) == {"jax_nbhelp"}
+        assert added == next(i for i, c in enumerate(original.cells) if c.cell_type == "code")
+    assert len(cells) == len(original.cells)
+    for index, (a, b) in enumerate(zip(original.cells, cells, strict=True)):
+        assert (b.get("id"), b.cell_type) == (a.get("id"), a.cell_type)
+        assert (b.source != a.source) == (index in rewritten), index
+        extra = {key: value for key, value in b.metadata.items() if key != "jax_nbhelp"}
+        assert extra == dict(a.metadata)
+        if a.cell_type != "code":
+            assert b == a
+
+
+def test_a_mode_kept_on_becomes_the_first_code_cell(tmp_path: Path) -> None:
+    """A kernel in a module cannot be rewritten: the recommended fix keeps an interpret mode
+    on, and the repaired notebook turns it on in its first code cell, changing nothing else."""
+    from nbclient import NotebookClient
+
+    (tmp_path / "kernels.py").write_text(
+        "import jax\nfrom jax.experimental import pallas as pl\n\n\n"
+        "def _add_one(x_ref, o_ref):\n    o_ref[...] = x_ref[...] + 1\n\n\n"
+        "def add_one(x):\n"
+        "    shape = jax.ShapeDtypeStruct(x.shape, x.dtype)\n"
+        "    return pl.pallas_call(_add_one, out_shape=shape)(x)\n")
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_markdown_cell("# A kernel from a module"),
+        nbformat.v4.new_code_cell("import jax.numpy as jnp\nfrom kernels import add_one"),
+        nbformat.v4.new_code_cell("out = add_one(jnp.zeros((8, 128)))\nfloat(out.sum())",
+                                  metadata={"tags": ["keep-me"]}),
+    ], metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                "language": "python"}, "course": {"week": 3}})
+    source = tmp_path / "module.ipynb"
+    nbformat.write(notebook, source)
+    out = tmp_path / "repaired.ipynb"
+    proc = doctor(source, "--fix", "--write", out, "--json", "--quiet", cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    (report,) = json.loads(proc.stdout)["notebooks"]
+    assert (report["fixed"], report["added"], report["changed"]) == (1, [2], [])
+    assert "interpret" in report["setup"]
+
+    original = nbformat.read(source, as_version=4)
+    repaired = nbformat.read(out, as_version=4)
+    nbformat.validate(repaired)
+    only_documented_changes(original, repaired, rewritten=set(), added=1)
+    NotebookClient(repaired, timeout=600, resources={"metadata": {"path": str(tmp_path)}}
+                   ).execute()
+    assert float(repaired.cells[-1].outputs[0]["data"]["text/plain"]) == 8 * 128
 
 
 def test_without_fix_it_stops_at_the_first_error(tmp_path: Path) -> None:

@@ -44,7 +44,11 @@ class NotebookReport:
     failures: list[CellReport] = field(default_factory=list)
     stopped: str | None = None  # why the run ended before the last cell
     seconds: float = 0.0
-    changed: list[int] = field(default_factory=list)  # cells the repair rewrote
+    # the repair, numbered as in the repaired notebook: the cells it rewrote, and the
+    # first cell it added for a mode kept on (with that cell's source)
+    changed: list[int] = field(default_factory=list)
+    added: list[int] = field(default_factory=list)
+    setup: str | None = None
 
     @property
     def still_failing(self) -> list[CellReport]:
@@ -250,4 +254,5 @@ class Checkup:
                      len(self.nb.cells))
         self.nb.cells.insert(first, cell)
         self.report.changed = [n + 1 if n > first else n for n in self.report.changed]
-        self.report.changed.insert(0, first + 1)
+        self.report.added = [first + 1]
+        self.report.setup = cell.source

@@ -40,8 +40,13 @@ def markdown(reports: list[NotebookReport]) -> str:
             if failure.unsafe:
                 lines.append("  - not applied (not marked safe): "
                              + ", ".join(f'"{label}"' for label in failure.unsafe))
+        repairs = [f"cell {number} added (`{'; '.join((report.setup or '').splitlines())}`: "
+                   "a mode a fix kept on, from the notebook's start)" for number in report.added]
         if report.changed:
-            lines.append("- cells rewritten: " + ", ".join(map(str, report.changed)))
+            repairs.append(("cells " if len(report.changed) > 1 else "cell ")
+                           + ", ".join(map(str, report.changed)) + " rewritten")
+        if repairs:
+            lines.append("- repaired notebook (its numbering): " + "; ".join(repairs))
         if report.stopped:
             lines.append(f"- {report.stopped}")
     return "\n".join(lines) + "\n"
