@@ -37,8 +37,8 @@ def markdown(reports: list[NotebookReport]) -> str:
             else:
                 lines.append(f"- cell {failure.index}: {failure.error} {said}: still failing"
                              + (f" ({failure.why_not})" if failure.why_not else ""))
-            if failure.unsafe:
-                lines.append("  - not applied (not marked safe): "
+            if failure.unsafe and not failure.expected:
+                lines.append("  - not marked safe, so never applied by the doctor: "
                              + ", ".join(f'"{label}"' for label in failure.unsafe))
         repairs = [f"cell {number} added (`{'; '.join((report.setup or '').splitlines())}`: "
                    "a mode a fix kept on, from the notebook's start)" for number in report.added]

@@ -335,8 +335,9 @@ def _dependents(
     # The cells between the first changed one and the failing one: most never mention a
     # changed name (a notebook may hold hundreds), so only those whose text mentions one
     # are visited, in execution order, found by a substring test per name.
-    between = sorted((n, source) for n, source in history.items()
-                     if start <= n < failing.cell and n not in cells)
+    end = failing.cell
+    between = [(n, source) for n, source in history.items() if start <= n < end]
+    between.sort()  # in execution order (a shell's history already is: then it is cheap)
     retried = _retried(failing, history, raised, start)
     pending = [n for n in cells if n <= failing.cell]
     heapq.heapify(pending)
@@ -379,9 +380,8 @@ def _dependents(
         # rebinds none. Visiting one that mentions a name since rebound does nothing either.
         for name in names - looked_up:
             looked_up.add(name)
-            for later, source in between:
-                if later > number and name in source:
-                    heapq.heappush(pending, later)
+            for later in [n for n, source in between if name in source and n > number]:
+                heapq.heappush(pending, later)
 
 
 def _retried(failing: FailingCell, history: Mapping[int, str],
