@@ -63,6 +63,13 @@ STORIES = {
         "2",
         "report('magic-lines', step=step, out=float(out[0, 0]))",
     ),
+    # Run, fail, Run again: the rewrite re-defines the helper and resumes the last try; the
+    # earlier try's call, which never completed, does not run a second time.
+    "tried-again": (
+        "step += 1\nout = jax.jit(scaled)(jnp.full((8, 128), float(step)))",
+        "2",
+        "report('tried-again', step=step, out=float(out[0, 0]), runs=RUNS)",
+    ),
 }
 
 DEFINING_CELL = "LOADS += 1\nDATA = jnp.full((8, 128), 1.0)\n\n" + SCALED_HELPER.replace(
@@ -75,6 +82,8 @@ EXPECTED = {
     "call-inside-a-for-loop": {"calls": 3, "results": [1.0, 3.0, 5.0]},
     "time-cell": {"step": 11, "out": 23.0},
     "magic-lines": {"step": 1, "out": 3.0},
+    "tried-again": {"step": 2, "out": 5.0,
+                    "runs": "In [N], lines 1-5 (rewritten: def scaled); then In [N] from line 2"},
 }
 
 
@@ -84,6 +93,11 @@ def _cells() -> list[str]:
         # A fresh helper per story: "Remove collective_axes" re-defines it.
         if story == "work-in-the-defining-cell":
             cells += [DEFINING_CELL, "out = jax.jit(scaled_here)(DATA)"]
+        elif story == "tried-again":
+            cells += ["step = 0", SCALED_HELPER, failing, failing,
+                      # what the fix's preview said it runs, cell numbers left out
+                      "import re, jax_nbhelp\nRUNS = re.sub(r'In \\[\\d+\\]', 'In [N]', "
+                      "jax_nbhelp.last().fixes[1].runs_sentence())[6:-1]"]
         else:
             cells += [SCALED_HELPER, failing or ""]
         cells += [f"%jax_nbhelp fix {fix}", check]
