@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import importlib
 import pkgutil
+import sys
 import threading
 
 _STARTED = threading.Event()
@@ -30,7 +31,7 @@ _MODULES = (
 _SAMPLE = "def helper(x):\n    return run(body, size(x.shape), axes='core')\n"
 
 
-def _import_all() -> None:
+def _import_all(loaded_after_jax: bool) -> None:
     try:
         for name in _MODULES:
             importlib.import_module(name)
@@ -48,11 +49,15 @@ def _import_all() -> None:
 
         catalog_index.load()
         entries()
-        # The imports leave many new long-lived objects, and CPython starts a full collection
-        # once enough have piled up: over a big notebook that takes ~100 ms, and would fall
-        # in whichever cell comes next (often the one that fails). Take it now, while the
-        # user is between cells.
-        gc.collect()
+        if loaded_after_jax:
+            # Loaded mid-session, over JAX's objects: the imports leave many new long-lived
+            # objects, and CPython starts a full collection once enough have piled up. That
+            # takes ~100 ms and would fall in whichever cell comes next (often the one that
+            # fails): take it now, while the user is between cells. Loaded first (before
+            # `import jax`, the usual place), a collection now would only reset CPython's
+            # count on a small heap and bring the next full one sooner, into the first JAX
+            # cells (measured: one more full collection in the first failing cell).
+            gc.collect()
     except Exception:  # only a head start: the diagnosis imports what it needs anyway
         pass
 
@@ -62,4 +67,5 @@ def start() -> None:
     if _STARTED.is_set():
         return
     _STARTED.set()
-    threading.Thread(target=_import_all, name="jax_nbhelp-warm-up", daemon=True).start()
+    threading.Thread(target=_import_all, args=("jax" in sys.modules,),
+                     name="jax_nbhelp-warm-up", daemon=True).start()
