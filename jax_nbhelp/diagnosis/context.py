@@ -122,6 +122,7 @@ class ErrorContext:
         self._value_types = value_types
         self._places = places
         self._cell_sources = cell_sources
+        self._sources_from_shell = cell_sources is None
         self._object_names = object_names
         self._mesh_axes = mesh_axes
         self._kernel = kernel
@@ -164,6 +165,16 @@ class ErrorContext:
             self._kernel = (kernel_facts.from_exception(self._exc)
                             if self._exc is not None else None)
         return self._kernel
+
+    def cells_mentioning(self, name: str) -> list[int] | None:
+        """The cells of the shell's history whose source holds ``name`` (execution order),
+        from an index kept between errors; None when this context's cell sources were
+        handed in rather than read from the shell (the caller searches them)."""
+        history = getattr(getattr(self._shell, "history_manager", None), "input_hist_raw", None)
+        if not self._sources_from_shell or not isinstance(history, list):
+            return None
+        _history_index.update(history)  # this shell's history, read up to now
+        return _history_index.cells_mentioning(name)
 
     def alias(self, module: str) -> str | None:
         """The name under which the user's namespace holds ``module`` (None if it does not)."""
@@ -383,23 +394,42 @@ class _HistoryIndex:
     """The shell's input history as execution count -> source, kept between errors: the
     history grows by one entry per cell, so each error reads only the new cells of a big
     notebook. IPython empties the same list in place for a new session (and a user may
-    edit ``In``): what was read is compared with the list first (by identity, at C speed)."""
+    edit ``In``): what was read is compared with the list first (by identity, at C speed).
+    It also keeps which cells hold a name the planner asked about (``cells_mentioning``)."""
 
     def __init__(self) -> None:
         self.history: list[Any] | None = None
         self.read: list[Any] = []
         self.sources: dict[int, str] = {}
+        self.order: list[tuple[int, str]] = []  # the same, as a list to slice
+        # name -> (how many of the sources were searched, the cells among them holding it)
+        self.mentions: dict[str, tuple[int, list[int]]] = {}
 
     def __call__(self, history: list[Any]) -> dict[int, str]:
+        self.update(history)
+        return dict(self.sources)
+
+    def update(self, history: list[Any]) -> None:
+        """Read what is new in ``history`` (all of it when it is another list, or changed)."""
         done = len(self.read)
         if history is not self.history or history[:done] != self.read:
             self.history, self.read, self.sources, done = history, [], {}, 0
+            self.order, self.mentions = [], {}
         for number in range(max(done, 1), len(history)):
             text = history[number]
             if isinstance(text, str) and text:
                 self.sources[number] = text
+                self.order.append((number, text))
         self.read = history[:]
-        return dict(self.sources)
+
+    def cells_mentioning(self, name: str) -> list[int]:
+        """The cells read so far whose source holds ``name``, in execution order; each
+        cell is searched once per name, so a later error reads only the new cells."""
+        searched, found = self.mentions.get(name, (0, []))
+        if searched < len(self.order):
+            found = found + [number for number, text in self.order[searched:] if name in text]
+            self.mentions[name] = (len(self.order), found)
+        return found
 
 
 _history_index = _HistoryIndex()

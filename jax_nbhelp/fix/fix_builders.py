@@ -92,7 +92,7 @@ def plan(
     namespace = getattr(current_shell(), "user_ns", None)
     planned = plan_runs(failing, ctx.cell_sources, edits=edits, touch=touch,
                         namespace=namespace if isinstance(namespace, dict) else None,
-                        raised=STATE.raised)
+                        raised=STATE.raised, mentions=ctx.cells_mentioning)
     runs = list(planned.runs)
     merged: dict[int | None, CellEdit] = {}
     undone = STATE.failed_fix

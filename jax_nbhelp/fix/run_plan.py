@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import difflib
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -194,6 +194,7 @@ def plan_runs(
     touch: Mapping[int, Mapping[int, str]] | None = None,
     namespace: Mapping[str, Any] | None = None,
     raised: Mapping[int, tuple[int, str]] | None = None,
+    mentions: Callable[[str], Sequence[int] | None] | None = None,
 ) -> Plan:
     """The runs of a fix.
 
@@ -204,7 +205,8 @@ def plan_runs(
     ``touch``: cell -> {line: why} for statements to run again unchanged (a kernel built
     before an interpret switch). ``history``: the other cells' sources, by execution count.
     ``raised``: execution count -> (the line that raised in it, its source), for runs an
-    error stopped.
+    error stopped. ``mentions(name)``: the cells of ``history`` whose source holds
+    ``name``, from an index kept between errors (None: search ``history``).
     """
     edits = dict(edits or {})
     touch = dict(touch or {})
@@ -241,7 +243,7 @@ def plan_runs(
     not_rerun: list[str] = []
     if starts:
         _dependents(min(starts), failing, cells, history, selected, resume_index, not_rerun,
-                    raised or {})
+                    raised or {}, mentions)
 
     # Statements of the failing cell chosen right before the resume point run with it, as
     # one piece: "In [3] from line 1 (rewritten: def scaled)".
@@ -329,15 +331,26 @@ def _dependents(
     resume_index: int,
     not_rerun: list[str],
     raised: Mapping[int, tuple[int, str]],
+    mentions: Callable[[str], Sequence[int] | None] | None,
 ) -> None:
     """Add the statements that bind names from selected ones (in execution order)."""
     names: set[str] = set()
     # The cells between the first changed one and the failing one: most never mention a
     # changed name (a notebook may hold hundreds), so only those whose text mentions one
-    # are visited, in execution order, found by a substring test per name.
+    # are visited, in execution order, found by a substring test per name (or the
+    # shell's index of them, which a later error extends by the new cells only).
     end = failing.cell
-    between = [(n, source) for n, source in history.items() if start <= n < end]
-    between.sort()  # in execution order (a shell's history already is: then it is cheap)
+    between: list[tuple[int, str]] | None = None
+
+    def cells_with(name: str, after: int) -> list[int]:
+        nonlocal between
+        found = mentions(name) if mentions is not None else None
+        if found is not None:
+            return [n for n in found if after < n < end and n in history]
+        if between is None:
+            between = sorted((n, source) for n, source in history.items()
+                             if start <= n < end)
+        return [n for n, source in between if name in source and n > after]
     retried = _retried(failing, history, raised, start)
     pending = [n for n in cells if n <= failing.cell]
     heapq.heapify(pending)
@@ -380,7 +393,7 @@ def _dependents(
         # rebinds none. Visiting one that mentions a name since rebound does nothing either.
         for name in names - looked_up:
             looked_up.add(name)
-            for later in [n for n, source in between if name in source and n > number]:
+            for later in cells_with(name, number):
                 heapq.heappush(pending, later)
 
 
