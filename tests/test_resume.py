@@ -23,6 +23,11 @@ def _fix(label: str) -> jax_nbhelp.Fix:
     return next(f for f in diagnosis.fixes if f.label == label)
 
 
+def _runs(label: str) -> str:
+    """What the fix's preview says it runs."""
+    return _fix(label).runs_sentence()
+
+
 def _apply(label: str) -> jax_nbhelp.FixResult:
     fix = _fix(label)
     result = fix.apply()
@@ -185,8 +190,7 @@ def test_a_cell_tried_again_runs_once_not_once_per_try(loaded: Notebook) -> None
     cell = "step += 1\nf = jax.jit(scaled)\n" + CALL.replace("jax.jit(scaled)", "f")
     for _ in range(3):
         assert isinstance(loaded.run(cell).error, ValueError)
-    remove = _fix("Remove collective_axes")
-    assert remove.runs_sentence() == (
+    assert _runs("Remove collective_axes") == (
         "Runs: In [4], lines 1-5 (rewritten: def scaled); then In [5], line 2 (uses scaled); "
         "then In [6], line 2 (uses scaled); then In [7] from line 2 (uses scaled).")
     _apply("Remove collective_axes")
@@ -200,8 +204,7 @@ def test_an_earlier_failed_call_of_another_cell_still_runs_again(loaded: Noteboo
     loaded.ok(SCALED_HELPER)
     loaded.run("first = jax.jit(scaled)(jnp.ones((8, 128)))")
     loaded.run(CALL.replace("float(step)", "2.0"))
-    remove = _fix("Remove collective_axes")
-    assert remove.runs_sentence() == (
+    assert _runs("Remove collective_axes") == (
         "Runs: In [3], lines 1-5 (rewritten: def scaled); then In [4], line 1 (uses scaled); "
         "then In [5] from line 1.")
     _apply("Remove collective_axes")
@@ -217,8 +220,7 @@ def test_a_cell_a_fix_completed_counts_as_run(loaded: Notebook) -> None:
     loaded.run(cell)
     _apply("Run as one program")
     loaded.run(cell)
-    remove = _fix("Remove collective_axes")
-    assert remove.runs_sentence() == (
+    assert _runs("Remove collective_axes") == (
         "Runs: In [3], lines 1-5 (rewritten: def scaled); then In [4], line 1 (uses scaled); "
         "then In [5] from line 1.")
 
@@ -234,8 +236,7 @@ def test_a_new_session_is_read_afresh(loaded: Notebook) -> None:
     loaded.ok(SCALED_HELPER)
     loaded.ok("f = jax.jit(scaled)")
     loaded.run("out = f(jnp.ones((8, 128)))")
-    remove = _fix("Remove collective_axes")
-    assert remove.runs_sentence() == (
+    assert _runs("Remove collective_axes") == (
         "Runs: In [2], lines 1-5 (rewritten: def scaled); then In [3], line 1 (uses scaled); "
         "then In [4] from line 1.")
     _apply("Remove collective_axes")
