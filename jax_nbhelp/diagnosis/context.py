@@ -400,8 +400,7 @@ class _HistoryIndex:
     def __init__(self) -> None:
         self.history: list[Any] | None = None
         self.read: list[Any] = []
-        self.sources: dict[int, str] = {}
-        self.order: list[tuple[int, str]] = []  # the same, as a list to slice
+        self.sources: list[tuple[int, str]] = []  # (execution count, source), in order
         # name -> (how many of the sources were searched, the cells among them holding it)
         self.mentions: dict[str, tuple[int, list[int]]] = {}
 
@@ -413,22 +412,22 @@ class _HistoryIndex:
         """Read what is new in ``history`` (all of it when it is another list, or changed)."""
         done = len(self.read)
         if history is not self.history or history[:done] != self.read:
-            self.history, self.read, self.sources, done = history, [], {}, 0
-            self.order, self.mentions = [], {}
+            self.history, self.read, self.sources, self.mentions = history, [], [], {}
+            done = 0
         for number in range(max(done, 1), len(history)):
             text = history[number]
             if isinstance(text, str) and text:
-                self.sources[number] = text
-                self.order.append((number, text))
-        self.read = history[:]
+                self.sources.append((number, text))
+        self.read.extend(history[done:])
 
     def cells_mentioning(self, name: str) -> list[int]:
         """The cells read so far whose source holds ``name``, in execution order; each
         cell is searched once per name, so a later error reads only the new cells."""
         searched, found = self.mentions.get(name, (0, []))
-        if searched < len(self.order):
-            found = found + [number for number, text in self.order[searched:] if name in text]
-            self.mentions[name] = (len(self.order), found)
+        if searched < len(self.sources):
+            found = found + [number for number, text in self.sources[searched:]
+                             if name in text]
+            self.mentions[name] = (len(self.sources), found)
         return found
 
 

@@ -351,6 +351,7 @@ def _dependents(
             between = sorted((n, source) for n, source in history.items()
                              if start <= n < end)
         return [n for n, source in between if name in source and n > after]
+
     retried = _retried(failing, history, raised, start)
     pending = [n for n in cells if n <= failing.cell]
     heapq.heapify(pending)
