@@ -58,12 +58,13 @@ def _is_md_notebook(text: str) -> bool:
     return bool(front and "jupytext" in front.group(1)) or "```{code-cell}" in text
 
 
-def _md_cells(text: str) -> list[str]:
-    """The code cells of a MyST (```{code-cell}) or jupytext-markdown (```python) notebook."""
+def _md_cells(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The code cells of a MyST (```{code-cell}) or jupytext-markdown (```python) notebook,
+    each with its tags (``raises-exception``, ...)."""
     front = _FRONT_MATTER.match(text)
     myst = "```{code-cell}" in text or bool(front and "format_name: myst" in front.group(1))
     body = text[front.end():] if front else text
-    cells: list[str] = []
+    cells: list[tuple[str, tuple[str, ...]]] = []
     lines = body.split("\n")
     i = 0
     while i < len(lines):
@@ -87,31 +88,48 @@ def _md_cells(text: str) -> list[str]:
         i = end + 1
         if myst and info.startswith("{code-cell}"):
             # Options: a --- ... --- YAML block, or :key: value lines, before the code.
+            options: list[str] = []
             if block and block[0].strip() == "---":
                 close = next((k for k in range(1, len(block)) if block[k].strip() == "---"),
                              len(block) - 1)
-                block = block[close + 1:]
+                options, block = block[1:close], block[close + 1:]
             else:
                 while block and re.match(r"^:\w[\w-]*:", block[0]):
-                    block = block[1:]
-            cells.append("\n".join(block).strip("\n"))
+                    options, block = [*options, block[0]], block[1:]
+            cells.append(("\n".join(block).strip("\n"), _tags(options)))
         elif not myst and info in ("python", "python3", "ipython3", "ipython"):
-            cells.append("\n".join(block).strip("\n"))
+            cells.append(("\n".join(block).strip("\n"), ()))
     return cells
+
+
+def _tags(options: list[str]) -> tuple[str, ...]:
+    """The tags a MyST cell's options give (``:tags: [a, b]`` or ``tags: [a, b]``)."""
+    for option in options:
+        found = re.match(r"^:?tags:?\s*\[(.*)\]\s*$", option.strip())
+        if found:
+            return tuple(t.strip().strip("'\"") for t in found.group(1).split(",") if t.strip())
+    return ()
 
 
 def code_cells(path: Path) -> list[str]:
     """The sources of the notebook's code cells, in order."""
+    return [source for source, _ in tagged_code_cells(path)]
+
+
+def tagged_code_cells(path: Path) -> list[tuple[str, tuple[str, ...]]]:
+    """The notebook's code cells, in order, each with its tags."""
     if path.suffix == ".ipynb":
         nb = json.loads(path.read_text(encoding="utf-8"))
-        return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        return [("".join(c["source"]) if isinstance(c["source"], list) else c["source"],
+                 tuple(c.get("metadata", {}).get("tags", ())))
                 for c in nb["cells"] if c["cell_type"] == "code"]
     try:
         import jupytext  # type: ignore[import-not-found, unused-ignore]
     except ImportError:
         return _md_cells(path.read_text(encoding="utf-8"))
     nb = jupytext.read(path)
-    return [c.source for c in nb.cells if c.cell_type == "code"]
+    return [(c.source, tuple(c.metadata.get("tags", ()))) for c in nb.cells
+            if c.cell_type == "code"]
 
 
 def find_notebooks(folder: Path) -> tuple[list[Path], list[Path]]:

@@ -242,7 +242,7 @@ def test_a_long_fix_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
     gets them in its progress line, under a bar of the cells done; a log does without."""
     import io
 
-    from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
+    from jax_nbhelp.catalog.pallas.pallas_kernel_compiled_for_cpu import BIG_MATMUL
     from jax_nbhelp.doctor.checkup import Checkup, Options
     from jax_nbhelp.doctor.cli import _Progress
 

@@ -14,7 +14,7 @@ import pytest
 from conftest import Notebook, iopub_of, real_kernel, validate_bundle
 from jax.experimental import pallas as pl
 
-from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
+from jax_nbhelp.catalog.pallas.pallas_kernel_compiled_for_cpu import BIG_MATMUL
 from jax_nbhelp.core.state import STATE
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 from jax_nbhelp.jaxapi import grid_progress, interpret_cost, interpret_modes

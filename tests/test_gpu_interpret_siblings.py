@@ -9,11 +9,13 @@ import pytest
 from conftest import Notebook
 
 from jax_nbhelp.catalog import _gpu_thread_axis as axes
-from jax_nbhelp.catalog import (
+from jax_nbhelp.catalog.run_scoped import (
     run_scoped_collective_along_gpu_cluster_axis as cluster_entry,
 )
-from jax_nbhelp.catalog import run_scoped_collective_axis_not_in_gpu_kernel as not_found_entry
-from jax_nbhelp.catalog import run_scoped_missing_gpu_thread_axis as missing_entry
+from jax_nbhelp.catalog.run_scoped import (
+    run_scoped_collective_axis_not_in_gpu_kernel as not_found_entry,
+)
+from jax_nbhelp.catalog.run_scoped import run_scoped_missing_gpu_thread_axis as missing_entry
 from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
 from jax_nbhelp.diagnosis.engine import matching
 from jax_nbhelp.rewrite import CannotRewrite

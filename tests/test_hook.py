@@ -130,7 +130,7 @@ def test_unload_leaves_a_later_extensions_handler_alone(nb: Notebook) -> None:
 
 def test_a_bug_in_a_diagnosis_never_hides_the_traceback(nb: Notebook, monkeypatch) -> None:
     # The entry asked about JAX's RuntimeErrors (its trigger), broken on purpose.
-    from jax_nbhelp.catalog import accelerator_backend_missing as entry
+    from jax_nbhelp.catalog.devices import accelerator_backend_missing as entry
 
     def broken(ctx):
         raise RuntimeError("bug in jax_nbhelp")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from conftest import Notebook
 
-from jax_nbhelp.catalog import kernel_index_out_of_bounds as oob
+from jax_nbhelp.catalog.pallas import kernel_index_out_of_bounds as oob
 
 WINDOW = '''\
 def window(x_ref, o_ref):

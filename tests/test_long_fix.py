@@ -12,7 +12,7 @@ import pytest
 from conftest import SCALED_HELPER, Notebook, iopub_of, real_kernel, validate_bundle
 
 import jax_nbhelp
-from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
+from jax_nbhelp.catalog.pallas.pallas_kernel_compiled_for_cpu import BIG_MATMUL
 
 # The blocked matmul of a Pallas TPU tutorial, as the catalog's example has it: an
 # accumulator in VMEM scratch makes it a TPU kernel (TPU interpret mode on a CPU runtime);

@@ -14,7 +14,7 @@ from typing import Any
 import lab_driver
 import pytest
 
-from jax_nbhelp.catalog.pallas_kernel_compiled_for_cpu import BIG_MATMUL
+from jax_nbhelp.catalog.pallas.pallas_kernel_compiled_for_cpu import BIG_MATMUL
 
 pytestmark = [
     pytest.mark.browser,

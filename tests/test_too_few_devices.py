@@ -14,8 +14,8 @@ import pytest
 from conftest import Notebook
 
 import jax_nbhelp
-from jax_nbhelp.catalog import too_few_devices as entry
 from jax_nbhelp.catalog._example import PRELUDE
+from jax_nbhelp.catalog.devices import too_few_devices as entry
 
 # Each failing example, run on the devices it asks for: (devices, what it then computes).
 SIMULATED = {

@@ -294,7 +294,8 @@ def classify(node: ast.expr, ctx: ErrorContext, module_level: bool) -> ArgumentK
     return "unknown"
 
 
-def _bind(call: ast.Call, func: ast.FunctionDef, parameter: str) -> ast.expr | None:
+def bind_argument(call: ast.Call, func: ast.FunctionDef | ast.AsyncFunctionDef,
+                  parameter: str) -> ast.expr | None:
     """The expression ``call`` passes for ``parameter`` of ``func`` (None if unclear)."""
     for keyword in call.keywords:
         if keyword.arg == parameter:
@@ -352,7 +353,7 @@ def jit_call(ctx: ErrorContext, origin: TraceOrigin,
     (call,) = calls
     passed = []
     for name in origin.arguments:
-        node = _bind(call, func, name) if name.isidentifier() else None
+        node = bind_argument(call, func, name) if name.isidentifier() else None
         if node is None:
             passed.append(PassedArgument(name, None, "unknown"))
         else:

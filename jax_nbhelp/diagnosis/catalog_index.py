@@ -26,10 +26,17 @@ PATH = FOLDER / "index.json"
 
 
 def module_names() -> list[str]:
-    """The catalog's entry modules, sorted, listed without importing any of them
-    (``_``-prefixed modules are shared helpers, not entries)."""
-    return sorted(info.name for info in pkgutil.iter_modules([str(FOLDER)])
-                  if not info.name.startswith("_"))
+    """The catalog's entry modules, sorted, listed without importing any of them: each
+    family's folder (``tracing``) holds entries (``tracing.leaked_tracer``);
+    ``_``-prefixed modules are shared helpers, not entries."""
+    names = []
+    for family in pkgutil.iter_modules([str(FOLDER)]):
+        if family.name.startswith("_") or not family.ispkg:
+            continue
+        names += [f"{family.name}.{info.name}"
+                  for info in pkgutil.iter_modules([str(FOLDER / family.name)])
+                  if not info.name.startswith("_") and not info.ispkg]
+    return sorted(names)
 
 
 def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:
@@ -42,7 +49,7 @@ def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:
 
 def build() -> dict[str, list[str]]:
     """Module name -> its triggers, read from the imported entries."""
-    return {entry.__name__.rpartition(".")[2]: list(entry.TRIGGERS)
+    return {entry.__name__.removeprefix(f"{CATALOG}."): list(entry.TRIGGERS)
             for entry in import_entries(module_names())}
 
 

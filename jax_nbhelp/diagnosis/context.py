@@ -17,12 +17,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
-from types import ModuleType
+from types import FrameType, ModuleType
 from typing import Any, Generic, TypeVar
 
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis import kernel_facts
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
+from jax_nbhelp.diagnosis.line_values import Value, frames_of, read_line
 from jax_nbhelp.diagnosis.sources import locate
 
 
@@ -126,6 +127,7 @@ class ErrorContext:
         self._object_names = object_names
         self._mesh_axes = mesh_axes
         self._kernel = kernel
+        self._values: dict[tuple[str, int], tuple[Value, ...]] = {}
 
     def replace(self, **changes: Any) -> ErrorContext:
         """A copy with some parts given (``kernel=None``: as if JAX said nothing)."""
@@ -236,6 +238,48 @@ class ErrorContext:
         for frame in self.top.frames:
             if frame.location is not None and frame.location.kind == "cell":
                 return frame.location
+        return None
+
+    def _live_frame(self, location: Location) -> FrameType | None:
+        """The live frame of the chain that was at ``location`` (frames of JAX's stack
+        before transformation are lines only, without variables: skipped)."""
+        for link, (_, live) in zip(self.chain, frames_of(self._exc), strict=False):
+            for frame, real in zip(reversed(link.frames), reversed(live), strict=False):
+                if frame.location == location and (real.f_locals or real.f_globals):
+                    return real
+        return None
+
+    def values_at(self, location: Location | None) -> tuple[Value, ...]:
+        """The values the statement at ``location`` read, as shapes and dtypes
+        (``line_values``), from that line's live frame; () when no live frame shows it."""
+        if location is None or location.source is None or self._exc is None:
+            return ()
+        key = (location.filename, location.lineno)
+        if key not in self._values:
+            frame = self._live_frame(location)
+            self._values[key] = (read_line(location.source, location.lineno, frame)
+                                 if frame is not None else ())
+        return self._values[key]
+
+    def other_names_for(self, location: Location, name: str) -> list[str]:
+        """The other global names bound to the very object that ``name`` holds at
+        ``location`` (``y`` after ``y = x``): what sharing it means for a rewrite."""
+        frame = self._live_frame(location) if self._exc is not None else None
+        if frame is None:
+            return []
+        value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
+        if value is _UNSET:
+            return []
+        return sorted(other for other, bound in list(frame.f_globals.items())
+                      if bound is value and other != name and not other.startswith("_"))
+
+    def caller_of(self, location: Location) -> Location | None:
+        """The user line that called the function ``location`` is in (the frame before it)."""
+        for link in self.chain:
+            frames = link.user_frames
+            for outer, inner in pairwise(frames):
+                if inner.location == location:
+                    return outer.location
         return None
 
     def frame_after(self, location: Location) -> Frame | None:

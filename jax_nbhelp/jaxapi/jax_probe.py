@@ -65,3 +65,15 @@ def versions() -> dict[str, str | None]:
             "jax": str(getattr(jax, "__version__", "")) or None,
             "jaxlib": str(jaxlib_version) if jaxlib_version else None,
             "backend": backend if isinstance(backend, str) else None}
+
+
+def at_update_methods() -> frozenset[str]:
+    """The update methods ``x.at[i]`` has in the installed JAX (``subtract`` is newer than
+    ``add``); empty when jax is not loaded or the probe fails."""
+    if not jax_loaded():
+        return frozenset()
+    helper = attribute("jax._src.numpy.array_methods", "_IndexUpdateRef")
+    if helper is None:
+        return frozenset()
+    return frozenset(name for name in ("set", "add", "subtract", "multiply", "divide", "power",
+                                       "min", "max") if callable(getattr(helper, name, None)))

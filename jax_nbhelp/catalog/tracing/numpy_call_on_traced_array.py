@@ -16,6 +16,7 @@ from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH305"
@@ -123,10 +124,25 @@ def _single_argument_only(ctx: ErrorContext, location: Location) -> bool:
 TRIGGERS = (ERROR,)
 
 
+def _calls_numpy(ctx: ErrorContext, location: Location | None) -> bool:
+    """Whether the line calls a NumPy function (``np.sin(x)``)."""
+    numpy = ctx.alias("numpy")
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if numpy is None or parsed is None or location is None:
+        return False
+    return any(isinstance(node, ast.Call) and (dotted(node.func) or "").startswith(numpy + ".")
+               and node.lineno <= location.lineno <= (node.end_lineno or 0)
+               for node in ast.walk(parsed[0]))
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
     if found is None:
         return None
+    from jax_nbhelp.catalog.arrays.numpy_array_indexed_by_tracer import indexed_numpy
+
+    if indexed_numpy(ctx, found.location) and not _calls_numpy(ctx, found.location):
+        return None  # a NumPy array indexed by a tracer: JNH505's
     location, origin = found.location, found.origin
     subject = found.subject("A line")
     inside = f" inside {_tracing.traced_in(origin)}" if origin is not None else ""

@@ -13,7 +13,7 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import NO_FIX, Example
-from jax_nbhelp.catalog.run_scoped_collective_axis_not_in_gpu_kernel import (
+from jax_nbhelp.catalog.run_scoped.run_scoped_collective_axis_not_in_gpu_kernel import (
     _CHECK,
     _IMPORT_PARAMS,
     _REQUIRES,

@@ -14,7 +14,7 @@ from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _gpu_thread_axis as axes
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
-from jax_nbhelp.catalog.run_scoped_collective_axis_not_in_gpu_kernel import (
+from jax_nbhelp.catalog.run_scoped.run_scoped_collective_axis_not_in_gpu_kernel import (
     _CALL,
     _CHECK,
     _REQUIRES,

@@ -272,7 +272,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 continue
             candidates = []
             for name in site.static:
-                passed = _tracing._bind(call, site.func, name)
+                passed = _tracing.bind_argument(call, site.func, name)
                 if passed is not None and _kind_matches(passed, ctx, type_name, module_level):
                     candidates.append((name, passed))
             if len(candidates) == 1:

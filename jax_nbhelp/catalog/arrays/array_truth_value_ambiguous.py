@@ -1,0 +1,120 @@
+"""``if``, ``while``, ``and``, ``or``, ``not`` or ``bool()`` on a JAX array of several elements
+(``ValueError: The truth value of an array with more than one element is ambiguous. Use
+a.any() or a.all()``).
+
+Python asks the array for one True or False; an array of several booleans has none. What
+to write depends on what the user meant, and the line says which: a condition that must
+hold everywhere (``.all()``) or somewhere (``.any()``), a choice made per element
+(``jnp.where``), or an elementwise ``&``/``|`` where ``and``/``or`` was written. The
+explanation names those in the user's own expression; there is no fix, since each one
+computes something else.
+
+Only JAX's own raise is claimed: the same text from a NumPy array is NumPy's error.
+
+Reports: gbionics/jaxsim#176 (a dataclass ``__eq__`` calling ``bool()`` on an array),
+marin-community/haliax#31 and marin-community/marin#1945 (``bool`` of an array in Levanter),
+PlasmaControl/DESC#1288 (equality of array constants). JAX's docs teach it in the control
+flow tutorials.
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
+
+CODE = "JNH504"
+NAME = "array-truth-value-ambiguous"
+TITLE = "True or False asked of an array of several elements"
+MESSAGE = "The truth value of an array with more than one element is ambiguous"
+
+_IMPORTS = "import jax, jax.numpy as jnp"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS, "x = jnp.array([-1.0, 2.0, 3.0])"),
+                   "if x > 0:\n    y = jnp.log(x)\nelse:\n    y = x",
+                   "y = jnp.where(x > 0, jnp.log(jnp.abs(x)), x)", NO_FIX,
+                   "float(y[0]) == -1.0"),
+    corrected_cell((_IMPORTS, "x = jnp.array([0.5, 2.0, 4.0])"),
+                   "inside = (x > 0) and (x < 3)", "inside = (x > 0) & (x < 3)", NO_FIX,
+                   "inside.tolist() == [True, True, False]"),
+)
+
+WHY = (
+    "Python's if, while, and, or, not and bool() need one True or False. An array of several "
+    "booleans holds one per element, and which single answer you mean is yours to say: that "
+    "all of them hold (.all()), that any does (.any()), or, when each element should be "
+    "treated on its own, an elementwise choice with jnp.where (and & and | instead of and "
+    "and or)."
+)
+
+TRIGGERS = (MESSAGE,)
+
+
+def _condition(location_source: str | None, lineno: int) -> tuple[str, str, str] | None:
+    """The construct that asked for a truth value on the line, the expression asked, and
+    (for ``and``/``or``) the elementwise spelling."""
+    parsed = _tracing.parse(location_source)
+    if parsed is None:
+        return None
+    tree, code = parsed
+    for node in ast.walk(tree):
+        if not hasattr(node, "lineno"):
+            continue
+        if isinstance(node, ast.If | ast.While) and node.test.lineno == lineno:
+            return ("if" if isinstance(node, ast.If) else "while",
+                    _tracing.segment(code, node.test), "")
+        if isinstance(node, ast.IfExp) and node.lineno <= lineno <= (node.end_lineno or 0):
+            return "if", _tracing.segment(code, node.test), ""
+        if isinstance(node, ast.Assert) and node.lineno == lineno:
+            return "assert", _tracing.segment(code, node.test), ""
+        if isinstance(node, ast.BoolOp) and node.lineno <= lineno <= (node.end_lineno or 0):
+            operator = " & " if isinstance(node.op, ast.And) else " | "
+            elementwise = operator.join(f"({_tracing.segment(code, value)})"
+                                        for value in node.values)
+            return ("and" if isinstance(node.op, ast.And) else "or",
+                    _tracing.segment(code, node.values[0]), elementwise)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not) and \
+                node.lineno <= lineno <= (node.end_lineno or 0):
+            return "not", _tracing.segment(code, node.operand), ""
+    return None
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    if link is None or not link.is_a("ValueError"):
+        return None
+    location = ctx.deepest_user_location()
+    found = _condition(location.source, location.lineno) if location is not None else None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    subject = _tracing.quoted_line(location, "Your code")
+    values = {v.text: v for v in ctx.values_at(location)}
+    if found is None:
+        explanation = (f"{subject} asks an array of several elements for a single True or "
+                       "False.")
+        notes = ["Say which answer you mean: .all(), .any(), or an elementwise "
+                 f"{jnp}.where(...)."]
+    else:
+        construct, test, elementwise = found
+        named = ", ".join(f"{v.text} is {v.summary}" for v in values.values() if v.is_array)
+        shapes = f" ({named})" if named else ""
+        explanation = (f"{subject} asks `{test}` for a single True or False ({construct}), "
+                       f"and it is an array of several elements{shapes}.")
+        if construct in ("and", "or"):
+            operator = "&" if construct == "and" else "|"
+            notes = [f"For an elementwise result, write `{operator}` instead of "
+                     f"`{construct}`, with each side in parentheses: `{elementwise}`; for "
+                     "one answer, .all() or .any() of that."]
+        else:
+            notes = [f"If the condition must hold for every element, write `({test}).all()`; "
+                     f"for at least one, `({test}).any()`.",
+                     "If each element should take its own branch, compute both branches "
+                     f"and pick per element: `{jnp}.where({test}, <if true>, <if false>)` "
+                     "(both branches are computed for every element, so each must be safe "
+                     "for every element)."]
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), notes=notes,
+                            error=link.summary.splitlines()[0])

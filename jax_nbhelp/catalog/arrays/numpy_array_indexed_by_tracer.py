@@ -1,0 +1,120 @@
+"""A NumPy array indexed with a traced value inside a transformed function: ``table[i]``
+under ``jax.jit`` where ``table`` is a NumPy array (``TracerArrayConversionError: The
+numpy.ndarray conversion method __array__() was called on traced array``).
+
+NumPy's indexing needs the index's value now; under jit the index is a tracer. Indexing a
+JAX array instead (``jnp.asarray(table)[i]``) is an operation jit compiles, and the table
+becomes a constant of the compiled program. The values are the table's, converted to JAX's
+precision: exact for 32-bit (and smaller) tables, or with ``jax_enable_x64``; a float64 table
+is rounded to float32, which the safety line says.
+
+Reports: jax-ml/jax#553 (``np.arange(n)[x]`` under jit), jax-ml/jax#3133
+(``np.zeros((3, 3))[i, :]`` inside ``jax.jit``), google-deepmind/distrax#291 (``np.indices``
+indexed by a tracer), jax-ml/jax#7545 (NumPy test arrays indexed with traced values).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import corrected
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.line_values import Value
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH505"
+NAME = "numpy-array-indexed-by-tracer"
+TITLE = "A NumPy array indexed with a traced value"
+ERROR = "TracerArrayConversionError"
+
+_IMPORTS = "import jax, jax.numpy as jnp\nimport numpy as np"
+
+EXAMPLES = (
+    corrected(_IMPORTS,
+              "prices = np.array([3, 5, 8, 13], dtype=np.int32)\n\n@jax.jit\n"
+              "def cost(item, count):\n    return prices[item] * count",
+              "prices = np.array([3, 5, 8, 13], dtype=np.int32)\n\n@jax.jit\n"
+              "def cost(item, count):\n    return jnp.asarray(prices)[item] * count",
+              "total = cost(2, 3)", "Index jnp.asarray(prices)", "int(total) == 24"),
+)
+
+WHY = (
+    "NumPy indexes right away, so it needs the index's value. Under jax.jit (and vmap, grad) "
+    "your function runs with tracers, which stand for values that exist only when the "
+    "compiled program runs. Indexing a JAX array is an operation jit can compile: "
+    "jnp.asarray(table)[i] makes the table a constant of the compiled program and picks "
+    "the element when it runs."
+)
+
+TRIGGERS = (ERROR,)
+
+
+def indexed_numpy(ctx: ErrorContext, location: Location | None) -> list[Value]:
+    """The NumPy arrays the line indexes (``table[i]``), read from its live frame."""
+    if location is None:
+        return []
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return []
+    tree, _ = parsed
+    bases = {ast.unparse(node.value) for node in ast.walk(tree)
+             if isinstance(node, ast.Subscript) and getattr(node, "lineno", 0) <= location.lineno
+             <= (getattr(node, "end_lineno", 0) or 0)}
+    return [v for v in ctx.values_at(location) if v.kind == "numpy" and v.text in bases]
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
+    if found is None:
+        return None
+    tables = indexed_numpy(ctx, found.location)
+    if not tables or found.location is None:
+        return None
+    location = found.location
+    table = tables[0]
+    inside = (f" inside {_tracing.traced_in(found.origin)}" if found.origin is not None else "")
+    explanation = (f"{found.subject('A line')} indexes {table.text}, a NumPy array "
+                   f"({table.summary.removeprefix('NumPy ')}), with a traced value{inside}; "
+                   "NumPy needs the index's value now.")
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    fixes: tuple[Fix, ...] = ()
+    if table.text.replace(".", "").isidentifier():
+        fixes = (_fix(ctx, location, table, jnp),)
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=found.caller, fixes=fixes,
+                            notes=[f"Converting once, outside the function "
+                                   f"(`{table.text} = {jnp}.asarray({table.text})`), does "
+                                   "the same for every function that indexes it."])
+
+
+def _exact(dtype: str | None) -> bool:
+    """Whether JAX keeps this NumPy dtype as it is (no 64-bit narrowing)."""
+    if dtype is None:
+        return False
+    from jax_nbhelp.jaxapi.jax_probe import attribute
+
+    config = attribute("jax", "config")
+    x64 = bool(getattr(config, "jax_enable_x64", False)) if config is not None else False
+    return x64 or "64" not in dtype
+
+
+def _fix(ctx: ErrorContext, location: Location, table: Value, jnp: str) -> Fix:
+    exact = _exact(table.dtype)
+    narrowed = (table.dtype or "").replace("64", "32")
+    safety = (f"Same values: {jnp}.asarray({table.text}) holds the table's values as they are "
+              f"({table.dtype})." if exact else
+              f"{table.text} is {table.dtype}: JAX keeps it as {narrowed} (64-bit values are "
+              "off unless jax_enable_x64 is set), so values that need 64 bits are rounded.")
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.wrap_in_call import wrap_subscripted
+
+        return wrap_subscripted(source, location.lineno, table.text, f"{jnp}.asarray")
+
+    return rewrite_fix(ctx, location, transform, label=f"Index {jnp}.asarray({table.text})",
+                       summary=(f"Index {jnp}.asarray({table.text}) on line {location.lineno}: a "
+                                "JAX array, which jit can index with a traced value; then "
+                                "re-run."),
+                       safety=safety, safe=exact)

@@ -1,0 +1,133 @@
+"""A Python list or tuple passed to a ``jax.numpy`` function that takes arrays:
+``jnp.mean([0.5, 0.25])`` (``TypeError: mean requires ndarray or scalar arguments, got
+<class 'list'> at position 0.``).
+
+JAX refuses sequences on purpose: turning a list into an array element by element would
+trace every element separately under jit. ``jnp.asarray(...)`` makes the one array the
+list stands for. The rewrite wraps the argument where it is written: on the failing line,
+or, when the line passes a parameter of its function, at the caller that passed the
+sequence.
+
+Reports: jax-ml/jax#365 (``jnp.sin([0.2, 0.4])``: the maintainers chose to refuse lists),
+google/nerfies#53 and naruya/VaxNeRF#6 (``jnp.broadcast_to([1e10], ...)`` in NeRF code).
+JAX's docs teach it in the "Sharp bits" notebook and the 101 arrays tutorial.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from jax_nbhelp.catalog import _entry, _scopes, _tracing
+from jax_nbhelp.catalog._example import corrected_cell
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH502"
+NAME = "python-sequence-to-jax-function"
+TITLE = "A Python list or tuple where a JAX function takes an array"
+MESSAGE = "requires ndarray or scalar arguments, got <class '"
+
+_MESSAGE_RE = re.compile(r"(?P<function>\w+) requires ndarray or scalar arguments, got "
+                         r"<class '(?P<kind>list|tuple)'> at position (?P<position>\d+)")
+
+_IMPORTS = "import jax, jax.numpy as jnp"
+_SPREAD = "def spread(points):\n    return jnp.max(points) - jnp.min(points)"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS,), "average = jnp.mean([0.5, 0.25])",
+                   "average = jnp.mean(jnp.asarray([0.5, 0.25]))",
+                   "Wrap the list in jnp.asarray", "float(average) == 0.375"),
+    # The sequence is a parameter: it is wrapped where the caller passes it.
+    corrected_cell((_IMPORTS, _SPREAD), "width = spread((3.0, 1.0, 2.0))",
+                   "width = spread(jnp.asarray((3.0, 1.0, 2.0)))",
+                   "Wrap the tuple in jnp.asarray", "float(width) == 2.0"),
+)
+
+WHY = (
+    "jax.numpy functions take arrays (or single numbers), not Python lists or tuples. NumPy "
+    "converts a list for you; JAX refuses on purpose, because converting a list element by "
+    "element would make jit trace every element as a separate value, which is slow for "
+    "long lists. jnp.asarray(...) makes one array from the whole list."
+)
+
+TRIGGERS = (MESSAGE,)
+
+
+def _argument(tree: ast.Module, lineno: int, function: str, position: int) -> ast.expr | None:
+    """The ``position``-th positional argument of the ``function(...)`` call on the line."""
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and node.lineno <= lineno <= (node.end_lineno or 0)
+                and _tracing.names_function(node.func, function)
+                and len(node.args) > position
+                and not any(isinstance(a, ast.Starred) for a in node.args[:position + 1])):
+            return node.args[position]
+    return None
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    found = _MESSAGE_RE.search(link.message) if link is not None else None
+    if link is None or found is None:
+        return None
+    function, kind = found.group("function"), found.group("kind")
+    position = int(found.group("position"))
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    location = ctx.deepest_user_location()
+    parsed = _tracing.parse(location.source) if location is not None else None
+    argument = (_argument(parsed[0], location.lineno, function, position)
+                if parsed is not None and location is not None else None)
+    written = f"`{ast.unparse(argument)}`" if argument is not None else f"a {kind}"
+    explanation = (f"{_tracing.quoted_line(location, 'Your code')} passes {written}, a "
+                   f"Python {kind}, to {function} (argument {position + 1}), and jax.numpy "
+                   "functions take arrays.")
+    fixes: tuple[Fix, ...] = ()
+    if location is not None and argument is not None and parsed is not None:
+        fixes = (_fix(ctx, location, parsed[0], argument, function, position, kind, jnp),)
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes,
+                            notes=[f"Make the array once, where the {kind} is made "
+                                   f"(`{jnp}.asarray(...)` or `{jnp}.array(...)`), when a "
+                                   "function is called with it many times."])
+
+
+def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, argument: ast.expr,
+         function: str, position: int, kind: str, jnp: str) -> Fix:
+    label = f"Wrap the {kind} in {jnp}.asarray"
+    safety = (f"Same values: {jnp}.asarray makes the array the {kind} stands for, in JAX's "
+              "default precision (float32 for Python floats, unless jax_enable_x64 is on).")
+    enclosing = _scopes.enclosing_function(tree, location.lineno)
+    name = argument.id if isinstance(argument, ast.Name) else None
+    if enclosing is not None and name is not None and \
+            _scopes.scope_of(enclosing).kind(name) == "parameter":
+        caller = ctx.caller_of(location)
+        passed = _scopes.passed_for(caller.source, caller.lineno, enclosing, name) \
+            if caller is not None else None
+        if caller is not None and passed is not None:
+            callee = enclosing.name
+            index = [a.arg for a in (*enclosing.args.posonlyargs, *enclosing.args.args)]
+            if name in index:
+
+                def at_caller(source: str) -> str:
+                    from jax_nbhelp.rewrite.wrap_in_call import wrap_argument
+
+                    return wrap_argument(source, caller.lineno, callee, index.index(name),
+                                         f"{jnp}.asarray", keyword=name)
+
+                return rewrite_fix(
+                    ctx, caller, at_caller, label=label,
+                    summary=(f"Pass {jnp}.asarray({passed[0]}) to {callee} on line "
+                             f"{caller.lineno}, so {name} is an array inside it; then "
+                             "re-run."),
+                    safety=safety, safe=True)
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.wrap_in_call import wrap_argument
+
+        return wrap_argument(source, location.lineno, function, position, f"{jnp}.asarray")
+
+    return rewrite_fix(ctx, location, transform, label=label,
+                       summary=(f"Pass {jnp}.asarray({ast.unparse(argument)}) to {function} "
+                                f"on line {location.lineno}; then re-run."),
+                       safety=safety, safe=True)

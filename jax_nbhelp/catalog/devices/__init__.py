@@ -1,0 +1,1 @@
+"""Devices and meshes: a TPU or GPU the runtime lacks, too few devices, mesh axes."""
