@@ -20,7 +20,8 @@ from ._cst import dotted_name
 from .errors import CannotRewrite
 from .magics import rewrite_line
 
-__all__ = ["wrap_argument", "wrap_subscripted"]
+__all__ = ["cast_argument", "cast_passed", "cast_value", "replace_callee", "wrap_argument",
+           "wrap_subscripted"]
 
 
 def _wrap(value: cst.BaseExpression, wrapper: str) -> cst.Call:
@@ -107,3 +108,93 @@ def wrap_subscripted(source: str, lineno: int, base: str, wrapper: str) -> str:
     """Wrap the base of every ``base[...]`` on 1-based ``lineno`` in ``wrapper(...)``."""
     return rewrite_line(source, lineno,
                         lambda code: _subscripted_python(code, lineno, base, wrapper))
+
+
+def _cast(value: cst.BaseExpression, dtype: str) -> cst.BaseExpression:
+    """``value.astype(dtype)``, or ``dtype(value)`` for a number literal."""
+    plain = value.expression if isinstance(value, cst.UnaryOperation) else value
+    if isinstance(plain, cst.Integer | cst.Float):
+        return cst.Call(func=cst.parse_expression(dtype), args=[cst.Arg(value)])
+    if not isinstance(value, cst.Name | cst.Attribute | cst.Subscript | cst.Call) \
+            and not value.lpar:
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.Call(func=cst.Attribute(value=value, attr=cst.Name("astype")),
+                    args=[cst.Arg(cst.parse_expression(dtype))])
+
+
+def cast_argument(source: str, lineno: int, callee: str, position: int, dtype: str) -> str:
+    """Cast the ``position``-th positional argument of ``callee(...)`` on ``lineno`` to
+    ``dtype`` (an expression such as ``jnp.float32``): ``x.astype(jnp.float32)``, or
+    ``jnp.float32(1)`` for a literal."""
+    def change_python(code: str) -> str:
+        def change(node: cst.CSTNode) -> cst.CSTNode | None:
+            if not isinstance(node, cst.Call) or \
+                    (dotted_name(node.func) or "").rsplit(".", 1)[-1] != callee:
+                return None
+            positional = [a for a in node.args if a.keyword is None]
+            if any(a.star for a in positional[:position + 1]) or len(positional) <= position:
+                return None
+            target = positional[position]
+            return node.with_changes(args=[
+                a.with_changes(value=_cast(a.value, dtype)) if a is target else a
+                for a in node.args])
+
+        return _apply(code, lineno, change, f"Line {lineno} has no call of {callee} with an "
+                                            f"argument {position + 1} to cast.")
+
+    return rewrite_line(source, lineno, change_python)
+
+
+def replace_callee(source: str, lineno: int, callee: str, new: str) -> str:
+    """Call ``new`` (a dotted name) where the line calls ``callee`` (spelled exactly so)."""
+    def change_python(code: str) -> str:
+        def change(node: cst.CSTNode) -> cst.CSTNode | None:
+            if not isinstance(node, cst.Call) or dotted_name(node.func) != callee:
+                return None
+            return node.with_changes(func=cst.parse_expression(new))
+
+        return _apply(code, lineno, change, f"Line {lineno} has no call of {callee}.")
+
+    return rewrite_line(source, lineno, change_python)
+
+
+def cast_value(source: str, lineno: int, dtype: str) -> str:
+    """Cast the value of the assignment on ``lineno`` (``o_ref[...] = v``) to ``dtype``:
+    ``o_ref[...] = (v).astype(dtype)``."""
+    def change_python(code: str) -> str:
+        def change(node: cst.CSTNode) -> cst.CSTNode | None:
+            if not isinstance(node, cst.Assign):
+                return None
+            return node.with_changes(value=_cast(node.value, dtype))
+
+        return _apply(code, lineno, change, f"Line {lineno} has no assignment to cast.")
+
+    return rewrite_line(source, lineno, change_python)
+
+
+def cast_passed(source: str, lineno: int, position: int, passed: str, dtype: str) -> str:
+    """Cast what a call on ``lineno`` passes as its ``position``-th positional argument,
+    spelled ``passed`` (``3`` becomes ``3.0`` when ``dtype`` is a float type; ``x`` becomes
+    ``x.astype(dtype)``), whatever the call's function is (``jax.grad(f)(x)``)."""
+    def change_python(code: str) -> str:
+        def change(node: cst.CSTNode) -> cst.CSTNode | None:
+            if not isinstance(node, cst.Call):
+                return None
+            positional = [a for a in node.args if a.keyword is None]
+            if any(a.star for a in positional[:position + 1]) or len(positional) <= position:
+                return None
+            target = positional[position]
+            if cst.Module([]).code_for_node(target.value) != passed:
+                return None
+            value = target.value
+            if isinstance(value, cst.Integer) and "float" in dtype:
+                new: cst.BaseExpression = cst.Float(f"{int(value.value, 0)}.0")
+            else:
+                new = _cast(value, dtype)
+            return node.with_changes(args=[a.with_changes(value=new) if a is target else a
+                                           for a in node.args])
+
+        return _apply(code, lineno, change, f"Line {lineno} passes no {passed} as argument "
+                                            f"{position + 1} of a call.")
+
+    return rewrite_line(source, lineno, change_python)

@@ -1,0 +1,145 @@
+"""The operands of the operation on the user's line, in the user's names, with the shapes and
+dtypes their live values had (``line_values``): what shape and dtype entries say instead of
+JAX's anonymous ``(3,), (4,)``.
+
+An operation is a call (``lax.add(counts, weights)``, ``jnp.dot(a, b)``, ``x.reshape(3, 4)``)
+or an operator (``a @ b``, ``a + b``). Python literals count as operands with the dtype JAX
+gives them (a weakly typed int32 or float32).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.line_values import Value, shape_text
+
+_OPERATORS: dict[type[ast.operator], tuple[str, ...]] = {
+    ast.Add: ("add",), ast.Sub: ("sub", "subtract"), ast.Mult: ("mul", "multiply"),
+    ast.Div: ("div", "divide", "true_divide"), ast.MatMult: ("dot_general", "matmul", "dot"),
+    ast.Pow: ("pow", "power", "integer_pow"), ast.Mod: ("rem", "remainder"),
+    ast.FloorDiv: ("floor_divide", "div"),
+}
+
+
+@dataclass(frozen=True)
+class Operand:
+    """One operand as written, and what it held (None when it could not be read)."""
+
+    text: str
+    value: Value | None
+    literal: bool = False
+    node: ast.expr | None = None
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        return self.value.shape if self.value is not None else None
+
+    @property
+    def dtype(self) -> str | None:
+        return self.value.dtype if self.value is not None else None
+
+    def described(self) -> str:
+        """```batch` is float32[4, 5]`` (or just the text when its value is unknown)."""
+        if self.value is None:
+            return f"`{self.text}`"
+        return f"`{self.text}` is {self.value.summary}"
+
+
+@dataclass(frozen=True)
+class Operation:
+    """An operation on the line: how it is spelled and its operands, in order."""
+
+    spelled: str  # "lax.add", "@", "x.reshape"
+    node: ast.expr
+    operands: tuple[Operand, ...]
+    code: str  # the line's code, for segments
+
+    def text(self) -> str:
+        return _tracing.segment(self.code, self.node)
+
+
+def _literal_value(node: ast.expr) -> Value | None:
+    """What JAX makes of a Python number literal: a weakly typed scalar."""
+    value = node.operand if isinstance(node, ast.UnaryOp) else node
+    if isinstance(value, ast.Constant) and type(value.value) in (int, float, bool):
+        dtype = {int: "int32", float: "float32", bool: "bool"}[type(value.value)]
+        return Value(ast.unparse(node), "python", f"Python {type(value.value).__name__}", (),
+                     dtype, True)
+    return None
+
+
+def operations(ctx: ErrorContext, location: Location | None,
+               names: tuple[str, ...] = ()) -> list[Operation]:
+    """The operations on the user's line whose function's last name is one of ``names`` (or,
+    for operators, whose primitive JAX would name so), innermost first."""
+    if location is None:
+        return []
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return []
+    tree, code = parsed
+    values = {v.text: v for v in ctx.values_at(location)}
+    found: list[Operation] = []
+    for node in ast.walk(tree):
+        if not (getattr(node, "lineno", 0) <= location.lineno
+                <= (getattr(node, "end_lineno", 0) or 0)):
+            continue
+        if isinstance(node, ast.Call):
+            spelled = _tracing.segment(code, node.func)
+            last = spelled.rsplit(".", 1)[-1]
+            if names and last not in names:
+                continue
+            args = list(node.args)
+            if isinstance(node.func, ast.Attribute) and not _is_module_call(node.func, ctx):
+                args.insert(0, node.func.value)  # x.reshape(...): x is an operand
+            operands = tuple(_operand(arg, code, values) for arg in args
+                             if not isinstance(arg, ast.Starred))
+            found.append(Operation(spelled, node, operands, code))
+        elif isinstance(node, ast.BinOp):
+            primitive = _OPERATORS.get(type(node.op), ())
+            if names and not set(primitive) & set(names):
+                continue
+            symbol = ast.unparse(ast.BinOp(ast.Name("a"), node.op, ast.Name("b")))[2:-2]
+            found.append(Operation(symbol, node, (_operand(node.left, code, values),
+                                                  _operand(node.right, code, values)), code))
+    found.sort(key=lambda op: (-getattr(op.node, "lineno", 0), -op.node.col_offset))
+    return found
+
+
+def _is_module_call(func: ast.Attribute, ctx: ErrorContext) -> bool:
+    """``jnp.dot``/``lax.add``: a module's function (its object is not an operand)."""
+    root = func.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name):
+        return False
+    modules = ("jax.numpy", "jax.lax", "jax", "numpy", "jax.random", "jax.nn")
+    aliases = {ctx.alias(module) for module in modules} | {"jnp", "np", "jax", "lax"}
+    return root.id in aliases
+
+
+def _operand(node: ast.expr, code: str, values: dict[str, Value]) -> Operand:
+    text = _tracing.segment(code, node) or ast.unparse(node)
+    literal = _literal_value(node)
+    if literal is not None:
+        return Operand(text, literal, literal=True, node=node)
+    return Operand(text, values.get(ast.unparse(node)), node=node)
+
+
+def with_shapes(operation: Operation, shapes: list[tuple[int, ...]]) -> bool:
+    """Whether the operation's array operands have exactly ``shapes``, in order."""
+    arrays = [o.shape for o in operation.operands if o.shape is not None]
+    return arrays == shapes
+
+
+def listed(operands: tuple[Operand, ...] | list[Operand]) -> str:
+    """```a` is float32[3] and `b` is float32[4]``."""
+    parts = [o.described() for o in operands]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+__all__ = ["Operand", "Operation", "listed", "operations", "shape_text", "with_shapes"]

@@ -1,0 +1,162 @@
+"""``jax.grad`` at an integer input: ``jax.grad(f)(3)``, or an int array, or a pytree of
+parameters with an integer leaf (``TypeError: grad requires real- or complex-valued inputs
+(input dtype that is a sub-dtype of np.inexact), but got int32.``).
+
+A derivative needs a real-valued input. Where the call passes an integer literal or an int
+array for a differentiated argument, passing it as a float (``3.0``,
+``x.astype(jnp.float32)``) asks for the derivative at the same point. Where ``argnums``
+points at an integer argument while another argument is a float, the explanation names
+both: the numbers suggest the other one was meant.
+
+Reports: jax-ml/jax#2663 (``grad(jnp.tanh)(2)`` with a Python int),
+google-deepmind/dm-haiku#513 (an int32 counter in BatchNorm's state among the
+differentiated parameters), deepmodeling/DMFF#82 (``argnums=-1`` landing on an integer
+``pairs`` array).
+"""
+
+from __future__ import annotations
+
+import ast
+
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import corrected_cell
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.line_values import Value
+from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH513"
+NAME = "grad-at-integer-input"
+TITLE = "jax.grad at an integer input"
+MESSAGE = "requires real- or complex-valued inputs"
+
+_IMPORTS = "import jax, jax.numpy as jnp"
+_SQUARE = "def square(x):\n    return x ** 2"
+_ENERGY = "def energy(x):\n    return jnp.sum(x ** 2)\n\npositions = jnp.arange(3)"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS, _SQUARE), "slope = jax.grad(square)(3)",
+                   "slope = jax.grad(square)(3.0)", "Pass 3.0", "float(slope) == 6.0"),
+    corrected_cell((_IMPORTS, _ENERGY), "force = jax.grad(energy)(positions)",
+                   "force = jax.grad(energy)(positions.astype(jnp.float32))",
+                   "Pass positions as float32", "force.tolist() == [0.0, 2.0, 4.0]"),
+)
+
+WHY = (
+    "A derivative says how the output changes when the input moves by a tiny amount, and an "
+    "integer cannot move by a tiny amount: jax.grad needs float (or complex) inputs. Pass "
+    "the same numbers as floats. Integers that are not meant to be differentiated (counts, "
+    "indices, a step counter) belong in another argument than the one grad differentiates "
+    "(argnums), or in the pytree's static part."
+)
+
+TRIGGERS = (MESSAGE,)
+
+_GRADS = ("grad", "value_and_grad")
+
+
+def _argnums(call: ast.Call) -> tuple[int, ...] | None:
+    """What a grad(...) call differentiates: its literal argnums (default 0)."""
+    for keyword in call.keywords:
+        if keyword.arg == "argnums":
+            try:
+                value = ast.literal_eval(keyword.value)
+            except ValueError:
+                return None
+            return (value,) if isinstance(value, int) else tuple(value)
+    if len(call.args) > 1:
+        return None
+    return (0,)
+
+
+def _call(location: Location) -> tuple[ast.Call, tuple[int, ...] | None] | None:
+    """The call on the line that calls a grad-transformed function, and its argnums (None:
+    unknown). ``jax.grad(f)(x)`` shows them; ``df(x)`` does not (argnums 0 assumed only for
+    the explanation, never for a fix)."""
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    for node in ast.walk(parsed[0]):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)
+                and node.lineno <= location.lineno <= (node.end_lineno or 0)
+                and (dotted(node.func.func) or "").rsplit(".", 1)[-1] in _GRADS):
+            return node, _argnums(node.func)
+    return None
+
+
+def _is_int(arg: ast.expr, values: dict[str, Value]) -> Value | None:
+    """The argument's value when it is an integer (a literal, or an int array or scalar)."""
+    if isinstance(arg, ast.Constant) and type(arg.value) is int:
+        return Value(ast.unparse(arg), "python", "Python int", (), "int32", True)
+    value = values.get(ast.unparse(arg))
+    if value is not None and ((value.dtype or "").startswith(("int", "uint"))
+                              or value.summary == "Python int"):
+        return value
+    return None
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    if link is None or not link.is_a("TypeError"):
+        return None
+    location = ctx.call_site()
+    found = _call(location) if location is not None else None
+    subject = _tracing.quoted_line(location, "Your code")
+    got = link.message.split("but got ", 1)[-1].split(".", 1)[0]
+    notes: list[str] = []
+    fixes: list[Fix] = []
+    explanation = f"{subject} asks jax.grad for a derivative at an integer input ({got})."
+    if found is not None and location is not None:
+        call, argnums = found
+        values = {v.text: v for v in ctx.values_at(location)}
+        positional = [a for a in call.args if not isinstance(a, ast.Starred)]
+        differentiated = [(i, positional[i]) for i in (argnums or ())
+                          if -len(positional) <= i < len(positional)]
+        ints = [(i % len(positional), arg, value) for i, arg in differentiated
+                if (value := _is_int(arg, values)) is not None]
+        if ints:
+            index, arg, value = ints[0]
+            shown = f"{value.summary}" if value.summary != "Python int" else "a Python int"
+            explanation = (f"{subject} asks jax.grad for a derivative with respect to "
+                           f"`{ast.unparse(arg)}`, which is {shown}: derivatives need float "
+                           "inputs.")
+            floats = [ast.unparse(a) for i, a in enumerate(positional)
+                      if i != index and (v := values.get(ast.unparse(a))) is not None
+                      and (v.dtype or "").startswith(("float", "bfloat", "complex"))]
+            if argnums is not None and argnums != (0,) and floats:
+                notes.append(f"argnums={argnums[0] if len(argnums) == 1 else argnums} "
+                             f"differentiates `{ast.unparse(arg)}`; `{floats[0]}` is the "
+                             "float argument. If you meant the derivative with respect to "
+                             f"it, set argnums to its position.")
+            fixes.append(_fix(ctx, location, index, arg, value))
+    if not fixes:
+        notes.append("If an integer leaf sits among parameters you differentiate (a step "
+                     "counter, an index), pass it as a separate argument that grad does not "
+                     "differentiate; jax.grad(..., allow_int=True) gives it a float0 "
+                     "gradient instead.")
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
+                            error=link.summary.split(" If you want", 1)[0])
+
+
+def _fix(ctx: ErrorContext, location: Location, index: int, arg: ast.expr,
+         value: Value) -> Fix:
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    passed = ast.unparse(arg)
+    number = arg.value if isinstance(arg, ast.Constant) and type(arg.value) is int else None
+    label = f"Pass {number}.0" if number is not None else f"Pass {passed} as float32"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.wrap_in_call import cast_passed
+
+        return cast_passed(source, location.lineno, index, passed, f"{jnp}.float32")
+
+    return rewrite_fix(
+        ctx, location, transform, label=label,
+        summary=(f"Pass {passed} as a float on line {location.lineno}, so grad differentiates "
+                 "at the same point; then re-run."),
+        safety=(f"Same point: {number}.0 is {passed} as a float." if number is not None else
+                f"Same point: {passed}'s integers as float32 (exact up to 2**24); code that "
+                "uses them as integers (indexing, //) sees floats."),
+        safe=True)

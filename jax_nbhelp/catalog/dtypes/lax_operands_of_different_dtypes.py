@@ -1,0 +1,186 @@
+"""A ``jax.lax`` operation given operands of different dtypes: ``lax.add(counts, weights)``
+with an int32 and a float32 array, or ``lax.dynamic_update_slice(cache, update, ...)`` with a
+bfloat16 cache and a float32 update (``TypeError: lax.add requires arguments to have the same
+dtypes, got int32, float32.``).
+
+``jax.lax`` is the layer below ``jax.numpy``: it promotes nothing. For arithmetic the fixes are
+the ``jax.numpy`` function JAX's own tip names (it promotes the operands by JAX's rules) or an
+explicit cast of the operand that differs to the promoted dtype; both compute the same
+values. For an update, the update is cast to the dtype of the array it is written into,
+which is what storing into that array means (a narrower dtype rounds, and the safety line
+says so).
+
+Reports: kuprel/min-dalle#13 (a float16 model updating its KV cache with a float32 slice),
+jax-ml/jax#26699 (``lax.mul`` of float64 and int64 in ``jax.experimental.jet``),
+huggingface/diffusers#3039 (``lax.select`` in a bfloat16 scheduler). JAX's docs teach it
+in Key concepts and the 101 arrays tutorial (``lax.add(1, 1.0)``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.catalog import _entry, _operands, _tracing
+from jax_nbhelp.catalog._example import Example, corrected_cell
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH511"
+NAME = "lax-operands-of-different-dtypes"
+TITLE = "A jax.lax operation given operands of different dtypes"
+MESSAGE = "requires arguments to have the same dtypes, got"
+
+_MESSAGE_RE = re.compile(r"(?:lax\.)?(?P<op>\w+) requires arguments to have the same dtypes, "
+                         r"got (?P<dtypes>[^.]+)\.(?: \(Tip: (?P<tip>[\w.]+) is a similar)?")
+# Operations that write their second operand into their first: the update takes the
+# dtype of the array it is written into.
+_UPDATES = frozenset({"dynamic_update_slice", "dynamic_update_index_in_dim",
+                      "dynamic_update_slice_in_dim", "scatter", "scatter_add", "scatter_mul",
+                      "scatter_min", "scatter_max", "scatter_apply"})
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
+_COUNTS = "counts = jnp.array([1, 3])\nweights = jnp.array([0.5, 0.5])"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS, _COUNTS), "total = lax.add(counts, weights)",
+                   "total = jnp.add(counts, weights)", "Use jnp.add",
+                   "total.dtype == jnp.float32 and total.tolist() == [1.5, 3.5]"),
+    corrected_cell((_IMPORTS, _COUNTS), "total = lax.add(counts, weights)",
+                   "total = lax.add(counts.astype(jnp.float32), weights)",
+                   "Cast counts to float32",
+                   "total.dtype == jnp.float32 and total.tolist() == [1.5, 3.5]"),
+    Example(setup=(_IMPORTS, "cache = jnp.zeros(4, jnp.bfloat16)\nstep = jnp.ones(2) * 2"),
+            failing="cache = lax.dynamic_update_slice(cache, step, (1,))",
+            fix="Cast step to bfloat16",
+            check="cache.dtype == jnp.bfloat16 and cache.tolist() == [0, 2, 2, 0]",
+            fixed=(_IMPORTS, "cache = jnp.zeros(4, jnp.bfloat16)\nstep = jnp.ones(2) * 2",
+                   "cache = lax.dynamic_update_slice(cache, step.astype(cache.dtype), (1,))")),
+)
+
+WHY = (
+    "jax.lax is the layer under jax.numpy: each lax operation is one XLA operation, and XLA "
+    "computes only on operands of one dtype. jax.numpy functions promote their operands "
+    "first (int32 and float32 give float32); lax leaves that choice to you, so cast the "
+    "operand that differs, or use the jax.numpy function."
+)
+
+TRIGGERS = (MESSAGE,)
+
+
+def _promoted(dtypes: list[str]) -> str | None:
+    """The dtype JAX's promotion gives these dtypes (None when JAX cannot say)."""
+    try:
+        import jax.numpy as jnp
+
+        result = jnp.dtype(dtypes[0])
+        for other in dtypes[1:]:
+            result = jnp.promote_types(result, other)
+        return str(result)
+    except Exception:  # a dtype name this JAX does not know: no cast is offered
+        return None
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    found = _MESSAGE_RE.search(link.message) if link is not None else None
+    if link is None or found is None or not link.is_a("TypeError"):
+        return None
+    op, tip = found.group("op"), found.group("tip")
+    dtypes = [d.strip() for d in found.group("dtypes").split(",")]
+    location = ctx.deepest_user_location()
+    operations = _operands.operations(ctx, location, (op,))
+    operation = operations[0] if operations else None
+    subject = _tracing.quoted_line(location, "Your code")
+    if operation is not None and any(o.dtype for o in operation.operands):
+        given = _operands.listed([o for o in operation.operands if o.dtype])
+        explanation = (f"{subject} calls lax.{op} with operands of different dtypes ({given}), "
+                       f"and lax.{op} promotes nothing.")
+    else:
+        explanation = (f"{subject} calls lax.{op} with operands of different dtypes "
+                       f"({', '.join(dtypes)}), and lax.{op} promotes nothing.")
+    fixes: list[Fix] = []
+    if operation is not None and location is not None:
+        if op in _UPDATES:
+            fixes += _update_fix(ctx, location, operation, op)
+        else:
+            if tip:
+                fixes.append(_jnp_fix(ctx, location, operation, op, tip))
+            fixes += _cast_fixes(ctx, location, operation, op, dtypes)
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes,
+                            error=link.summary.split(" (Tip:", 1)[0])
+
+
+def _jnp_fix(ctx: ErrorContext, location: Location, operation: _operands.Operation, op: str,
+             tip: str) -> Fix:
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    function = f"{jnp}.{tip.split('.', 1)[1]}" if tip.startswith("jnp.") else tip
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.wrap_in_call import replace_callee
+
+        return replace_callee(source, location.lineno, operation.spelled, function)
+
+    return rewrite_fix(
+        ctx, location, transform, label=f"Use {function}",
+        summary=(f"Call {function} instead of {operation.spelled} on line {location.lineno}: "
+                 "it promotes the operands to one dtype first; then re-run."),
+        safety=(f"Same values: {function} promotes the operands by JAX's rules and then does "
+                f"what lax.{op} does."),
+        safe=True)
+
+
+def _cast_fixes(ctx: ErrorContext, location: Location, operation: _operands.Operation,
+                op: str, dtypes: list[str]) -> list[Fix]:
+    known = [o for o in operation.operands if o.dtype is not None]
+    target = _promoted([o.dtype for o in known if o.dtype is not None] or dtypes)
+    if target is None or len(known) != len(operation.operands):
+        return []
+    differing = [(index, o) for index, o in enumerate(operation.operands) if o.dtype != target]
+    if len(differing) != 1:
+        return []
+    index, operand = differing[0]
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    callee = operation.spelled.rsplit(".", 1)[-1]
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.wrap_in_call import cast_argument
+
+        return cast_argument(source, location.lineno, callee, index, f"{jnp}.{target}")
+
+    return [rewrite_fix(
+        ctx, location, transform, label=f"Cast {operand.text} to {target}",
+        summary=(f"Cast {operand.text} ({operand.dtype}) to {target} in the lax.{op} call on "
+                 f"line {location.lineno}; then re-run."),
+        safety=(f"Same values as JAX's promotion: {target} is the dtype jax.numpy would "
+                f"convert {operand.text} to before lax.{op}."),
+        safe=True)]
+
+
+def _update_fix(ctx: ErrorContext, location: Location, operation: _operands.Operation,
+                op: str) -> list[Fix]:
+    if len(operation.operands) < 2:
+        return []
+    into, update = operation.operands[0], operation.operands[1]
+    if into.dtype is None or update.dtype is None or into.dtype == update.dtype:
+        return []
+    callee = operation.spelled.rsplit(".", 1)[-1]
+    dtype = f"{into.text}.dtype" if into.text.isidentifier() else \
+        f"{ctx.alias('jax.numpy') or 'jnp'}.{into.dtype}"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.wrap_in_call import cast_argument
+
+        return cast_argument(source, location.lineno, callee, 1, dtype)
+
+    widening = _promoted([update.dtype, into.dtype]) == into.dtype
+    return [rewrite_fix(
+        ctx, location, transform, label=f"Cast {update.text} to {into.dtype}",
+        summary=(f"Cast {update.text} ({update.dtype}) to the dtype of {into.text} "
+                 f"({into.dtype}) before lax.{op} writes it; then re-run."),
+        safety=(f"Same values: every {update.dtype} value is exact in {into.dtype}."
+                if widening else
+                f"{update.text} is rounded from {update.dtype} to {into.dtype}, the precision "
+                f"{into.text} holds: any write into {into.text} stores that."),
+        safe=widening)]

@@ -1,0 +1,85 @@
+"""A ``jax.random`` sampler asked for a dtype it cannot draw: ``jax.random.normal(key, (3,),
+dtype=jnp.int32)`` (``ValueError: dtype argument to `normal` must be a float or complex dtype,
+got int32``), or ``jax.random.randint(..., dtype=jnp.float32)`` (``TypeError: randint only
+accepts integer dtypes, got float32``).
+
+Continuous samplers draw real numbers; ``randint`` draws integers. The explanation names the
+sampler that draws what was asked for, with the call's own key and shape. No fix: whether a
+float draw should be rounded, or integers drawn and converted, is the user's choice and
+gives other numbers.
+
+Reports: jax-ml/jax#3317 (``random.normal(key, dtype=np.int32)`` gave a cryptic error, which
+led to this check in jax-ml/jax#3320).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.catalog import _entry, _operands, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
+
+CODE = "JNH512"
+NAME = "sampler-dtype-not-allowed"
+TITLE = "A jax.random sampler asked for a dtype it cannot draw"
+FLOAT_ONLY = "must be a float or complex dtype, got"
+FLOAT_ONLY_OLD = "must be a float dtype, got"
+INT_ONLY = "only accepts integer dtypes, got"
+
+_FLOAT_RE = re.compile(r"dtype argument to `(?P<sampler>\w+)` must be a float(?: or complex)? "
+                       r"dtype, got (?P<dtype>\w+)")
+_INT_RE = re.compile(r"(?P<sampler>\w+) only accepts integer dtypes, got (?P<dtype>\w+)")
+
+_IMPORTS = "import jax, jax.numpy as jnp\nkey = jax.random.key(0)"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS,), "dice = jax.random.uniform(key, (4,), dtype=jnp.int32)",
+                   "dice = jax.random.randint(key, (4,), 1, 7)", NO_FIX,
+                   "dice.dtype == jnp.int32 and bool(((dice >= 1) & (dice <= 6)).all())"),
+)
+
+WHY = (
+    "Each jax.random sampler draws from one kind of distribution: normal, uniform, gamma "
+    "and the other continuous ones draw real numbers (float or complex dtypes); randint and "
+    "the other discrete ones draw integers. Ask the sampler of the kind you want for its "
+    "own dtype, and convert afterwards only if you mean to."
+)
+
+TRIGGERS = (FLOAT_ONLY, FLOAT_ONLY_OLD, INT_ONLY)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(FLOAT_ONLY) or ctx.find(FLOAT_ONLY_OLD) or ctx.find(INT_ONLY)
+    if link is None:
+        return None
+    continuous = _FLOAT_RE.search(link.message)
+    discrete = _INT_RE.search(link.message)
+    found = continuous or discrete
+    if found is None:
+        return None
+    sampler, dtype = found["sampler"], found["dtype"]
+    location = ctx.deepest_user_location()
+    jax = ctx.alias("jax") or "jax"
+    call = next(iter(_operands.operations(ctx, location, (sampler,))), None)
+    args = [o.text for o in call.operands[:2]] if call is not None else []
+    key, shape = (args + ["key", "shape"][len(args):])[:2]
+    subject = _tracing.quoted_line(location, "Your code")
+    if continuous is not None:
+        explanation = (f"{subject} asks {sampler}, which draws real numbers, for {dtype} "
+                       "values.")
+        notes = [f"For random integers, draw them with randint: "
+                 f"`{jax}.random.randint({key}, {shape}, minval, maxval)` (maxval excluded).",
+                 f"If you want {sampler}'s real numbers as integers, draw floats and convert "
+                 "them on purpose (`jnp.floor(...).astype(...)`): the conversion decides "
+                 "the distribution you get."]
+    else:
+        explanation = f"{subject} asks randint, which draws integers, for {dtype} values."
+        notes = [f"For real numbers in a range, draw them with "
+                 f"`{jax}.random.uniform({key}, {shape}, minval=..., maxval=...)`; for "
+                 f"integers as {dtype}, draw with randint and convert: "
+                 f"`{jax}.random.randint(...).astype(jnp.{dtype})`."]
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), notes=notes,
+                            error=link.summary.splitlines()[0])
