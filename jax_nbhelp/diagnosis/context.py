@@ -273,6 +273,19 @@ class ErrorContext:
         return sorted(other for other, bound in list(frame.f_globals.items())
                       if bound is value and other != name and not other.startswith("_"))
 
+    def globals_of_type(self, qualified: str) -> list[tuple[str, Any]]:
+        """The user's globals whose value's class is ``qualified`` (``module.Class``), with
+        their values: for JAX's own objects (a ``custom_vjp``), whose attributes are data."""
+        namespace = getattr(self._shell, "user_ns", None)
+        if not isinstance(namespace, dict):
+            return []
+        names = [name for name, kind in self.value_types.items() if kind == qualified]
+        return [(name, namespace[name]) for name in names if name in namespace]
+
+    def locate(self, filename: str, lineno: int, function: str = "") -> Location | None:
+        """The user's line ``filename:lineno`` (a cell or a file), or None for library code."""
+        return locate(filename, lineno, function, self._shell)
+
     def caller_of(self, location: Location) -> Location | None:
         """The user line that called the function ``location`` is in (the frame before it)."""
         for link in self.chain:

@@ -209,9 +209,24 @@ _REBINDING = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, a
               ast.Assign, ast.AnnAssign)
 
 
+# Methods that only set a custom-derivative function's rules: running them again sets the
+# same (or the rewritten) rules on the same object, and repeats nothing else.
+_RULE_SETTERS = frozenset({"defvjp", "defjvp", "defjvps"})
+
+
+def registers_rules(stmt: ast.stmt) -> bool:
+    """Whether ``stmt`` is ``f.defvjp(...)`` (or ``defjvp``/``defjvps``) alone."""
+    return (isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute)
+            and stmt.value.func.attr in _RULE_SETTERS
+            and isinstance(stmt.value.func.value, ast.Name))
+
+
 def rebinds_only(stmt: ast.stmt) -> bool:
     """Whether running ``stmt`` again only rebinds names (a def, class, import or plain
     assignment that reads none of its targets), as for ``Statement.rebinds_only``."""
+    if registers_rules(stmt):
+        return True
     if not isinstance(stmt, _REBINDING):
         return False
     binds = set(bound_names(stmt))
@@ -255,8 +270,8 @@ def _statement(index: int, stmt: ast.stmt, escaped_lines: list[str],
         updates=augmented or bool(binds & reads),
         compound=isinstance(stmt, COMPOUND),
         summary=_summary(stmt, escaped_lines, raw_lines),
-        rebinds_only=(isinstance(stmt, _REBINDING) and not augmented
-                      and not (binds & reads) and bool(binds)),
+        rebinds_only=((isinstance(stmt, _REBINDING) and not augmented
+                       and not (binds & reads) and bool(binds)) or registers_rules(stmt)),
     )
 
 

@@ -1,0 +1,78 @@
+"""``argnums`` that names a position past the arguments the call passes positionally
+(``TypeError: differentiating with respect to argnums=2 requires at least 3 positional
+arguments to be passed by the caller, but got only 2 positional arguments.``).
+
+Positions count from 0, and only positional arguments count: an argument passed by keyword
+cannot be differentiated with ``argnums``. The explanation lists what the call passes at
+each position, in the user's names, and says which one a keyword argument would have been.
+No fix: which argument was meant is the user's.
+
+Reports: jax-ml/jax#1696 (every argument passed by keyword through ``partial(grad(f))``,
+which led to this message in jax-ml/jax#1697), jax-ml/jax#10630 (``argnums=-1``).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.diagnosis.context import ErrorContext
+
+CODE = "JNH526"
+NAME = "argnums-past-the-arguments"
+TITLE = "argnums names a position past the positional arguments"
+MESSAGE = "requires at least"
+_MESSAGE_RE = re.compile(r"differentiating with respect to argnums=(?P<argnums>.+?) requires "
+                         r"at least (?P<need>\d+) positional arguments")
+TRIGGERS = ("differentiating with respect to argnums",)
+
+_IMPORTS = "import jax, jax.numpy as jnp"
+_LOSS = "def loss(w, b, x):\n    return jnp.sum((w * x + b) ** 2)"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS, _LOSS),
+                   "g = jax.grad(loss, argnums=1)(jnp.ones(2), b=0.5, x=jnp.ones(2))",
+                   "g = jax.grad(loss, argnums=1)(jnp.ones(2), 0.5, jnp.ones(2))", NO_FIX,
+                   "float(g) == 6.0"),
+)
+
+WHY = (
+    "argnums says which positional arguments jax.grad differentiates, counting from 0. An "
+    "argument passed by keyword is not positional, so argnums cannot name it: pass the "
+    "arguments you differentiate by position."
+)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find("differentiating with respect to argnums")
+    found = _MESSAGE_RE.search(link.message) if link is not None else None
+    if link is None or found is None:
+        return None
+    location = ctx.call_site()
+    subject = _tracing.quoted_line(location, "Your code")
+    passed: list[str] = []
+    keywords: list[str] = []
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if parsed is not None and location is not None:
+        for node in ast.walk(parsed[0]):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)
+                    and node.lineno <= location.lineno <= (node.end_lineno or 0)):
+                passed = [ast.unparse(a) for a in node.args]
+                keywords = [k.arg for k in node.keywords if k.arg]
+                break
+    argnums = found["argnums"]
+    listed = ", ".join(f"{i}: `{text}`" for i, text in enumerate(passed)) or "none"
+    explanation = (f"{subject} differentiates with respect to argnums={argnums}, but the call "
+                   f"passes {len(passed)} positional argument{'s' if len(passed) != 1 else ''} "
+                   f"({listed}).")
+    notes = []
+    if keywords:
+        notes.append(f"{', '.join(keywords)} {'is' if len(keywords) == 1 else 'are'} passed "
+                     "by keyword, which argnums cannot name: pass the arguments to "
+                     "differentiate by position.")
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), notes=notes,
+                            error=link.summary.splitlines()[0])

@@ -1,0 +1,156 @@
+"""A ``jax.custom_vjp`` backward rule whose output does not match the primal function's
+arguments: a bare cotangent where a one-argument function needs a 1-tuple, or too few
+cotangents (``TypeError: Custom VJP bwd rule must produce an output with the same container
+(pytree) structure as the args tuple of the primal function ... but got bwd output structure
+PyTreeDef(*) for primal input structure PyTreeDef((*,)).``).
+
+The backward rule returns one cotangent per primal argument, always as a tuple. JAX's
+traceback does not show the rule; the entry finds it from the ``custom_vjp`` functions of
+the notebook with that many arguments (when exactly one fits). A bare value for a
+one-argument function is wrapped in a tuple, which is what it meant; a tuple of the wrong
+length is explained (the missing cotangents are the user's math, or ``None`` for an
+argument not differentiated).
+
+Reports: jax-ml/jax#8356 (a rule returning ``(None, None)`` for a tuple argument),
+jax-ml/jax#4673 (a structure that stopped matching after an upgrade),
+patrick-kidger/diffrax#287 (a custom pytree in the cotangent).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any
+
+from jax_nbhelp.catalog import _entry
+from jax_nbhelp.catalog._example import NO_FIX, corrected
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH524"
+NAME = "custom-vjp-backward-structure"
+TITLE = "custom_vjp backward rule returns the wrong structure"
+MESSAGE = "Custom VJP bwd rule must produce an output with the same container"
+TRIGGERS = (MESSAGE,)
+
+_STRUCTURES = re.compile(r"bwd output structure (?P<bwd>PyTreeDef\(.*?\)) for primal input "
+                         r"structure (?P<primal>PyTreeDef\(.*?\))\.?$", re.S)
+_CUSTOM_VJP = "jax._src.custom_derivatives.custom_vjp"
+
+_IMPORTS = "import jax, jax.numpy as jnp"
+_RULE = ("@jax.custom_vjp\ndef clipped(x):\n    return x\n\n"
+         "def clipped_fwd(x):\n    return x, None\n\n"
+         "def clipped_bwd(_, g):\n    return jnp.clip(g, -1.0, 1.0)\n\n"
+         "clipped.defvjp(clipped_fwd, clipped_bwd)")
+_TWO = ("@jax.custom_vjp\ndef scale(x, s):\n    return x * s\n\n"
+        "def scale_fwd(x, s):\n    return x * s, s\n\n"
+        "def scale_bwd(s, g):\n    return (g * s,)\n\nscale.defvjp(scale_fwd, scale_bwd)")
+
+EXAMPLES = (
+    corrected(_IMPORTS, _RULE, _RULE.replace("return jnp.clip(g, -1.0, 1.0)",
+                                             "return (jnp.clip(g, -1.0, 1.0),)"),
+              "g = jax.grad(lambda x: 3.0 * clipped(x))(2.0)",
+              "Return a tuple from clipped_bwd", "float(g) == 1.0"),
+    corrected(_IMPORTS, _TWO, _TWO.replace("return (g * s,)", "return (g * s, None)"),
+              "g = jax.grad(scale)(2.0, 3.0)", NO_FIX, "float(g) == 3.0"),
+)
+
+WHY = (
+    "A custom_vjp's backward rule receives the residuals and the output's cotangent, and "
+    "returns the cotangents of the primal function's inputs: one per positional argument, "
+    "in a tuple, even when there is only one (`return (g,)`). An argument that is not "
+    "differentiated gets None in its place."
+)
+
+
+def _count(structure: str) -> int | None:
+    """How many elements a ``PyTreeDef((*, *))`` tuple has (None when it is not a tuple)."""
+    inner = structure.removeprefix("PyTreeDef(").removesuffix(")")
+    if not inner.startswith("(") or not inner.endswith(")"):
+        return None
+    body = inner[1:-1].strip().rstrip(",")
+    depth, count = 0, 1 if body else 0
+    for char in body:
+        depth += char in "([{"
+        depth -= char in ")]}"
+        count += char == "," and depth == 0
+    return count
+
+
+def _rules(ctx: ErrorContext, arity: int) -> list[tuple[str, Any]]:
+    """The notebook's custom_vjp functions whose primal takes ``arity`` arguments."""
+    found = []
+    for name, value in ctx.globals_of_type(_CUSTOM_VJP):
+        primal, backward = getattr(value, "fun", None), getattr(value, "bwd", None)
+        if primal is None or backward is None:
+            continue  # no rule defined yet
+        try:
+            parameters = inspect.signature(primal).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        if sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+               for p in parameters) == arity:
+            found.append((name, backward))
+    return found
+
+
+def _location(ctx: ErrorContext, function: Any) -> Location | None:
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return None
+    place = ctx.locate(code.co_filename, code.co_firstlineno, code.co_name)
+    if place is None or place.source is None:
+        return None
+    # co_firstlineno is the first decorator's line: the rewrite wants the def's line
+    lines = place.source.splitlines()
+    line = place.lineno
+    while line <= len(lines) and not lines[line - 1].lstrip().startswith(("def ", "async def ")):
+        line += 1
+    return ctx.locate(code.co_filename, line - (place.lineno - code.co_firstlineno),
+                      code.co_name) or place
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(MESSAGE)
+    found = _STRUCTURES.search(link.message) if link is not None else None
+    if link is None or found is None:
+        return None
+    bwd, primal = found["bwd"], found["primal"]
+    arity = _count(primal)
+    returned = _count(bwd)
+    rules = _rules(ctx, arity) if arity is not None else []
+    name, backward = rules[0] if len(rules) == 1 else (None, None)
+    where = _location(ctx, backward) if backward is not None else None
+    rule = (f"The backward rule of {name} ({backward.__name__})" if backward is not None
+            else "The backward rule")
+    what = "a single value, not a tuple" if returned is None else \
+        f"a tuple of {returned}"
+    explanation = (f"{rule} returns {what}, and it must return a tuple "
+                   f"of {arity} cotangent{'s' if arity != 1 else ''}, one per argument of "
+                   f"the function.")
+    fixes: list[Fix] = []
+    notes: list[str] = []
+    if arity == 1 and returned is None and where is not None and backward is not None:
+        fixes.append(_fix(ctx, where, backward.__name__))
+    else:
+        notes.append(f"Return one cotangent per argument, in order, as a tuple of {arity}; "
+                     "use None for an argument that is not differentiated.")
+    return _entry.diagnosis(ctx, __name__, explanation, location=where or
+                            ctx.deepest_user_location(), call_site=ctx.call_site(),
+                            fixes=fixes, notes=notes,
+                            error=link.summary.split(", and in particular", 1)[0] + ".")
+
+
+def _fix(ctx: ErrorContext, where: Location, function: str) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.tuple_returns import returns_as_one_tuple
+
+        return returns_as_one_tuple(source, where.lineno)
+
+    return rewrite_fix(
+        ctx, where, transform, label=f"Return a tuple from {function}",
+        summary=(f"Make {function} return its cotangent as a 1-tuple (`return (g,)`); then "
+                 "re-run."),
+        safety="Same values: the same cotangent, in the tuple JAX expects for one argument.",
+        safe=True)

@@ -1,0 +1,83 @@
+"""Fix: a function differentiated with ``jax.grad`` returns ``(value, aux)``: pass
+``has_aux=True`` and receive the auxiliary output beside the gradient.
+
+``g = jax.grad(f)(x)`` becomes ``g, aux = jax.grad(f, has_aux=True)(x)``;
+``v, g = jax.value_and_grad(f)(x)`` becomes ``(v, aux), g = jax.value_and_grad(f,
+has_aux=True)(x)``. The name the auxiliary output gets is chosen by the caller (free in the
+cell). Only a plain assignment of the call is rewritten: elsewhere the caller's code would
+have to change how it reads the result.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ._cst import dotted_name
+from ._keywords import set_keyword
+from .errors import CannotRewrite
+from .magics import rewrite_line
+
+__all__ = ["add_has_aux"]
+
+_GRADS = ("grad", "value_and_grad")
+
+
+class _HasAux(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, lineno: int, aux: str) -> None:
+        super().__init__()
+        self.lineno = lineno
+        self.aux = aux
+        self.changed = 0
+
+    def leave_Assign(self, original_node: cst.Assign,
+                     updated_node: cst.Assign) -> cst.Assign:
+        position = self.get_metadata(PositionProvider, original_node)
+        if not position.start.line <= self.lineno <= position.end.line:
+            return updated_node
+        call = updated_node.value
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Call)):
+            return updated_node
+        kind = (dotted_name(call.func.func) or "").rsplit(".", 1)[-1]
+        if kind not in _GRADS or len(updated_node.targets) != 1:
+            return updated_node
+        target = updated_node.targets[0].target
+        aux = cst.Name(self.aux)
+        if kind == "grad" and isinstance(target, cst.Name):
+            new_target: cst.BaseAssignTargetExpression = cst.Tuple(
+                [cst.Element(target), cst.Element(aux)], lpar=[], rpar=[])
+        elif kind == "value_and_grad" and isinstance(target, cst.Tuple) and \
+                len(target.elements) == 2:
+            value, gradient = target.elements
+            pair = cst.Tuple([cst.Element(value.value), cst.Element(aux)])
+            new_target = target.with_changes(elements=[
+                cst.Element(pair, comma=value.comma), gradient])
+        else:
+            return updated_node
+        grad_call = set_keyword(call.func, "has_aux", cst.Name("True"))
+        self.changed += 1
+        return updated_node.with_changes(
+            targets=[updated_node.targets[0].with_changes(target=new_target)],
+            value=call.with_changes(func=grad_call))
+
+
+def _python(source: str, lineno: int, aux: str) -> str:
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError:
+        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
+    transformer = _HasAux(lineno, aux)
+    fixed = wrapper.visit(transformer)
+    if transformer.changed != 1:
+        raise CannotRewrite(f"Line {lineno} is not one assignment of a jax.grad(f)(...) or "
+                            "jax.value_and_grad(f)(...) call, which is what jax_nbhelp "
+                            "rewrites.")
+    return fixed.code
+
+
+def add_has_aux(source: str, lineno: int, aux: str = "aux") -> str:
+    """Pass ``has_aux=True`` to the grad call assigned on ``lineno`` and bind the auxiliary
+    output to ``aux``. Raises :class:`CannotRewrite`."""
+    return rewrite_line(source, lineno, lambda code: _python(code, lineno, aux))

@@ -1,0 +1,65 @@
+"""Fix: a ``custom_vjp`` backward rule returns a bare cotangent where JAX wants a tuple with
+one cotangent per argument of the primal function: ``return g * 2`` becomes
+``return (g * 2,)`` in the function whose ``def`` is on the given line.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from .errors import CannotRewrite
+from .magics import rewrite_line
+
+__all__ = ["returns_as_one_tuple"]
+
+
+class _Returns(cst.CSTTransformer):
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, def_line: int) -> None:
+        super().__init__()
+        self.def_line = def_line
+        self.depth = 0  # > 0 inside the function (nested defs are left alone)
+        self.nested = 0
+        self.changed = 0
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self.depth:
+            self.nested += 1
+        elif self.get_metadata(PositionProvider, node.name).start.line == self.def_line:
+            self.depth = 1
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef,
+                          updated_node: cst.FunctionDef) -> cst.FunctionDef:
+        if self.nested:
+            self.nested -= 1
+        elif self.depth:
+            self.depth = 0
+        return updated_node
+
+    def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
+        if not self.depth or self.nested or updated_node.value is None or \
+                isinstance(updated_node.value, cst.Tuple):
+            return updated_node
+        self.changed += 1
+        return updated_node.with_changes(value=cst.Tuple(
+            [cst.Element(updated_node.value, comma=cst.Comma())]))
+
+
+def _python(source: str, def_line: int) -> str:
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError:
+        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
+    transformer = _Returns(def_line)
+    fixed = wrapper.visit(transformer)
+    if not transformer.changed:
+        raise CannotRewrite(f"The function defined on line {def_line} has no return of a "
+                            "single value to put in a tuple.")
+    return fixed.code
+
+
+def returns_as_one_tuple(source: str, def_line: int) -> str:
+    """Make every ``return v`` of the function defined on ``def_line`` ``return (v,)``."""
+    return rewrite_line(source, def_line, lambda code: _python(code, def_line))
