@@ -11,7 +11,7 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from .errors import CannotRewrite
 from .magics import rewrite_line
 
-__all__ = ["returns_as_one_tuple"]
+__all__ = ["list_returns_as_tuples", "returns_as_one_tuple"]
 
 
 class _Returns(cst.CSTTransformer):
@@ -63,3 +63,68 @@ def _python(source: str, def_line: int) -> str:
 def returns_as_one_tuple(source: str, def_line: int) -> str:
     """Make every ``return v`` of the function defined on ``def_line`` ``return (v,)``."""
     return rewrite_line(source, def_line, lambda code: _python(code, def_line))
+
+
+class _ListReturns(cst.CSTTransformer):
+    """``return [a, b]`` (or a lambda's ``[a, b]``) of the function on a line: a tuple."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, def_line: int, name: str) -> None:
+        super().__init__()
+        self.def_line = def_line
+        self.name = name
+        self.inside = 0
+        self.changed = 0
+
+    def _starts_here(self, node: cst.CSTNode) -> bool:
+        return bool(self.get_metadata(PositionProvider, node).start.line == self.def_line)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self.inside or (node.name.value == self.name and self._starts_here(node.name)):
+            self.inside += 1
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef,
+                          updated_node: cst.FunctionDef) -> cst.FunctionDef:
+        self.inside = max(0, self.inside - 1)
+        return updated_node
+
+    def leave_Return(self, original_node: cst.Return, updated_node: cst.Return) -> cst.Return:
+        if self.inside == 1 and isinstance(updated_node.value, cst.List):
+            self.changed += 1
+            return updated_node.with_changes(value=_as_tuple(updated_node.value))
+        return updated_node
+
+    def leave_Lambda(self, original_node: cst.Lambda,
+                     updated_node: cst.Lambda) -> cst.Lambda:
+        if (self.name == "<lambda>" and self._starts_here(original_node)
+                and isinstance(updated_node.body, cst.List)):
+            self.changed += 1
+            return updated_node.with_changes(body=_as_tuple(updated_node.body))
+        return updated_node
+
+
+def _as_tuple(node: cst.List) -> cst.Tuple:
+    elements = list(node.elements)
+    if len(elements) == 1 and not isinstance(elements[0].comma, cst.Comma):
+        elements[0] = elements[0].with_changes(comma=cst.Comma())
+    return cst.Tuple(elements, lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _lists_python(source: str, def_line: int, name: str) -> str:
+    try:
+        wrapper = MetadataWrapper(cst.parse_module(source))
+    except cst.ParserSyntaxError:
+        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
+    transformer = _ListReturns(def_line, name)
+    fixed = wrapper.visit(transformer)
+    if not transformer.changed:
+        raise CannotRewrite(f"{name} (line {def_line}) returns no list literal to make a "
+                            "tuple.")
+    return fixed.code
+
+
+def list_returns_as_tuples(source: str, def_line: int, name: str) -> str:
+    """Make the list literals that ``name`` (a def, or ``<lambda>``, on ``def_line``) returns
+    tuples. Raises :class:`CannotRewrite`."""
+    return rewrite_line(source, def_line, lambda code: _lists_python(code, def_line, name))

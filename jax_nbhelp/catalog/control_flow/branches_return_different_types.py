@@ -1,0 +1,144 @@
+"""Branches of ``lax.cond`` or ``lax.switch`` that return different types: shapes, dtypes, or
+structures (``TypeError: cond branches must have equal output types but they differ. ...
+The output of true_fun has type float32[3] but the corresponding output of false_fun has
+type float32[2], so the shapes do not match.``; ``cond branch outputs must have the same
+pytree structure ... true_fun output is a <class 'list'> but false_fun output is a <class
+'tuple'>``).
+
+Under jit both branches are compiled and one result type must serve for either. JAX's
+message names the branches by their definitions; the explanation says which branch returns
+what, at its own line. A list in one branch against a tuple in the other holds the same
+values in another container: the list branch is made to return a tuple, which changes no
+value. Shapes and dtypes are the user's to reconcile.
+
+Reports: jax-ml/jax#2660 (branches returning aux dicts with different keys),
+aesara-devs/aesara#178 (a tuple in one branch and a bare value in the other),
+jax-ml/jax#36776 (branches returning pullbacks of different structure), jax-ml/jax#514 (a
+constant returned by one branch).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH532"
+NAME = "branches-return-different-types"
+TITLE = "Branches of cond or switch return different types"
+TYPES = "branches must have equal output types"
+STRUCTURE = "branch outputs must have the same pytree structure"
+TRIGGERS = (TYPES, STRUCTURE)
+
+_BRANCH_RE = re.compile(r"^(?P<name>true_fun|false_fun|branch ?\d+) is (?P<function>\S+) at "
+                        r"(?P<file>.+):(?P<line>\d+)$", re.M)
+_TYPES_RE = re.compile(r"The output of (?P<a>true_fun|false_fun|branch ?\d+) has type "
+                       r"(?P<a_type>\S+) but the corresponding output of "
+                       r"(?P<b>true_fun|false_fun|branch ?\d+) has type (?P<b_type>\S+), so the "
+                       r"(?P<what>[\w ]+?) do not match")
+_STRUCTURE_RE = re.compile(r"(?P<a>true_fun|false_fun|branch ?\d+) output is (?P<a_kind>.+?) "
+                           r"but (?P<b>true_fun|false_fun|branch ?\d+) output is "
+                           r"(?P<b_kind>.+?), so")
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS, "x = jnp.arange(3.0)"),
+                   "low, high = lax.cond(x.sum() > 1,\n"
+                   "                     lambda v: [v.min(), v.max()],\n"
+                   "                     lambda v: (v.max(), v.min()), x)",
+                   "low, high = lax.cond(x.sum() > 1,\n"
+                   "                     lambda v: (v.min(), v.max()),\n"
+                   "                     lambda v: (v.max(), v.min()), x)",
+                   "Return a tuple from both branches", "float(high) == 2.0"),
+    corrected_cell((_IMPORTS, "x = jnp.arange(3.0)"),
+                   "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v[:2], x)",
+                   "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v.at[2:].set(0), x)",
+                   NO_FIX, "y.tolist() == [0.0, 2.0, 4.0]"),
+)
+
+WHY = (
+    "Under jit, lax.cond and lax.switch compile every branch, and the result must have one "
+    "type whichever branch runs: the same structure (tuple or list, the same keys), and in "
+    "it the same shapes and dtypes. Python's if can return anything; a compiled branch "
+    "cannot."
+)
+
+
+def _branches(ctx: ErrorContext, message: str) -> dict[str, tuple[str, Location | None]]:
+    """Each branch JAX names: its function's name and its definition's user line."""
+    found = {}
+    for match in _BRANCH_RE.finditer(message):
+        place = ctx.place(match["file"], int(match["line"]))
+        found[match["name"]] = (match["function"], place)
+    return found
+
+
+def _named(name: str, branches: dict[str, tuple[str, Location | None]]) -> str:
+    function, place = branches.get(name, (name, None))
+    shown = "the lambda" if function == "<lambda>" else function
+    return f"{name} ({shown}{_entry.at(place)})"
+
+
+def _kind(kind: str) -> str:
+    """``a <class 'list'>`` -> ``a list``."""
+    return re.sub(r"<class '(?:\w+\.)*(\w+)'>", r"\1", kind)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(TYPES) or ctx.find(STRUCTURE)
+    if link is None or not link.is_a("TypeError"):
+        return None
+    branches = _branches(ctx, link.message)
+    location = ctx.deepest_user_location()
+    subject = _tracing.quoted_line(ctx.call_site(), "Your cond")
+    types = _TYPES_RE.search(link.message)
+    structure = _STRUCTURE_RE.search(link.message)
+    fixes: list[Fix] = []
+    notes: list[str] = []
+    if types is not None:
+        explanation = (f"{subject} has branches that return different {types['what']}: "
+                       f"{_named(types['a'], branches)} returns {types['a_type']}, "
+                       f"{_named(types['b'], branches)} returns {types['b_type']}.")
+        notes.append("Make every branch return the same shapes and dtypes: pad, slice or "
+                     "cast in the branch that differs (jnp.where picks per element when both "
+                     "values have one shape).")
+    elif structure is not None:
+        explanation = (f"{subject} has branches that return different structures: "
+                       f"{_named(structure['a'], branches)} returns "
+                       f"{_kind(structure['a_kind'])}, {_named(structure['b'], branches)} "
+                       f"returns {_kind(structure['b_kind'])}.")
+        kinds = {structure["a"]: structure["a_kind"], structure["b"]: structure["b_kind"]}
+        listed = [name for name, kind in kinds.items() if "'list'" in kind]
+        tupled = [name for name, kind in kinds.items() if "'tuple'" in kind]
+        if len(listed) == 1 and len(tupled) == 1:
+            function, place = branches.get(listed[0], ("", None))
+            if place is not None and function:
+                fixes.append(_fix(ctx, place, function))
+        if not fixes:
+            notes.append("Make every branch return the same container (a tuple, or a dict "
+                         "with the same keys) holding the same number of values.")
+    else:
+        return None
+    return _entry.diagnosis(ctx, __name__, explanation,
+                            location=location if location is not None else ctx.call_site(),
+                            call_site=ctx.call_site(), fixes=fixes, notes=notes,
+                            error=link.summary.splitlines()[0])
+
+
+def _fix(ctx: ErrorContext, place: Location, function: str) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.tuple_returns import list_returns_as_tuples
+
+        return list_returns_as_tuples(source, place.lineno, function)
+
+    return rewrite_fix(
+        ctx, place, transform, label="Return a tuple from both branches",
+        summary=(f"Make the branch on line {place.lineno} return a tuple, like the other "
+                 "branch, instead of a list; then re-run."),
+        safety="Same values: the same elements, in a tuple instead of a list.",
+        safe=True)

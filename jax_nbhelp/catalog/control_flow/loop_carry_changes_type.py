@@ -1,0 +1,167 @@
+"""A loop whose body returns a carry of another type than the one it was given:
+``lax.scan``, ``lax.while_loop`` or ``lax.fori_loop`` (``TypeError: scan body function carry
+input and carry output must have equal types, but they differ: The input carry c has type
+int32[] but the corresponding output carry component has type float32[], so the dtypes do
+not match.``), or of another structure (a dict key dropped).
+
+A compiled loop runs the same body on a carry of one fixed type. Where only the dtype
+differs and the body's dtype holds every value of the initial one (int32 to float32), the
+initial carry is given the body's dtype: the loop then computes what its body says, from the
+same starting values. A literal ``0`` never fails (it is weakly typed and takes the body's
+dtype); an explicit ``jnp.int32(0)`` or an int array does. Shapes and structures that change
+are explained with the user's names: which part changes, and how.
+
+Reports: jax-md/jax-md#99 (a FIRE minimisation's counter turning from int to float in a
+scan), google/brax#228 (a reward of shape ``()`` returned as ``(1,)``), jax-ml/jax#1686 (a
+``fori_loop`` carry started as ``0`` for a float32 vector), jax-ml/jax#2004 (x64 promoting a
+float32 carry to float64), instadeepai/Mava#1184 (a GAE scan whose carry changed).
+"""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.catalog import _entry, _operands, _tracing
+from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH531"
+NAME = "loop-carry-changes-type"
+TITLE = "A loop body returns a carry of another type than it was given"
+TYPES = "carry input and carry output must have equal types"
+STRUCTURE = "carry input and carry output must have the same pytree structure"
+OLD = "the input carry component"
+TRIGGERS = (TYPES, STRUCTURE, OLD)
+
+_LOOP_RE = re.compile(r"(?P<loop>scan|while_loop|fori_loop) body function carry")
+_TYPES_RE = re.compile(r"input carry (?:component )?(?P<path>\S+) has type (?P<given>\S+) but "
+                       r"the corresponding output carry component has type (?P<made>\S+), so "
+                       r"the (?P<what>dtypes|shapes|dtypes and shapes) do not match")
+_STRUCTURE_RE = re.compile(r"The input carry (?:component )?(?P<path>\S+) is (?P<given>.+?) but "
+                           r"the corresponding component of the carry output is "
+                           r"(?P<made>.+?), so", re.S)
+_KEY_RE = re.compile(r"\[(?:(?P<index>\d+)|'(?P<key>[^']*)')\]$")
+# Where each loop takes its initial carry (positional index).
+_INIT = {"scan": 1, "while_loop": 2, "fori_loop": 3}
+
+_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
+_STEP = "def step(total, x):\n    total = total + x / 2\n    return total, total"
+
+EXAMPLES = (
+    corrected_cell((_IMPORTS, _STEP), "final, partial = lax.scan(step, jnp.int32(0), "
+                                      "jnp.arange(4.0))",
+                   "final, partial = lax.scan(step, jnp.float32(0), jnp.arange(4.0))",
+                   "Start the carry as float32", "float(final) == 3.0"),
+    corrected_cell((_IMPORTS, "counts = jnp.zeros(2, jnp.int32)"),
+                   "steps, halves = lax.while_loop(lambda c: c[0] < 3,\n"
+                   "                               lambda c: (c[0] + 1, c[1] + 0.5),\n"
+                   "                               (0, counts))",
+                   "steps, halves = lax.while_loop(lambda c: c[0] < 3,\n"
+                   "                               lambda c: (c[0] + 1, c[1] + 0.5),\n"
+                   "                               (0, counts.astype(jnp.float32)))",
+                   "Start the carry as float32", "halves.tolist() == [1.5, 1.5]"),
+    corrected_cell((_IMPORTS,), "final, _ = lax.scan(lambda c, x: (jnp.stack([c, x]), x), "
+                                "0.0, jnp.ones(3))",
+                   "final, _ = lax.scan(lambda c, x: (c + x, x), 0.0, jnp.ones(3))", NO_FIX,
+                   "float(final) == 3.0"),
+)
+
+WHY = (
+    "A compiled loop (scan, while_loop, fori_loop) runs one body for every step, on a "
+    "carry of one fixed type: the same structure, shapes and dtypes going in and coming "
+    "out. The type is set by the initial carry, so the body must return exactly that type, "
+    "or the initial carry must start as the type the body makes."
+)
+
+
+def _key(path: str) -> int | str | None:
+    """Which element of the carry a message's path names (``c[1]``, ``c['a']``; None:
+    the whole carry). fori_loop's own carry is ``loop_carry[1]``."""
+    path = path.removeprefix("loop_carry[1]")
+    found = _KEY_RE.search(path)
+    if found is None or path.count("[") > 1:
+        return None if "[" not in path else "?"
+    return int(found["index"]) if found["index"] is not None else found["key"]
+
+
+def _widens(given: str, made: str) -> str | None:
+    """The body's dtype when it holds every value of the initial one (else None); the types
+    are avals such as ``int32[]`` and ``float32[2]``."""
+    given_dtype, given_shape = given.rstrip("]").split("[", 1)
+    made_dtype, made_shape = made.rstrip("]").split("[", 1)
+    if given_shape != made_shape:
+        return None
+    given_dtype, made_dtype = given_dtype.lstrip("~"), made_dtype.lstrip("~")
+    exact = {("int8", "float32"), ("int16", "float32"), ("int32", "float32"),
+             ("uint8", "float32"), ("bool", "float32"), ("float16", "float32"),
+             ("bfloat16", "float32"), ("int32", "int64"), ("float32", "float64"),
+             ("int32", "float64"), ("float32", "complex64"), ("int8", "int32")}
+    return made_dtype if (given_dtype, made_dtype) in exact else None
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    link = ctx.find(TYPES) or ctx.find(STRUCTURE) or ctx.find(OLD)
+    if link is None or not link.is_a("TypeError"):
+        return None
+    loop_found = _LOOP_RE.search(link.message)
+    loop = loop_found["loop"] if loop_found is not None else "scan"
+    location = ctx.call_site()
+    call = next(iter(_operands.operations(ctx, location, (loop, "scan", "while_loop",
+                                                          "fori_loop"))), None)
+    if call is not None:
+        loop = call.spelled.rsplit(".", 1)[-1]
+    subject = _tracing.quoted_line(location, "Your loop")
+    types = _TYPES_RE.search(link.message)
+    structure = _STRUCTURE_RE.search(link.message)
+    fixes: list[Fix] = []
+    notes: list[str] = []
+    init = call.operands[_INIT[loop]].text if call is not None and \
+        len(call.operands) > _INIT.get(loop, 99) else "the initial carry"
+    if types is not None:
+        path, given, made = types["path"], types["given"], types["made"]
+        part = "the carry" if _key(path) is None else f"carry element {path}"
+        explanation = (f"{subject} starts {part} as {given} ({init}), and the body returns it "
+                       f"as {made}: the {types['what']} do not match.")
+        dtype = _widens(given, made)
+        key = _key(path)
+        if dtype is not None and key != "?" and location is not None and call is not None:
+            fixes.append(_fix(ctx, location, loop, key, dtype, init))
+        elif types["what"] != "dtypes":
+            notes.append(f"Make the body return {part} as {given} (the shape it starts with), "
+                         f"or start it with the shape the body makes ({made}).")
+        else:
+            notes.append(f"Cast what the body returns for {part} to its starting dtype "
+                         f"(`.astype(...)`), or start it as {made}.")
+    elif structure is not None:
+        explanation = (f"{subject} starts the carry ({init}) as {structure['given']}, and the "
+                       f"body returns {structure['made']}.")
+        difference = re.search(r"symmetric difference of key sets: (\{.*?\})", link.message)
+        if difference is not None:
+            notes.append(f"The keys that differ: {difference.group(1)}. Return every key of "
+                         "the initial carry, even the ones a step does not change.")
+    else:
+        explanation = f"{subject} has a body that returns a carry of another type than its start."
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
+                            error=link.summary.split(", but they differ", 1)[0] + ".")
+
+
+def _fix(ctx: ErrorContext, location: Location, loop: str, key: int | str | None,
+         dtype: str, init: str) -> Fix:
+    jnp = ctx.alias("jax.numpy") or "jnp"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.carry_dtype import cast_initial_carry
+
+        return cast_initial_carry(source, location.lineno, loop, _INIT[loop], key,
+                                  f"{jnp}.{dtype}")
+
+    return rewrite_fix(
+        ctx, location, transform, label=f"Start the carry as {dtype}",
+        summary=(f"Give the initial carry ({init}) the dtype the body returns, {dtype}, on "
+                 f"line {location.lineno}; then re-run."),
+        safety=(f"Same starting values, as {dtype} (each of them is exact in it): the loop "
+                "then computes what its body says."),
+        safe=True)
