@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis import kernel_facts
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
-from jax_nbhelp.diagnosis.line_values import Value, frames_of, read_line
+from jax_nbhelp.diagnosis.line_values import Value, frames_of, instance_fields, read_line
 from jax_nbhelp.diagnosis.sources import locate
 
 
@@ -260,6 +260,15 @@ class ErrorContext:
             self._values[key] = (read_line(location.source, location.lineno, frame)
                                  if frame is not None else ())
         return self._values[key]
+
+    def fields_at(self, location: Location, name: str) -> dict[str, Value] | None:
+        """The attributes of the object ``name`` holds at ``location`` (its own
+        ``__dict__``, described as values), or None (``line_values.instance_fields``)."""
+        frame = self._live_frame(location) if self._exc is not None else None
+        if frame is None:
+            return None
+        value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
+        return None if value is _UNSET else instance_fields(value)
 
     def other_names_for(self, location: Location, name: str) -> list[str]:
         """The other global names bound to the very object that ``name`` holds at

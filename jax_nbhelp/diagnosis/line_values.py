@@ -339,3 +339,20 @@ def frames_of(exc: BaseException | None) -> list[tuple[BaseException, list[Frame
             current = None
     return chain
 
+
+
+def instance_fields(value: object) -> dict[str, Value] | None:
+    """The attributes an object holds in its own ``__dict__``, described (None when it has
+    none: a slotted class, or an object of a library's type). Reading ``__dict__`` through
+    ``object.__getattribute__`` runs none of the class's code."""
+    module = type(value).__module__ or ""
+    if module.split(".", 1)[0] in ("builtins", "jax", "jaxlib", "numpy"):
+        return None
+    try:
+        own = object.__getattribute__(value, "__dict__")
+    except Exception:
+        return None
+    if type(own) is not dict:
+        return None
+    return {name: describe(name, field) for name, field in list(own.items())
+            if isinstance(name, str)}

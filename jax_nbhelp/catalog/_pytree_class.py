@@ -1,0 +1,118 @@
+"""Registering a user's class as a pytree, for the entries whose error is an object of it
+passed through jit, grad or vmap (a method under ``@jax.jit`` passes ``self``).
+
+``jax.tree_util.register_dataclass(Cls, data_fields=[...], meta_fields=[...])`` makes JAX
+flatten the object into its array fields (traced) and its settings (static, part of the
+compiled function's key), and rebuild it with ``Cls(**fields)``. That is right for a class
+whose ``__init__`` takes exactly its fields and stores them unchanged (or a dataclass), and
+it keeps working when the object's fields change later, which a static ``self`` does not.
+The fields are read from the live object (its own ``__dict__``, never a property): arrays
+and numbers are data; booleans, strings, ``None`` and tuples of them are settings.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.line_values import Value
+
+
+@dataclass(frozen=True)
+class Registration:
+    """How to register the class, and where it is defined."""
+
+    name: str
+    location: Location  # the class statement in its cell
+    data: tuple[str, ...]
+    meta: tuple[str, ...]
+
+    def statement(self, jax: str) -> str:
+        return (f"{jax}.tree_util.register_dataclass({self.name}, "
+                f"data_fields={list(self.data)!r}, meta_fields={list(self.meta)!r})")
+
+
+def _kind(value: Value) -> str | None:
+    """"data", "meta", or None when the field is neither an array nor a setting."""
+    if value.kind in ("array", "numpy", "tracer"):
+        return "data"
+    if value.summary in ("Python int", "Python float", "Python complex"):
+        return "data"
+    if value.summary in ("Python bool", "str", "None"):
+        return "meta"
+    if value.kind == "tuple" and ("str" in value.summary or "bool" in value.summary):
+        return "meta"
+    if value.kind in ("list", "tuple", "dict"):
+        return "data"
+    return None
+
+
+def _class_def(ctx: ErrorContext, name: str) -> tuple[Location, ast.ClassDef] | None:
+    """The latest cell that defines ``class name`` at its top level."""
+    for number in sorted(ctx.cell_sources, reverse=True):
+        parsed = _tracing.parse(ctx.cell_sources[number])
+        if parsed is None:
+            continue
+        for node in parsed[0].body:
+            if isinstance(node, ast.ClassDef) and node.name == name:
+                place = ctx.cell(number, node.lineno)
+                return (place, node) if place is not None else None
+    return None
+
+
+def _stores_its_arguments(node: ast.ClassDef, fields: set[str]) -> bool:
+    """Whether the class is a dataclass of exactly these fields, or its ``__init__`` takes
+    exactly them and only stores each (``self.x = x``)."""
+    if any("dataclass" in ast.unparse(d) for d in node.decorator_list):
+        annotated = {s.target.id for s in node.body
+                     if isinstance(s, ast.AnnAssign) and isinstance(s.target, ast.Name)}
+        return annotated == fields
+    init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
+                 and s.name == "__init__"), None)
+    if init is None or init.args.vararg or init.args.kwarg or init.args.kwonlyargs:
+        return False
+    parameters = [a.arg for a in init.args.args[1:]]
+    if set(parameters) != fields:
+        return False
+    stored = set()
+    for statement in init.body:
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+            continue  # a docstring
+        if not (isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                and isinstance(statement.targets[0], ast.Attribute)
+                and isinstance(statement.value, ast.Name)
+                and statement.targets[0].attr == statement.value.id):
+            return False
+        stored.add(statement.value.id)
+    return stored == fields
+
+
+def registration(ctx: ErrorContext, location: Location, instance: str,
+                 class_name: str) -> Registration | str:
+    """How to register the class of the object ``instance`` names at ``location``, or why
+    jax_nbhelp cannot say."""
+    from jax_nbhelp.jaxapi.jax_probe import attribute
+
+    if attribute("jax.tree_util", "register_dataclass") is None:
+        return "this JAX has no jax.tree_util.register_dataclass"
+    fields = ctx.fields_at(location, instance)
+    if not fields:
+        return f"jax_nbhelp could not read the fields of {instance}"
+    found = _class_def(ctx, class_name)
+    if found is None:
+        return f"class {class_name} is not defined in a cell of this notebook"
+    place, node = found
+    if not _stores_its_arguments(node, set(fields)):
+        return (f"{class_name}.__init__ does more than store its arguments, so JAX could not "
+                "rebuild it from its fields")
+    kinds = {name: _kind(value) for name, value in fields.items()}
+    unknown = [name for name, kind in kinds.items() if kind is None]
+    if unknown:
+        return (f"{', '.join(unknown)} of {instance} is neither an array nor a setting "
+                "(a bool, str or None)")
+    return Registration(class_name, place,
+                        tuple(n for n, k in kinds.items() if k == "data"),
+                        tuple(n for n, k in kinds.items() if k == "meta"))

@@ -1,0 +1,105 @@
+"""An object of the user's own class passed to ``jax.jit``, ``jax.grad`` or ``jax.vmap``,
+which JAX does not know how to take apart (``TypeError: Argument '<__main__.Params object at
+0x...>' of type <class '__main__.Params'> is not a valid JAX type``; under jit: ``Error
+interpreting argument to <function loss at 0x...> as an abstract array. The problematic
+value is of type <class '__main__.Params'> ...``).
+
+JAX transforms arrays and pytrees of arrays. Registering the class as a pytree
+(``jax.tree_util.register_dataclass`` with its array fields as data and its settings as
+meta fields, read from the live object) lets every transformation see through it; the fix
+is offered where ``__init__`` only stores its arguments (or the class is a dataclass) and
+verified by running the call. Objects of libraries' classes are explained.
+
+Reports: google/objax#260 (a ``TrainVar`` passed to the differentiated function),
+BirkhoffG/jax-dataloader#2 (a DataLoader object passed to a jitted function),
+jax-ml/jax#17753 (a function passed through ``custom_vjp``). JAX's docs teach it in
+"Custom pytrees".
+"""
+
+from __future__ import annotations
+
+from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
+from jax_nbhelp.catalog._example import corrected
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+CODE = "JNH542"
+NAME = "unregistered-class-argument"
+TITLE = "An object of a class JAX cannot take apart"
+TRIGGERS = _jit_arguments.TRIGGERS
+
+_IMPORTS = "import jax, jax.numpy as jnp"
+_PARAMS = ("class Params:\n    def __init__(self, w, b):\n        self.w = w\n"
+           "        self.b = b\n\n"
+           "def loss(p, x):\n    return jnp.sum((p.w * x + p.b) ** 2)\n\n"
+           "params = Params(jnp.ones(2), jnp.float32(0.5))")
+_REGISTERED = _PARAMS.replace(
+    "\n\ndef loss", "\n\njax.tree_util.register_dataclass(Params, data_fields=['w', 'b'], "
+    "meta_fields=[])\n\ndef loss")
+
+EXAMPLES = (
+    corrected(_IMPORTS, _PARAMS, _REGISTERED, "g = jax.grad(loss)(params, jnp.ones(2))",
+              "Register Params as a pytree", "g.w.tolist() == [3.0, 3.0] and float(g.b) == 6.0"),
+)
+
+WHY = (
+    "jit, grad and vmap work on arrays and on pytrees of arrays: containers JAX knows how "
+    "to take apart into arrays and put back together (tuples, lists, dicts, and classes "
+    "registered with jax.tree_util). An object of your own class is opaque to JAX until "
+    "its class is registered: which fields are arrays to trace, which are settings."
+)
+
+
+def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    bad = _jit_arguments.bad_argument(ctx)
+    if bad is None or bad.builtin or bad.is_method_self or \
+            bad.type_name.startswith(("numpy.", "jax", "builtins.")):
+        return None
+    if bad.jit and bad.parameter is None:
+        return None  # a leaf inside a pytree: JNH552 explains it
+    location = ctx.call_site()
+    subject = _tracing.quoted_line(location, "Your code")
+    cls = bad.short_type
+    line = location.line if location is not None else ""
+    transform = "jax.jit" if bad.jit else next(
+        (f"jax.{name}" for name in ("value_and_grad", "grad", "vmap", "jacrev", "jacfwd",
+                                    "hessian", "pmap") if f"{name}(" in line),
+        "the transformation")
+    explanation = (f"{subject} passes a {cls} object to {transform}, and JAX does not know "
+                   f"how to take a {cls} apart into arrays.")
+    fixes: list[Fix] = []
+    notes: list[str] = []
+    instance = _jit_arguments.passed_object(ctx, location, None, bad.type_name)
+    user_class = bad.type_name.split(".", 1)[0] == "__main__"
+    found = (_pytree_class.registration(ctx, location, instance, cls)
+             if instance is not None and location is not None and user_class else
+             f"{cls} is not a class of this notebook")
+    if isinstance(found, str):
+        notes.append(f"Register {cls} as a pytree (jax.tree_util.register_dataclass, or "
+                     "register_pytree_node with your own flatten and unflatten), or pass its "
+                     f"arrays rather than the object ({found}).")
+    else:
+        fixes.append(_fix(ctx, found))
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
+                            error=bad.link.summary.splitlines()[0])
+
+
+def _fix(ctx: ErrorContext, found: _pytree_class.Registration) -> Fix:
+    jax = ctx.alias("jax") or "jax"
+    statement = found.statement(jax)
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.after_class import insert_after_class
+
+        return insert_after_class(source, found.name, statement)
+
+    return rewrite_fix(
+        ctx, found.location, transform, label=f"Register {found.name} as a pytree",
+        summary=(f"After class {found.name}, add `{statement}`, so JAX takes its objects "
+                 "apart into arrays; then re-run."),
+        safety=("Same values: the function runs as written; JAX now traces the object's "
+                "arrays and rebuilds it from them (a gradient comes back as a "
+                f"{found.name})."),
+        safe=True)
