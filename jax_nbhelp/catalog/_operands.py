@@ -127,7 +127,16 @@ def _operand(node: ast.expr, code: str, values: dict[str, Value]) -> Operand:
     literal = _literal_value(node)
     if literal is not None:
         return Operand(text, literal, literal=True, node=node)
-    return Operand(text, values.get(ast.unparse(node)), node=node)
+    value = values.get(ast.unparse(node))
+    if value is None and isinstance(node, ast.BinOp):
+        # ``0.5 * a``: a number times an array has the array's shape and dtype
+        sides = [(node.left, node.right), (node.right, node.left)]
+        for number, array in sides:
+            inner = values.get(ast.unparse(array))
+            if _literal_value(number) is not None and inner is not None and inner.is_array:
+                value = Value(text, inner.kind, inner.summary, inner.shape, inner.dtype,
+                              inner.weak)
+    return Operand(text, value, node=node)
 
 
 def with_shapes(operation: Operation, shapes: list[tuple[int, ...]]) -> bool:

@@ -1,0 +1,37 @@
+"""Reading shapes out of JAX's messages, and the sentences the shape entries share."""
+
+from __future__ import annotations
+
+import re
+
+from jax_nbhelp.catalog import _operands
+from jax_nbhelp.diagnosis.line_values import shape_text
+
+_SHAPE_RE = re.compile(r"\(([\d, ]*)\)")
+
+
+def shapes_in(text: str) -> list[tuple[int, ...]]:
+    """Every ``(3, 4)`` in ``text``, as tuples."""
+    return [tuple(int(d) for d in found.replace(" ", "").split(",") if d)
+            for found in _SHAPE_RE.findall(text)]
+
+
+def shown(shape: tuple[int, ...]) -> str:
+    """``(3, 4)`` (``(3,)`` for one dimension), as Python writes a shape."""
+    return str(tuple(shape))
+
+
+def operands_with(operations: list[_operands.Operation],
+                  shapes: list[tuple[int, ...]]) -> _operands.Operation | None:
+    """The operation whose array operands have exactly these shapes (the innermost)."""
+    for operation in operations:
+        if _operands.with_shapes(operation, shapes):
+            return operation
+    for operation in operations:  # a scalar among the operands: compare the arrays only
+        arrays = [o.shape for o in operation.operands if o.shape]
+        if arrays == [s for s in shapes if s]:
+            return operation
+    return None
+
+
+__all__ = ["operands_with", "shape_text", "shapes_in", "shown"]
