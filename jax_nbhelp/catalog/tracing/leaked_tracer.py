@@ -38,6 +38,10 @@ def scaled(x):
 
 out = scaled(jnp.ones(3))'''
 
+_GLOBAL_KEY = ("key = jax.random.key(0)\n\n@jax.jit\ndef noisy(x):\n    global key\n"
+               "    key, sub = jax.random.split(key)\n    return x + jax.random.normal(sub)\n\n"
+               "noisy_out = noisy(1.0)")
+
 EXAMPLES = (
     Example(
         setup=(_IMPORTS, _LEAKY),
@@ -46,6 +50,17 @@ EXAMPLES = (
         check="total.tolist() == [2.0, 2.0, 2.0]",
         fixed=(_IMPORTS, "@jax.jit\ndef scaled(x):\n    return x * 2, x\n\n"
                          "out, kept = scaled(jnp.ones(3))", "total = kept + 1"),
+    ),
+    # A global key split inside a jitted function (the key escapes as a tracer).
+    Example(
+        setup=(_IMPORTS, _GLOBAL_KEY),
+        failing="sample = jax.random.normal(key)",
+        fix=NO_FIX,
+        check="noisy_out.shape == ()",
+        fixed=(_IMPORTS, "@jax.jit\ndef noisy(x, key):\n    key, sub = jax.random.split(key)\n"
+                         "    return x + jax.random.normal(sub), key\n\n"
+                         "noisy_out, key = noisy(1.0, jax.random.key(0))",
+               "sample = jax.random.normal(key)"),
     ),
 )
 
@@ -146,6 +161,13 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         notes.append("Return the value from the function instead of storing it in a list, "
                      "global or attribute, and use what the call returns.")
+    if "type key<" in link.message:
+        notes.insert(0, f"The escaped value is a PRNG key: {function or 'the function'} "
+                        "splits a global key and stores the new one. Pass the key in and "
+                        "return the new one (`def f(x, key): key, sub = "
+                        "jax.random.split(key); ...; return y, key`), so every call draws "
+                        "from a fresh key; a jitted function that reads a global key sees "
+                        "the same key at every call.")
     notes.append("To stop at the line where a value escapes, run the call inside "
                   "`with jax.checking_leaks():`.")
     location = suspects[0] if len(suspects) == 1 else (place or use)

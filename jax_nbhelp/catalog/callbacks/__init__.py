@@ -1,0 +1,2 @@
+"""JNH59x: host callbacks under transformations: pure_callback and io_callback have no
+derivative, and an ordered io_callback cannot be batched."""
