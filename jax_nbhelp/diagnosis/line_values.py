@@ -51,8 +51,9 @@ def shape_text(shape: tuple[int, ...]) -> str:
     return "[" + ", ".join(str(d) for d in shape) + "]"
 
 
-def _array_facts(value: object) -> tuple[str, tuple[int, ...], str, bool] | None:
-    """(kind, shape, dtype, weak) of a JAX array, tracer or NumPy array; None for others."""
+def _array_facts(value: object) -> tuple[str, tuple[int, ...], str, bool, str | None] | None:
+    """(kind, shape, dtype, weak, sharding) of a JAX array, tracer or NumPy array (the
+    sharding only where it splits a dimension: ``P(None, 'X')``); None for others."""
     module = type(value).__module__ or ""
     root = module.split(".", 1)[0]
     if root in ("jax", "jaxlib"):
@@ -64,14 +65,16 @@ def _array_facts(value: object) -> tuple[str, tuple[int, ...], str, bool] | None
             shape = tuple(int(d) for d in aval.shape)
             dtype = str(aval.dtype)
             weak = bool(getattr(aval, "weak_type", False))
+            spec = getattr(getattr(aval, "sharding", None), "spec", None)
+            sharded = spec is not None and any(part is not None for part in spec)
         except Exception:  # a tracer of an odd kind (a ref, a key of old JAX): no facts
             return None
         kind = "tracer" if "Tracer" in type(value).__name__ else "array"
-        return kind, shape, dtype, weak
+        return kind, shape, dtype, weak, str(spec) if sharded else None
     if root == "numpy" and type(value).__name__ == "ndarray":
         try:
             return ("numpy", tuple(int(d) for d in value.shape),  # type: ignore[attr-defined]
-                    str(value.dtype), False)  # type: ignore[attr-defined]
+                    str(value.dtype), False, None)  # type: ignore[attr-defined]
         except Exception:
             return None
     return None
@@ -98,8 +101,10 @@ def describe(text: str, value: object) -> Value:
     """What ``value`` is, as plain data (no call into a user's object)."""
     facts = _array_facts(value)
     if facts is not None:
-        kind, shape, dtype, weak = facts
+        kind, shape, dtype, weak, sharding = facts
         summary = f"{dtype}{shape_text(shape)}" + (" (weakly typed)" if weak else "")
+        if sharding is not None:
+            summary += f", sharded {sharding}"
         if kind == "numpy":
             summary = f"NumPy {summary}"
         elif kind == "tracer":
@@ -201,7 +206,7 @@ def _describe_node(text: str, value: object) -> Value:
     if isinstance(value, _Transposed):
         facts = _array_facts(value.base)
         assert facts is not None
-        kind, shape, dtype, weak = facts
+        kind, shape, dtype, weak, _ = facts
         shape = (tuple(reversed(shape)) if value.attr == "T"
                  else (*shape[:-2], *reversed(shape[-2:])))
         summary = f"{dtype}{shape_text(shape)}" + (" (weakly typed)" if weak else "")
