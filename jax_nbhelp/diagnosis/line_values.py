@@ -26,7 +26,8 @@ class Value:
     """One expression of the user's line and what it held."""
 
     text: str  # as written: "batch", "params['w']", "x.T"
-    kind: str  # "array", "tracer", "numpy", "python", "list", "tuple", "dict", "none", "other"
+    # "array", "tracer", "numpy", "ref", "python", "list", "tuple", "dict", "none", "other"
+    kind: str
     summary: str  # "float32[4, 5]", "list of 3 floats", "dict with keys 'a', 'b'"
     shape: tuple[int, ...] | None = None
     dtype: str | None = None
@@ -34,7 +35,7 @@ class Value:
 
     @property
     def is_array(self) -> bool:
-        return self.shape is not None
+        return self.shape is not None and self.kind != "ref"
 
 
 _MISSING = object()
@@ -69,7 +70,8 @@ def _array_facts(value: object) -> tuple[str, tuple[int, ...], str, bool, str | 
             sharded = spec is not None and any(part is not None for part in spec)
         except Exception:  # a tracer of an odd kind (a ref, a key of old JAX): no facts
             return None
-        kind = "tracer" if "Tracer" in type(value).__name__ else "array"
+        kind = ("ref" if type(aval).__name__.startswith("AbstractRef") else
+                "tracer" if "Tracer" in type(value).__name__ else "array")
         return kind, shape, dtype, weak, str(spec) if sharded else None
     if root == "numpy" and type(value).__name__ == "ndarray":
         try:
@@ -107,6 +109,8 @@ def describe(text: str, value: object) -> Value:
             summary += f", sharded {sharding}"
         if kind == "numpy":
             summary = f"NumPy {summary}"
+        elif kind == "ref":
+            summary = f"an array ref of {summary}"
         elif kind == "tracer":
             summary = f"traced {summary}"
         return Value(text, kind, summary, shape, dtype, weak)

@@ -20,8 +20,8 @@ from ._cst import dotted_name
 from .errors import CannotRewrite
 from .magics import rewrite_line
 
-__all__ = ["cast_argument", "cast_passed", "cast_value", "replace_callee", "wrap_argument",
-           "wrap_subscripted"]
+__all__ = ["cast_argument", "cast_passed", "cast_value", "read_ref_argument", "replace_callee",
+           "wrap_argument", "wrap_subscripted"]
 
 
 def _wrap(value: cst.BaseExpression, wrapper: str) -> cst.Call:
@@ -196,5 +196,28 @@ def cast_passed(source: str, lineno: int, position: int, passed: str, dtype: str
 
         return _apply(code, lineno, change, f"Line {lineno} passes no {passed} as argument "
                                             f"{position + 1} of a call.")
+
+    return rewrite_line(source, lineno, change_python)
+
+
+def read_ref_argument(source: str, lineno: int, callee: str, position: int) -> str:
+    """Pass ``ref[...]`` (the value an array ref holds) where the ``callee(...)`` call on
+    ``lineno`` passes the ref itself as its ``position``-th argument."""
+    def change_python(code: str) -> str:
+        def change(node: cst.CSTNode) -> cst.CSTNode | None:
+            if not isinstance(node, cst.Call) or \
+                    (dotted_name(node.func) or "").rsplit(".", 1)[-1] != callee:
+                return None
+            positional = [a for a in node.args if a.keyword is None]
+            if any(a.star for a in positional[:position + 1]) or len(positional) <= position:
+                return None
+            target = positional[position]
+            read = cst.Subscript(value=target.value, slice=[
+                cst.SubscriptElement(cst.Index(cst.Ellipsis()))])
+            return node.with_changes(args=[a.with_changes(value=read) if a is target else a
+                                           for a in node.args])
+
+        return _apply(code, lineno, change, f"Line {lineno} has no call of {callee} with an "
+                                            f"argument {position + 1} to read.")
 
     return rewrite_line(source, lineno, change_python)
