@@ -49,9 +49,11 @@ class Raised:
     jax: bool
     code: str | None
     title: str | None
+    explanation: str | None = None
+    fixes: tuple[str, ...] = ()
 
 
-def run_notebook(name: str, path: Path, cell_timeout: float, log: object) -> list[Raised]:
+def run_notebook(name: str, path: Path, cell_timeout: float, verbose: bool) -> list[Raised]:
     cells = tagged_code_cells(path)
     raised: list[Raised] = []
     kernel = Kernel(path.parent)
@@ -70,11 +72,15 @@ def run_notebook(name: str, path: Path, cell_timeout: float, log: object) -> lis
                 break
             bundle = out.bundles[-1] if out.bundles else {}
             item = Raised(name, index, TAG in tags, out.error, "NOT-JAX" not in probe.text,
-                          bundle.get("code"), bundle.get("title"))
+                          bundle.get("code"), bundle.get("title"), bundle.get("explanation"),
+                          tuple(str(f.get("label")) for f in bundle.get("fixes") or ()))
             raised.append(item)
             print(f"    cell {index}{' [tagged]' if item.tagged else ''}: "
                   f"{'JAX' if item.jax else 'not JAX'}: {item.error[:110]}\n"
-                  f"        -> {item.code or '-'} {item.title or ''}", flush=True)
+                  f"        -> {item.code or '-'} {item.title or ''}"
+                  + (f"\n           {item.explanation}" if verbose and item.explanation else "")
+                  + (f"\n           fixes: {'; '.join(item.fixes)}" if verbose and item.fixes
+                     else ""), flush=True)
     finally:
         try:
             kernel.close()
@@ -109,6 +115,8 @@ def main() -> int:
                         help="only these notebooks (path under the folder, no suffix)")
     parser.add_argument("--cell-timeout", type=float, default=120.0)
     parser.add_argument("--json", type=Path, help="also write every raised cell here")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print each card's explanation and fixes, to judge them")
     args = parser.parse_args()
     if not args.folder.is_dir():
         print(f"not a folder: {args.folder}", file=sys.stderr)
@@ -130,7 +138,7 @@ def main() -> int:
     start = time.monotonic()
     for name, path in sorted(named.items()):
         print(f"{name}:", flush=True)
-        raised += run_notebook(name, path, args.cell_timeout, print)
+        raised += run_notebook(name, path, args.cell_timeout, args.verbose)
     print(f"\n{len(named)} notebooks in {time.monotonic() - start:.0f} s\n")
     print(summary(raised))
     if args.json:

@@ -36,6 +36,7 @@ TRIGGERS = (DEVICES, MESHES)
 
 _ARGUMENT_RE = re.compile(r"argument (?P<name>\S+) of (?P<function>\S+) with shape "
                           r"(?P<shape>\S+) and with device ids (?P<ids>\[[^\]]*\])")
+_INSIDE_RE = re.compile(r"(?P<what>[\w.]+) inside jit with device ids (?P<ids>\[[^\]]*\])")
 _MESH_RE = re.compile(r"AbstractMesh\((?P<axes>[^)]*?), axis_types")
 
 _SETUP = ("import jax, jax.numpy as jnp\n"
@@ -66,6 +67,20 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     subject = _tracing.quoted_line(location, "Your code")
     arrays = [v.text for v in ctx.values_at(location) if v.is_array]
     named = " and ".join(f"`{a}`" for a in arrays[:2]) if len(arrays) >= 2 else "its inputs"
+    inside = _INSIDE_RE.search(link.message)
+    if DEVICES in link.message and inside is not None:
+        argument = _ARGUMENT_RE.search(link.message)
+        given = (f"{argument['name']} ({argument['shape']}) on devices {argument['ids']}"
+                 if argument is not None else "an argument")
+        explanation = (f"{subject} calls a jitted function with {given}, and inside it "
+                       f"{inside['what']} asks for devices {inside['ids']}: one jitted "
+                       "computation runs on one set of devices.")
+        notes = ["Move the array before the call (`jax.device_put(x, sharding)` outside "
+                 "jit), or make the placement inside the function use the devices its "
+                 "inputs are on."]
+        return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                                call_site=ctx.call_site(), notes=notes,
+                                error=link.summary.splitlines()[0])
     if DEVICES in link.message:
         places = [f"{m['name']} ({m['shape']}) on devices {m['ids']}"
                   for m in _ARGUMENT_RE.finditer(link.message)][:2]
