@@ -105,10 +105,10 @@ def recurse(n=0):
 
 # Real JAX errors the catalog does not know: diagnosed by nothing, shown as usual.
 UNKNOWN_JAX = (
-    "jnp.ones(3).reshape(4)",
-    "jnp.ones(3) + jnp.ones(4)",
-    "jax.jit(lambda x: x)(object())",
-    "jnp.zeros((2, 2))[5, 5].block_until_ready() + jnp.ones(3).reshape(2)",
+    "jnp.einsum('ij,jk', jnp.ones((2, 3)), jnp.ones((4, 2)))",
+    "jax.random.choice(jax.random.key(0), 3, (5,), replace=False)",
+    "jnp.zeros((2, 2)).sum(axis=3)",
+    "jnp.zeros((2, 2))[5, 5].block_until_ready() + jnp.einsum('i,j', jnp.ones(2))",
 )
 
 

@@ -37,6 +37,9 @@ NOT_THROUGH_A_CALLBACK = {
     "JNH205": "needs the interpreted kernel's live frames",
     # Python imports, not JAX: only the import system's own frames say the import failed
     "JNH213": "an import inside a callback is the callback's own code",
+    # The linearization message is JAX's for any operation: it is a pallas_call's only
+    # when pallas_call's own frames are in the chain, which a callback's text does not keep.
+    "JNH218": "needs pallas_call's frames",
 }
 # Examples whose error says nothing that names its cause, so the diagnosis needs the failing
 # line itself, which neither an exec'd string under user_context nor a callback's text shows.
@@ -49,6 +52,10 @@ NEEDS_THE_LINE = {
     "JNH406-2": "a 0-d index error is claimed only when the line shows a typed key",
     # A notebook's own assert is the user's error: it is JAX's business only by its line.
     "JNH207-3": "a device guard is read from the assert statement's own line",
+    # JAX's message names no array: which operand is a NumPy array or a ref is read from
+    # the line's live values, which an exec'd string or a callback's text does not keep.
+    "JNH505-0": "a NumPy array is told from the line's live value",
+    "JNH506-0": "a ref is told from the line's live value",
 }
 
 

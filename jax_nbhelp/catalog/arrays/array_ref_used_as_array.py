@@ -26,10 +26,12 @@ CODE = "JNH506"
 NAME = "array-ref-used-as-array"
 TITLE = "An array ref where a function takes an array"
 MESSAGE = "requires ndarray or scalar arguments, got"
-TRIGGERS = (MESSAGE,)
+OLD_MESSAGE = "Attempting to pass a Ref"  # jax 0.8: "... to a primitive: cos -- did you ..."
+TRIGGERS = (MESSAGE, OLD_MESSAGE)
 
 _MESSAGE_RE = re.compile(r"(?P<function>\w+) requires ndarray or scalar arguments, got "
                          r"<class '[^']+'> at position (?P<position>\d+)")
+_OLD_RE = re.compile(r"Attempting to pass a Ref .*? to a primitive: (?P<function>\w+)")
 
 EXAMPLES = (
     corrected_cell(("import jax, jax.numpy as jnp", "angle_ref = jax.new_ref(jnp.zeros(2))"),
@@ -45,23 +47,29 @@ WHY = (
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _MESSAGE_RE.search(link.message) if link is not None else None
+    link = ctx.find(MESSAGE) or ctx.find(OLD_MESSAGE)
+    found = (_MESSAGE_RE.search(link.message) or _OLD_RE.search(link.message)
+             if link is not None else None)
     if link is None or found is None:
         return None
-    function, position = found["function"], int(found["position"])
+    function = found["function"]
     location = ctx.deepest_user_location()
-    operation = next((op for op in _operands.operations(ctx, location, (function,))
-                      if len(op.operands) > position), None)
-    if operation is None or location is None:
-        return None
+    candidates = [(op, index) for op in _operands.operations(ctx, location, (function,))
+                  for index, operand in enumerate(op.operands)
+                  if operand.value is not None and operand.value.kind == "ref"]
+    if not candidates or location is None:
+        return None  # not a ref: a list or tuple is JNH502's, anything else not known
+    operation, position = candidates[0]
+    if "position" in found.groupdict() and found["position"] is not None:
+        position = int(found["position"])
     operand = operation.operands[position]
     if operand.value is None or operand.value.kind != "ref":
-        return None  # not a ref: a list or tuple is JNH502's, anything else not known
+        return None
     subject = _tracing.quoted_line(location, "Your code")
     explanation = (f"{subject} passes `{operand.text}`, {operand.value.summary}, to {function}: "
                    "a ref holds an array and is not one.")
-    fixes = [_fix(ctx, location, function, position, operand.text)]
+    fixes = [_fix(ctx, location, operation.spelled.rsplit(".", 1)[-1], position,
+                  operand.text)]
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes,
                             error=link.summary.splitlines()[0])

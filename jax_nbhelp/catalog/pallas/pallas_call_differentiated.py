@@ -59,15 +59,22 @@ def _through_pallas(link: Link) -> bool:
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    found = [link for link in ctx.chain if _through_pallas(link)]
-    if not found:
+    location = ctx.deepest_user_location()
+    # pallas_call's own frames, or (where JAX's stack before transformation stands in for
+    # them) a user's line of the chain that calls it
+    calling = [frame.location for link in ctx.chain for frame in link.user_frames
+               if frame.location is not None and "pallas_call(" in frame.location.line]
+    if not any(_through_pallas(link) for link in ctx.chain) and not calling:
         return None
+    if calling and (location is None or "pallas_call(" not in location.line) and not any(
+            frame.function == "_pallas_call_jvp_rule" for link in ctx.chain
+            for frame in link.frames):
+        location = calling[-1]
     linearize = ctx.find(LINEARIZE)
     jvp_rule = any(frame.function == "_pallas_call_jvp_rule" for link in ctx.chain
                    for frame in link.frames)
     if linearize is None and not (jvp_rule and ctx.top.is_a("AssertionError")):
         return None
-    location = ctx.deepest_user_location()
     call_site = ctx.call_site()
     subject = _tracing.quoted_line(call_site, "Your code")
     kernel = f" (the kernel's line {location.label}: `{location.line.strip()}`)" \
