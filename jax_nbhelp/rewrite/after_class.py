@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import libcst as cst
 
 from .errors import CannotRewrite
@@ -46,6 +48,7 @@ def _python(source: str, name: str, statement: str) -> str:
     return fixed.code
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def insert_after_class(source: str, name: str, statement: str) -> str:
     """Put ``statement`` right after the top-level ``class name`` of ``source`` (a cell or
     a module). Raises :class:`CannotRewrite`."""

@@ -13,6 +13,7 @@ the index names the caller knows to hold Python ints (their values were read).
 from __future__ import annotations
 
 from collections.abc import Collection
+from functools import lru_cache
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
@@ -148,7 +149,8 @@ def at_update_python(source: str, lineno: int, basic: Collection[str] = ()) -> s
     return fixed.code
 
 
-def at_update(source: str, lineno: int, basic: Collection[str] = ()) -> str:
+@lru_cache(maxsize=64)  # a later error of the cell asks again
+def at_update(source: str, lineno: int, basic: frozenset[str] = frozenset()) -> str:
     """Rewrite the item assignment at 1-based ``lineno`` as an ``.at[]`` update.
 
     ``source`` is a notebook cell (IPython syntax allowed) or a module. Raises

@@ -6,6 +6,8 @@ or dict literal is cast alone (``(0, jnp.zeros(2, jnp.int32))`` -> its second el
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import libcst as cst
 
 from ._cst import dotted_name, innermost, locate, rewrite_calls
@@ -87,6 +89,7 @@ def _python(source: str, lineno: int, loop: str, position: int, key: int | str |
     return rewrite_calls(located.module, [call], change).code
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def cast_initial_carry(source: str, lineno: int, loop: str, position: int,
                        key: int | str | None, dtype: str) -> str:
     """Cast the initial carry (the ``position``-th argument of the ``loop`` call on

@@ -10,6 +10,8 @@ have to change how it reads the result.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -77,6 +79,7 @@ def _python(source: str, lineno: int, aux: str) -> str:
     return fixed.code
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def add_has_aux(source: str, lineno: int, aux: str = "aux") -> str:
     """Pass ``has_aux=True`` to the grad call assigned on ``lineno`` and bind the auxiliary
     output to ``aux``. Raises :class:`CannotRewrite`."""

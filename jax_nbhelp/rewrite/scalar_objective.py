@@ -6,6 +6,8 @@ itself is left as it is for its other callers.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import libcst as cst
 
 from ._cst import dotted_name, locate, rewrite_calls
@@ -35,6 +37,7 @@ def _python(source: str, lineno: int, function: str) -> str:
     return rewrite_calls(located.module, targets, change).code
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def differentiate_only_element(source: str, lineno: int, function: str) -> str:
     """Differentiate the only element of ``function``'s one-element output at the grad
     call on ``lineno``. Raises :class:`CannotRewrite`."""

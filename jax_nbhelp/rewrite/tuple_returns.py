@@ -5,6 +5,8 @@ one cotangent per argument of the primal function: ``return g * 2`` becomes
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
@@ -60,6 +62,7 @@ def _python(source: str, def_line: int) -> str:
     return fixed.code
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def returns_as_one_tuple(source: str, def_line: int) -> str:
     """Make every ``return v`` of the function defined on ``def_line`` ``return (v,)``."""
     return rewrite_line(source, def_line, lambda code: _python(code, def_line))
@@ -124,6 +127,7 @@ def _lists_python(source: str, def_line: int, name: str) -> str:
     return fixed.code
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def list_returns_as_tuples(source: str, def_line: int, name: str) -> str:
     """Make the list literals that ``name`` (a def, or ``<lambda>``, on ``def_line``) returns
     tuples. Raises :class:`CannotRewrite`."""

@@ -11,6 +11,7 @@ Everything else is kept byte for byte.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import libcst as cst
@@ -85,6 +86,7 @@ def _argument_python(source: str, lineno: int, callee: str, position: int,
                   f"wrap in {wrapper}(...).")
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def wrap_argument(source: str, lineno: int, callee: str, position: int, wrapper: str,
                   keyword: str | None = None) -> str:
     """Wrap the ``position``-th (0-based) positional argument of each ``callee(...)`` call
@@ -104,6 +106,7 @@ def _subscripted_python(source: str, lineno: int, base: str, wrapper: str) -> st
                   f"Line {lineno} does not index {base} (`{base}[...]`).")
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def wrap_subscripted(source: str, lineno: int, base: str, wrapper: str) -> str:
     """Wrap the base of every ``base[...]`` on 1-based ``lineno`` in ``wrapper(...)``."""
     return rewrite_line(source, lineno,
@@ -122,6 +125,7 @@ def _cast(value: cst.BaseExpression, dtype: str) -> cst.BaseExpression:
                     args=[cst.Arg(cst.parse_expression(dtype))])
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def cast_argument(source: str, lineno: int, callee: str, position: int, dtype: str) -> str:
     """Cast the ``position``-th positional argument of ``callee(...)`` on ``lineno`` to
     ``dtype`` (an expression such as ``jnp.float32``): ``x.astype(jnp.float32)``, or
@@ -145,6 +149,7 @@ def cast_argument(source: str, lineno: int, callee: str, position: int, dtype: s
     return rewrite_line(source, lineno, change_python)
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def replace_callee(source: str, lineno: int, callee: str, new: str) -> str:
     """Call ``new`` (a dotted name) where the line calls ``callee`` (spelled exactly so)."""
     def change_python(code: str) -> str:
@@ -158,6 +163,7 @@ def replace_callee(source: str, lineno: int, callee: str, new: str) -> str:
     return rewrite_line(source, lineno, change_python)
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def cast_value(source: str, lineno: int, dtype: str) -> str:
     """Cast the value of the assignment on ``lineno`` (``o_ref[...] = v``) to ``dtype``:
     ``o_ref[...] = (v).astype(dtype)``."""
@@ -172,6 +178,7 @@ def cast_value(source: str, lineno: int, dtype: str) -> str:
     return rewrite_line(source, lineno, change_python)
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def cast_passed(source: str, lineno: int, position: int, passed: str, dtype: str) -> str:
     """Cast what a call on ``lineno`` passes as its ``position``-th positional argument,
     spelled ``passed`` (``3`` becomes ``3.0`` when ``dtype`` is a float type; ``x`` becomes
@@ -200,6 +207,7 @@ def cast_passed(source: str, lineno: int, position: int, passed: str, dtype: str
     return rewrite_line(source, lineno, change_python)
 
 
+@lru_cache(maxsize=64)  # a later error of the cell asks again
 def read_ref_argument(source: str, lineno: int, callee: str, position: int) -> str:
     """Pass ``ref[...]`` (the value an array ref holds) where the ``callee(...)`` call on
     ``lineno`` passes the ref itself as its ``position``-th argument."""

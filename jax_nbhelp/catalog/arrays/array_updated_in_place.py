@@ -222,7 +222,7 @@ def _fix(ctx: ErrorContext, location: Location, rewritten: str, method: str, hol
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.at_update import at_update
 
-        return at_update(source, location.lineno, _basic_names(values))
+        return at_update(source, location.lineno, frozenset(_basic_names(values)))
 
     return rewrite_fix(ctx, location, transform, label=label,
                        summary=f"Rewrite line {location.lineno} as `{rewritten}`: a new array "
