@@ -6,7 +6,9 @@ midway. Prints what went wrong, by kind; every count must be 0.
   ``__getattr__``, cycles in ``__cause__``, 1,000-deep chains, huge, NUL and non-UTF-8
   messages, exception groups, recursion, magics, JAX errors the catalog does not know.
   Counted: no error, a dropped handler, a lost traceback, a false claim (a diagnosis of
-  an error JAX did not raise), a noise line (jax_nbhelp speaking on stderr).
+  an error JAX did not raise, or an entry's claim on a JAX error the catalog does not
+  know), no general view (such a JAX error left without the general card), a noise line
+  (jax_nbhelp speaking on stderr).
 - Forged bundles, every ``--every`` cells: a real card exists, then the frontend calls
   the JupyterLab extension makes (``shell/frontend.status``/``apply``) come with forged
   card ids, that card's id with another kernel's session (a saved or copied notebook),
@@ -153,9 +155,9 @@ def main() -> int:
     rounds = 0
     start = time.monotonic()
     for number in range(args.cells):
-        source, shown, _by_jax = hostile_cell(rng)
+        source, shown, by_jax = hostile_cell(rng)
         out = nb.run(source)
-        counts.update(problems(out, shown, nb.shell.CustomTB is handler))
+        counts.update(problems(out, shown, nb.shell.CustomTB is handler, by_jax))
         if nb.shell.CustomTB is not handler:
             handler = nb.shell.CustomTB  # counted once; go on with what is there
         if number % args.every == args.every - 1:
@@ -171,7 +173,8 @@ def main() -> int:
     print(f"{args.cells:,} hostile cells (seed {args.seed}), {rounds} rounds of forged calls "
           f"and an interrupted fix, in {elapsed:.0f} s; the interrupted fixes: "
           f"{ends['stopped']} stopped, {ends['fixed']} done before the interrupt\n")
-    kinds = ("no error", "dropped handler", "lost traceback", "false claim", "noise line",
+    kinds = ("no error", "dropped handler", "lost traceback", "false claim", "no general view",
+             "noise line",
              "forged call applied", "forged call raised or gave no answer", "changed cells",
              "a statement ran twice", "a stopped fix left its changes",
              "interrupt escaped the fix", "flagship not diagnosed")

@@ -18,6 +18,7 @@ LAYERS = {
     "__main__": 8,
     "doctor": 8,  # the command line drives kernels; inside it imports nothing else
     "catalog_doc": 7,
+    "catalog_coverage": 7,
     "shell": 6,
     "catalog": 5,
     "fix": 4,

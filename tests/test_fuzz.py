@@ -30,7 +30,7 @@ def test_hostile_cells(loaded: Notebook) -> None:
         out = loaded.run(source)
         elapsed = time.monotonic() - start
         where = f"cell {number}: {source[:120]!r}"
-        found = problems(out, shown, loaded.shell.CustomTB is handler)
+        found = problems(out, shown, loaded.shell.CustomTB is handler, by_jax)
         assert found == [], f"{where}: {found}\n{out.stderr[-500:]}"
         assert elapsed < HANG, f"{where}: took {elapsed:.0f} s"
         kinds[by_jax] += 1

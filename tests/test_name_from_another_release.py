@@ -149,7 +149,10 @@ def test_name_found_in_another_module_is_named(loaded: Notebook) -> None:
 def test_a_users_own_names_are_not_claimed(loaded: Notebook, cell: str) -> None:
     failed = loaded.run(cell)
     assert failed.error is not None
-    assert failed.diagnoses == []
+    # No entry claims it; a missing attribute of JAX's own module is JAX's to report, in the
+    # general view (which claims no cause).
+    expected = ["JNH000"] if cell.startswith("optimizers") else []
+    assert [d["code"] for d in failed.diagnoses] == expected
 
 
 def test_a_users_own_function_is_not_claimed_even_inside_jax_context(loaded: Notebook) -> None:

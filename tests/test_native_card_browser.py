@@ -193,3 +193,24 @@ def test_a_helper_in_a_file_opens_in_the_editor_at_its_line(tmp_path: Path) -> N
             page.wait_for_function(f"() => {cursor}.line === 9", timeout=60_000)
         finally:
             print("cursor:", page.evaluate(f"() => {cursor}"))
+
+
+def test_the_general_view_is_one_line_and_claims_no_cause(tmp_path: Path) -> None:
+    cells = ["%load_ext jax_nbhelp", "import jax, jax.numpy as jnp",
+             "def contract(x):\n    return jnp.einsum('ij,jk', x, jnp.ones((4, 2)))\n\n"
+             "batch = jnp.ones((3, 2, 3))",
+             "g = jax.jit(jax.vmap(contract))(batch)"]
+    lab_driver.write_notebook(tmp_path / "general.ipynb", cells)
+    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium() as page:
+        lab_driver.open_notebook(page, url, "general.ipynb")
+        lab_driver.run_all(page)
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=180_000)
+        assert card.get_attribute("data-jnh-code") == "JNH000"
+        assert card.locator(".jnh-cause").inner_text().startswith(
+            "JAX raised this ValueError under jit > vmap;")
+        assert "General view: no cause claimed, no fix." in card.inner_text()
+        assert "No mechanical fix is correct" not in card.inner_text()
+        assert card.locator("button.jnh-button").count() == 0
+        card.locator("summary").first.click()
+        assert "x is traced float32[2, 3]" in card.locator(".jnh-more").inner_text()

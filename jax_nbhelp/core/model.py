@@ -335,6 +335,13 @@ class Diagnosis:
     hidden_fixes: int = 0
     # the error was raised for a Pallas kernel: notes about interpret modes bear on it
     concerns_kernel: bool = False
+    # the general view (JNH000): JAX raised the error and no catalog entry knows it; the card
+    # claims no cause and offers no fix, and says where, under what and on what it failed
+    general: bool = False
+    transforms: tuple[str, ...] = ()  # outermost first: ("jit", "vmap", "grad")
+    values: tuple[tuple[str, str], ...] = ()  # (expression, "float32[4, 5]") on the line
+    hints: tuple[str, ...] = ()  # what JAX's message suggests
+    doc_url: str | None = None  # JAX's page for the error
     # how str() reads: the text renderer of the show layer, wired in by jax_nbhelp/__init__.py
     text_renderer: ClassVar[Callable[[Diagnosis], str] | None] = None
 
@@ -358,6 +365,11 @@ class Diagnosis:
             "notes": list(self.notes),
             "fixes": self._fixes_json(),
             "hidden_fixes": self.hidden_fixes,
+            "general": self.general,
+            "transforms": list(self.transforms),
+            "values": [{"text": text, "summary": summary} for text, summary in self.values],
+            "hints": list(self.hints),
+            "doc_url": self.doc_url,
             **self._recommended_json(),
             **self.glance(),
         }

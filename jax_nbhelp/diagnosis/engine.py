@@ -75,7 +75,8 @@ def matching(ctx: ErrorContext) -> list[Diagnosis]:
 
 
 def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
-    """The diagnosis for ``exc``, or None when the catalog does not know it."""
+    """The diagnosis for ``exc``: the catalog's, else the general view (``JNH000``) when JAX
+    raised it; None for an error JAX did not raise."""
     from jax_nbhelp.diagnosis.provenance import raised_by_jax
 
     if not raised_by_jax(exc):
@@ -89,7 +90,21 @@ def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
     if inside is not None and not inside[2]:
         return None  # a user's own error inside a callback: its text may sound like JAX's
     found = matching(ctx) or (_diagnose_inside(ctx, *inside[:2]) if inside else [])
-    return found[0] if found else None
+    if found:
+        return found[0]
+    return _general(ctx) if raised_by_jax(exc, strictly=True) else None
+
+
+def _general(ctx: ErrorContext) -> Diagnosis | None:
+    """The general view of a JAX error no entry knows (``general.py``), isolated as an
+    entry is: a bug in it leaves the user's traceback alone."""
+    from jax_nbhelp.diagnosis import general
+
+    try:
+        return general.diagnosis(ctx)
+    except Exception:
+        FAILURES.record("the general view (JNH000)")
+        return None
 
 
 def _inside_callback(ctx: ErrorContext) -> tuple[int, tuple[Link, ...], bool] | None:

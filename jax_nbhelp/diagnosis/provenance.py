@@ -3,7 +3,8 @@
 A message is text anyone can write: a user's ``ValueError("Only interpret mode is supported
 on CPU backend.")`` is not JAX's. An error is JAX's when an exception of its chain has a
 type defined by jax or jaxlib, or was raised from a frame inside jax, jaxlib or
-jax_nbhelp's own re-run machinery, or by native code (jaxlib's C++, which leaves no Python
+jax_nbhelp's own re-run machinery, or in a library JAX's code called (NumPy, opt_einsum),
+or by native code (jaxlib's C++, which leaves no Python
 frame: ``jit``'s argument checks) called from the innermost frame: that frame was calling,
 not executing a ``raise``. An import of a jax module or name that the installed JAX
 lacks counts too when Python's import system raised it (``from jax.config import
@@ -153,28 +154,46 @@ def lookup_callee(func: ast.expr, scopes: Sequence[Mapping[str, Any]]) -> object
     return value
 
 
+def _call_at(tb: TracebackType) -> ast.Call | None:
+    """The call expression the frame was at when it raised (None: not a call, or the line
+    cannot be read)."""
+    code = tb.tb_frame.f_code
+    try:
+        lineno, end_lineno, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+        if lineno is None or end_lineno is None or col is None or end_col is None:
+            return None
+        lines = linecache.getlines(code.co_filename)[lineno - 1:end_lineno]
+        if not lines:
+            return None
+        lines[-1] = lines[-1][:end_col]
+        lines[0] = lines[0][col:]
+        call = ast.parse("".join(lines).strip(), mode="eval").body
+    except Exception:
+        return None
+    return call if isinstance(call, ast.Call) else None
+
+
+def _scopes(tb: TracebackType) -> tuple[Mapping[str, Any], ...]:
+    frame = tb.tb_frame
+    return frame.f_locals, frame.f_globals, frame.f_builtins
+
+
 def _callee(tb: TracebackType) -> object:
     """The object the frame was calling, when its call site names it plainly (``scaled(x)``,
     ``jnp.sum(x)``); ``UNKNOWN`` otherwise (``jax.jit(f)(x)``: finding out would mean
     calling). Names are looked up in the frame's dicts and modules only, never through a
     user object's attributes."""
-    code = tb.tb_frame.f_code
-    try:
-        lineno, end_lineno, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
-        if lineno is None or end_lineno is None or col is None or end_col is None:
-            return UNKNOWN
-        lines = linecache.getlines(code.co_filename)[lineno - 1:end_lineno]
-        if not lines:
-            return UNKNOWN
-        lines[-1] = lines[-1][:end_col]
-        lines[0] = lines[0][col:]
-        call = ast.parse("".join(lines).strip(), mode="eval").body
-    except Exception:
+    call = _call_at(tb)
+    return lookup_callee(call.func, _scopes(tb)) if call is not None else UNKNOWN
+
+
+def _maker(tb: TracebackType) -> object:
+    """For a call of a call's result (``jax.jit(f)(x)``), what made the callee
+    (``jax.jit``); ``UNKNOWN`` otherwise or when the line cannot be read."""
+    call = _call_at(tb)
+    if call is None or not isinstance(call.func, ast.Call):
         return UNKNOWN
-    if not isinstance(call, ast.Call):
-        return UNKNOWN
-    frame = tb.tb_frame
-    return lookup_callee(call.func, (frame.f_locals, frame.f_globals, frame.f_builtins))
+    return lookup_callee(call.func.func, _scopes(tb))
 
 
 def is_jax_object(value: object) -> bool:
@@ -186,7 +205,8 @@ def is_jax_object(value: object) -> bool:
     return isinstance(module, str) and module.split(".", 1)[0] in _PACKAGES
 
 
-def _raised_by_native_jax(exc: BaseException, tb: TracebackType | None) -> bool:
+def _raised_by_native_jax(exc: BaseException, tb: TracebackType | None,
+                          strictly: bool = False) -> bool:
     # The interpreter raises these at a call of Python code; that is no sign of jaxlib.
     if isinstance(exc, RecursionError | MemoryError):
         return False
@@ -194,8 +214,11 @@ def _raised_by_native_jax(exc: BaseException, tb: TracebackType | None) -> bool:
         return False
     callee = _callee(tb)
     # A call site that names its callee must name JAX's (``int(...)`` is not); one that
-    # does not, such as ``jax.jit(f)(x)``, gets the benefit of the doubt.
-    return callee is UNKNOWN or is_jax_object(callee)
+    # does not, such as ``jax.jit(f)(x)``, gets the benefit of the doubt, unless
+    # ``strictly``: then what made the callee must be JAX's (``jax.jit``).
+    if callee is UNKNOWN:
+        return not strictly or is_jax_object(_maker(tb))
+    return is_jax_object(callee)
 
 
 def _type_is_jax(exc: BaseException) -> bool:
@@ -212,8 +235,39 @@ def _raised_in(filename: str | None, roots: tuple[str, ...]) -> bool:
     return _real(filename).startswith(roots)
 
 
-def raised_by_jax(exc: BaseException) -> bool:
-    """Whether ``exc`` or an exception it was raised from is JAX's (see the module doc)."""
+def _raised_in_a_library_jax_called(tb: TracebackType | None, roots: tuple[str, ...]) -> bool:
+    """Whether the innermost frames are a library's (NumPy, opt_einsum, ml_dtypes) that JAX's
+    own code called: going outwards from where it raised, the first frame that is JAX's or
+    the user's is JAX's. A library the user's code called (``np.arange(3)[5]``, SciPy inside
+    a jitted function, NumPy inside a callback) is the user's business."""
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame.f_code.co_filename)
+        tb = tb.tb_next
+    from jax_nbhelp.diagnosis.sources import is_user_file
+
+    if not frames or frames[-1].startswith("<") or is_user_file(frames[-1]) or _raised_in(
+            frames[-1], roots):
+        return False  # raised by the user's code (or by JAX's, which is decided elsewhere)
+    for filename in reversed(frames[:-1]):
+        if _raised_in(filename, roots):
+            return True
+        if filename.startswith("<") or is_user_file(filename):
+            return False
+    return False
+
+
+# JAX's carriers of a stack, not errors of their own: under JAX's user_context any error,
+# the user's own `raise` too, gets one as its cause.
+_STACK_CARRIERS = frozenset({"JaxStackTraceBeforeTransformation", "UnfilteredStackTrace"})
+
+
+def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
+    """Whether ``exc`` or an exception it was raised from is JAX's (see the module doc).
+
+    ``strictly``: JAX's own code raised it (for the general view, which has no message of
+    its own to match): a cause that only carries JAX's stack does not count, nor does a
+    notebook's assert on its devices."""
     if "jax" not in sys.modules:
         return False  # no JAX, no JAX error
     roots = jax_roots()
@@ -223,10 +277,12 @@ def raised_by_jax(exc: BaseException) -> bool:
         seen.add(id(current))
         innermost = _innermost(current.__traceback__)
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
-        if (_type_is_jax(current) or _raised_in(filename, roots)
-                or _raised_by_native_jax(current, innermost)
+        carrier = strictly and type(current).__name__ in _STACK_CARRIERS
+        if ((_type_is_jax(current) and not carrier) or _raised_in(filename, roots)
+                or _raised_by_native_jax(current, innermost, strictly)
                 or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)
-                or _device_guard_failed(current, innermost)):
+                or (not strictly and _device_guard_failed(current, innermost))
+                or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
         cause = current.__cause__
         if cause is None and not current.__suppress_context__:

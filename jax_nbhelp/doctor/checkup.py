@@ -185,6 +185,8 @@ class Checkup:
                 pass  # a lesson's failing cell stays as it is (Run All goes on past it)
             elif self.options.fix and number is not None:
                 self._fix(kernel, index, bundle, number, failure)
+            elif self.options.fix and bundle.get("general"):
+                failure.why_not = "no catalog entry knows this error (the general view)"
             elif self.options.fix:
                 failure.why_not = ("no fix is marked safe: "
                                    + (", ".join(failure.unsafe) if failure.unsafe

@@ -6,12 +6,18 @@ import json
 from dataclasses import asdict
 from typing import Any
 
-from jax_nbhelp.doctor.checkup import NotebookReport
+from jax_nbhelp.doctor.checkup import CellReport, NotebookReport
+
+GENERAL = "JNH000"  # the general view: JAX's error, which no catalog entry knows
+
+
+def _diagnosed(failure: CellReport) -> bool:
+    return failure.code is not None and failure.code != GENERAL
 
 
 def _row(report: NotebookReport) -> str:
     failed = len(report.failures)
-    diagnosed = sum(failure.code is not None for failure in report.failures)
+    diagnosed = sum(_diagnosed(failure) for failure in report.failures)
     fixed = sum(failure.fixed for failure in report.failures)
     return (f"| {report.path} | {report.run}/{report.cells} | {failed} | {diagnosed} | "
             f"{fixed} | {len(report.still_failing)} | {report.seconds:.1f} s |")
@@ -27,7 +33,8 @@ def markdown(reports: list[NotebookReport]) -> str:
             continue
         lines += ["", f"## {report.path}", ""]
         for failure in report.failures:
-            said = f"[{failure.code}]" if failure.code else "not diagnosed"
+            said = ("[JNH000, general view]" if failure.code == GENERAL else
+                    f"[{failure.code}]" if failure.code else "not diagnosed")
             if failure.expected:
                 lines.append(f"- cell {failure.index}: {failure.error} {said}: expected "
                              "(tagged raises-exception)")
@@ -56,7 +63,8 @@ def as_json(reports: list[NotebookReport]) -> str:
     def one(report: NotebookReport) -> dict[str, Any]:
         data = asdict(report)
         data["failed"] = len(report.failures)
-        data["diagnosed"] = sum(f.code is not None for f in report.failures)
+        data["diagnosed"] = sum(_diagnosed(f) for f in report.failures)
+        data["general"] = sum(f.code == GENERAL for f in report.failures)
         data["fixed"] = sum(f.fixed for f in report.failures)
         data["still_failing"] = len(report.still_failing)
         data["ok"] = report.ok

@@ -107,11 +107,13 @@ class ExceptionHook:
 
             failures_before = FAILURES.count
             diagnosis = diagnose(value, self.shell)
+            if FAILURES.count != failures_before:
+                # an entry that crashed may have been the one that knew this error: say so,
+                # whether or not the general view stands in for it
+                print("jax_nbhelp: a diagnosis failed on this error (see "
+                      "jax_nbhelp.diagnosis.engine.FAILURES); the traceback above is complete.",
+                      file=sys.stderr)
             if diagnosis is None:
-                if FAILURES.count != failures_before:
-                    print("jax_nbhelp: a diagnosis failed on this error (see "
-                          "jax_nbhelp.diagnosis.engine.FAILURES); the traceback above is complete.",
-                          file=sys.stderr)
                 return
             STATE.last = diagnosis
             show(diagnosis)

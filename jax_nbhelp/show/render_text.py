@@ -33,6 +33,8 @@ def render_diagnosis(diagnosis: Diagnosis) -> str:
         lines += ["", *_location_lines("Where:", diagnosis.location)]
     if diagnosis.call_site is not None:
         lines += _location_lines("Reached from:", diagnosis.call_site)
+    if diagnosis.general:
+        return "\n".join(lines + _general_lines(diagnosis))
     lines += ["", "Why:", _wrap(diagnosis.why)]
     for note in diagnosis.notes:
         lines += ["", _wrap("Note: " + note)]
@@ -56,6 +58,22 @@ def render_diagnosis(diagnosis: Diagnosis) -> str:
     else:
         lines += ["", "No mechanical fix is correct here; the explanation says what to change."]
     return "\n".join(lines)
+
+
+def _general_lines(diagnosis: Diagnosis) -> list[str]:
+    """The general view's rest: what the line worked on, JAX's suggestions, its page."""
+    lines: list[str] = []
+    if diagnosis.values:
+        width = max(len(text) for text, _ in diagnosis.values)
+        lines += ["", "On that line:"]
+        lines += [f"  {text.ljust(width)}  {summary}" for text, summary in diagnosis.values]
+    if diagnosis.hints:
+        lines += ["", _wrap("JAX suggests: " + " ".join(diagnosis.hints))]
+    if diagnosis.doc_url:
+        lines += ["", f"  See {diagnosis.doc_url}"]
+    lines += ["", _wrap("(jax_nbhelp's general view: no entry of its catalog knows this "
+                        "error, so it claims no cause and offers no fix.)")]
+    return lines
 
 
 def render_catalog(entries: list[tuple[str, str, str]]) -> str:

@@ -136,6 +136,19 @@ export interface IDiagnosis {
   recommended_line?: string | null;
   /** What the kernel runs, for a bug report ("Copy as Markdown"); null where unknown. */
   versions?: IVersions | null;
+  /**
+   * The general view (code JNH000): JAX raised the error and no catalog entry knows it.
+   * The card claims no cause and offers no fix. Absent in older bundles.
+   */
+  general?: boolean;
+  /** The transformations the failing code ran under, outermost first. */
+  transforms?: string[];
+  /** What the failing line worked on: expressions and their shapes and dtypes. */
+  values?: { text: string; summary: string }[];
+  /** What JAX's message suggests. */
+  hints?: string[];
+  /** JAX's page for the error. */
+  doc_url?: string | null;
 }
 
 export interface IVersions {

@@ -9,6 +9,11 @@ import { cardMarkdown, IApplied } from './markdown';
 import { canLocate } from './locate';
 import { windowLines } from './window';
 
+/** What the general view's card says in place of fixes (JNH000: no entry knows the error). */
+export const GENERAL_LINE =
+  'General view: no cause claimed, no fix. The details show what the line worked on and ' +
+  'what JAX suggests.';
+
 /** Whether the card's buttons can act, and if not, why. */
 export type CardState =
   | { kind: 'live' }
@@ -220,6 +225,9 @@ export class CardView {
             '%jax_nbhelp fixes shows them.'
         )
       );
+    } else if (d.general) {
+      // the general view knows no cause, so it cannot say that no fix is correct
+      this.node.appendChild(element(doc, 'div', 'jnh-text jnh-muted jnh-general', GENERAL_LINE));
     } else if (d.fixes.length === 0) {
       this.node.appendChild(
         element(
@@ -254,7 +262,14 @@ export class CardView {
     // Everything else, one click away: the error line, the whole explanation, the places
     // with their lines, why, the notes, and each fix's safety and exactly what it runs.
     const more = element(doc, 'details', 'jnh-more');
-    more.appendChild(element(doc, 'summary', undefined, 'Details: why, and what each fix runs'));
+    more.appendChild(
+      element(
+        doc,
+        'summary',
+        undefined,
+        d.general ? 'Details: where it came from, and what the line worked on' : 'Details: why, and what each fix runs'
+      )
+    );
     more.appendChild(element(doc, 'div', 'jnh-error', d.error));
     more.appendChild(textBlock(doc, 'jnh-text', d.explanation));
     if (d.location) {

@@ -165,10 +165,16 @@ def glance_html(diagnosis: Diagnosis) -> str:
 
         parts.append(f'<div class="jnh-text jnh-muted jnh-hidden-fixes">'
                      f"{esc(hidden_line(diagnosis.hidden_fixes))}</div>")
+    elif diagnosis.general:  # it knows no cause, so it cannot say that no fix is correct
+        parts.append(f'<div class="jnh-text jnh-muted jnh-general">{esc(GENERAL_LINE)}</div>')
     elif not diagnosis.fixes:
         parts.append('<div class="jnh-text jnh-muted">No mechanical fix is correct here; the '
                      "explanation says what to change.</div>")
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
+
+
+GENERAL_LINE = ("General view: no cause claimed, no fix. The details show what the line "
+                "worked on and what JAX suggests.")
 
 
 def recommended_line_html(diagnosis: Diagnosis) -> str:
@@ -197,7 +203,9 @@ def details_html(diagnosis: Diagnosis) -> str:
                      f"{inline(' '.join(shared))}</div>")
     parts += [fix_html(number, fix, diagnosis.own_safety(fix))
               for number, fix in enumerate(diagnosis.fixes, 1)]
-    return ('<details class="jnh-more"><summary>Details: why, and what each fix runs'
+    summary = ("Details: where it came from, and what the line worked on" if diagnosis.general
+               else "Details: why, and what each fix runs")
+    return (f'<details class="jnh-more"><summary>{summary}'
             '</summary><div class="jnh-body">' + "".join(parts) + "</div></details>")
 
 
