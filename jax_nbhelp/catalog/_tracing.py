@@ -426,3 +426,49 @@ def traced(ctx: ErrorContext, link: Link | None) -> Traced | None:
     origin = trace_origin(link.message)
     call = jit_call(ctx, origin) if origin is not None else None
     return Traced(link, ctx.deepest_user_location(), origin, call)
+
+
+# -- which transformation made the tracer ----------------------------------------------------
+
+_LOOPS = ("scan", "fori_loop", "while_loop", "cond", "switch", "map")
+
+
+def transform_of(ctx: ErrorContext, found: Traced) -> str | None:
+    """The transformation whose tracer the failing line held: the purpose JAX's "while
+    tracing" note names (``jit``, ``scan``, ...), else the tracers' own kind read from the
+    line's live frame (``vmap`` writes no note)."""
+    if found.origin is not None and found.origin.purpose:
+        purpose = found.origin.purpose.split()[0]
+        if purpose != "jit":
+            return purpose
+    traced = [v.transform for v in ctx.values_at(found.location) if v.transform]
+    if "vmap" in traced:
+        return "vmap"
+    return traced[0] if traced else ("jit" if found.origin is not None else None)
+
+
+def transform_why(transform: str | None, default: str) -> str:
+    """Why a Python decision fails under ``transform`` (the entry's own ``WHY`` for jit)."""
+    if transform == "vmap":
+        return ("jax.vmap runs your function once for a whole batch: each mapped argument is "
+                "a tracer that stands for all of its elements at once. Python's if, while, "
+                "and/or, int() or a shape must be decided once for all of them, but each "
+                "element may need its own answer. Decide per element instead: jnp.where "
+                "picks per element, and lax.cond under vmap computes both branches and "
+                "selects per element.")
+    if transform in _LOOPS:
+        return (f"lax.{transform} traces its body (or branches) once, for every step, with "
+                "tracers for the values that change from step to step: they have no value "
+                "while the body is traced, so Python cannot decide anything from them. "
+                f"Values that stay the same can be passed in as Python values; the rest "
+                "must be decided with jnp.where or lax.cond inside the body.")
+    return default
+
+
+def batch_sentence(ctx: ErrorContext, found: Traced) -> str:
+    """`` Under jax.vmap, `x` stands for a whole batch of values.`` (or "")."""
+    if transform_of(ctx, found) != "vmap":
+        return ""
+    batched = [v.text for v in ctx.values_at(found.location) if v.transform == "vmap"]
+    which = f"`{batched[0]}`" if batched else "the value"
+    return f" Under jax.vmap, {which} stands for a whole batch of values, one per element."

@@ -32,6 +32,9 @@ class Value:
     shape: tuple[int, ...] | None = None
     dtype: str | None = None
     weak: bool = False
+    # for a tracer, the transformation whose trace made it: "vmap", "grad", "jit" (jit and
+    # the bodies of scan, cond, while_loop and kernels all trace to a jaxpr)
+    transform: str | None = None
 
     @property
     def is_array(self) -> bool:
@@ -99,11 +102,17 @@ def _element_summary(items: list[object]) -> str:
     return f"{count} values ({', '.join(kinds[:4])})"
 
 
+# A tracer's class -> the transformation that made it.
+_TRACES = {"BatchTracer": "vmap", "JVPTracer": "grad", "LinearizeTracer": "grad",
+           "JaxprTracer": "grad", "DynamicJaxprTracer": "jit", "JitTracer": "jit"}
+
+
 def describe(text: str, value: object) -> Value:
     """What ``value`` is, as plain data (no call into a user's object)."""
     facts = _array_facts(value)
     if facts is not None:
         kind, shape, dtype, weak, sharding = facts
+        transform = _TRACES.get(type(value).__name__) if kind == "tracer" else None
         summary = f"{dtype}{shape_text(shape)}" + (" (weakly typed)" if weak else "")
         if sharding is not None:
             summary += f", sharded {sharding}"
@@ -113,7 +122,7 @@ def describe(text: str, value: object) -> Value:
             summary = f"an array ref of {summary}"
         elif kind == "tracer":
             summary = f"traced {summary}"
-        return Value(text, kind, summary, shape, dtype, weak)
+        return Value(text, kind, summary, shape, dtype, weak, transform)
     cls = type(value)
     if value is None:
         return Value(text, "none", "None")

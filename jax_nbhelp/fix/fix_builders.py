@@ -8,7 +8,7 @@ refusals the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from jax_nbhelp.core.model import CellEdit, CellRun, Fix, Location, RuntimeWrapper
@@ -90,15 +90,21 @@ def plan(
         return failing
     edits = dict(edits or {})
     namespace = getattr(current_shell(), "user_ns", None)
-    planned = plan_runs(failing, ctx.cell_sources, edits=edits, touch=touch,
+    undone = STATE.failed_fix if failing.restart_line is not None else None
+    # A fix for an error that an earlier fix's run raised starts from the code as that fix
+    # left it: its rewritten cells (it was undone, but it is part of the chain).
+    sources = dict(ctx.cell_sources)
+    if undone is not None:
+        sources.update({edit.cell: edit.source for edit in undone.edits
+                        if edit.cell is not None})
+        failing = replace(failing, source=sources.get(failing.cell, failing.source))
+    planned = plan_runs(failing, sources, edits=edits, touch=touch,
                         namespace=namespace if isinstance(namespace, dict) else None,
                         raised=STATE.raised, mentions=ctx.cells_mentioning)
     runs = list(planned.runs)
     merged: dict[int | None, CellEdit] = {}
-    undone = STATE.failed_fix
-    if failing.restart_line is not None and undone is not None:
-        runs = ([r for r in undone.before if not _superseded(r, planned.runs)] + runs
-                + [r for r in undone.after if not _superseded(r, planned.runs)])
+    if undone is not None:
+        runs = _chained(undone.before, runs, undone.after)
         merged = {edit.cell: edit for edit in undone.edits}
     for number, (before, after) in sorted(edits.items()):
         earlier = merged.get(number)
@@ -108,14 +114,35 @@ def plan(
     return Planned(tuple(runs), planned.not_rerun, tuple(merged.values()))
 
 
+def _span(run: CellRun) -> tuple[int, int]:
+    return run.first_line, run.last_line or 10**9
+
+
 def _superseded(run: CellRun, runs: Sequence[CellRun]) -> bool:
     """Whether a newer run covers some of ``run``'s lines of the same cell."""
-    def span(r: CellRun) -> tuple[int, int]:
-        return r.first_line, r.last_line or 10**9
-
-    first, last = span(run)
-    return any(other.cell == run.cell and span(other)[0] <= last and first <= span(other)[1]
+    first, last = _span(run)
+    return any(other.cell == run.cell and _span(other)[0] <= last and first <= _span(other)[1]
                for other in runs)
+
+
+def _covered(run: CellRun, runs: Sequence[CellRun]) -> bool:
+    """Whether one of ``runs`` already runs all of ``run``'s lines, from the same cell."""
+    first, last = _span(run)
+    return any(other.cell == run.cell and _span(other)[0] <= first and last <= _span(other)[1]
+               for other in runs)
+
+
+def _chained(before: Sequence[CellRun], new: Sequence[CellRun],
+             after: Sequence[CellRun]) -> list[CellRun]:
+    """The runs of a fix after an earlier one in its chain: the earlier fix's runs (its
+    rewritten cells included) stay, unless this fix rewrites their lines again; this fix's
+    runs that repeat lines an earlier run already runs are left out."""
+    changed = [run for run in new if run.rewritten]
+    kept_before = [run for run in before if not _superseded(run, changed)]
+    kept_after = [run for run in after if not _superseded(run, changed)]
+    earlier = kept_before + kept_after
+    own = [run for run in new if run.rewritten or run.resumed or not _covered(run, earlier)]
+    return kept_before + own + [run for run in kept_after if not _superseded(run, own)]
 
 
 def rerun_fix(
@@ -188,6 +215,24 @@ def rewrite_fix(
                    diff=diff, edits=planned.edits, not_rerun=planned.not_rerun)
 
 
+def chain_sources(ctx: ErrorContext) -> dict[int, str]:
+    """The cells an earlier fix of the chain rewrote, as it left them, when this error came
+    from that fix's run (which was undone): a fix for it starts from that code. Empty when
+    the error is not part of a chain."""
+    undone = STATE.failed_fix
+    failing = ctx.failing_cell()
+    if undone is None or failing is None or undone.filename != failing.filename:
+        return {}
+    return {edit.cell: edit.source for edit in undone.edits if edit.cell is not None}
+
+
+def _chain_source(ctx: ErrorContext, location: Location) -> str:
+    """The source of the location's cell as the fix starts from it (``chain_sources``)."""
+    assert location.source is not None
+    found = chain_sources(ctx).get(location.cell) if location.cell is not None else None
+    return found if found is not None else location.source
+
+
 def _rewrite(
     ctx: ErrorContext,
     location: Location | None,
@@ -206,11 +251,13 @@ def _rewrite(
         )
     if location.source is None:
         return refused(f"the source of {location.label} is not available")
+    base = _chain_source(ctx, location)
     try:
-        new_source = transform(location.source)
+        new_source = transform(base)
     except CannotRewrite as exc:
         return refused(str(exc))
     name = cell_label(location) if location.kind == "cell" else location.filename
+    # what the user typed against what it becomes: an earlier fix of the chain included
     diff = unified_diff(location.source, new_source, name)
     if location.kind == "file":
         return refused(
@@ -219,6 +266,8 @@ def _rewrite(
             diff,
         )
     assert location.cell is not None
+    # compared with what ran last (the typed cell: an earlier fix of the chain was undone),
+    # so its rewritten lines run too
     planned = plan(ctx, edits={location.cell: (location.source, new_source)})
     if isinstance(planned, str):
         return refused(planned, diff)

@@ -19,6 +19,7 @@ from jax_nbhelp.core.state import current_shell
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import (
     NOT_A_CELL,
+    chain_sources,
     failing_cell,
     new_fix,
     plan,
@@ -343,14 +344,18 @@ def cells_fix(
     if not edits:
         return refused("jax_nbhelp found nothing to change in your cells")
     edited: dict[int, str] = {}
+    # an earlier fix of the chain rewrote some cells: start from them as it left them
+    chained = chain_sources(ctx)
+    bases = {n: chained.get(n, situation.cells[n]) for n in edits}
     try:
         for number, transform in edits.items():
-            edited[number] = transform(situation.cells[number])
+            edited[number] = transform(bases[number])
     except CannotRewrite as exc:
         return refused(str(exc))
     diff = "".join(
         unified_diff(situation.cells[n], edited[n], f"In [{n}]") for n in sorted(edited)
     )
+    # compared with what ran last (the typed cells: an earlier fix of the chain was undone)
     sources = {n: (situation.cells[n], edited[n]) for n in edited}
     planned = plan(ctx, edits=sources, touch=situation.plan.touch())
     if isinstance(planned, str):

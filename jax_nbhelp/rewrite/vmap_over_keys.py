@@ -37,7 +37,21 @@ def _names(node: cst.CSTNode) -> set[str]:
     return found
 
 
-def vmap_over_keys_python(source: str, lineno: int, sampler: str, jax: str = "jax") -> str:
+def _without_shape(call: cst.Call) -> cst.Call:
+    """The call asking for one value: its shape (the second positional argument, or
+    ``shape=``) becomes ``()``."""
+    args = list(call.args)
+    positional = [i for i, a in enumerate(args) if a.keyword is None and not a.star]
+    named = [i for i, a in enumerate(args) if a.keyword is not None and a.keyword.value == "shape"]
+    index = named[0] if named else (positional[1] if len(positional) > 1 else None)
+    if index is None:
+        raise CannotRewrite("the call passes no shape to make one value of")
+    args[index] = args[index].with_changes(value=cst.Tuple([]))
+    return call.with_changes(args=args)
+
+
+def vmap_over_keys_python(source: str, lineno: int, sampler: str, jax: str = "jax",
+                          one_value: bool = False) -> str:
     """Like :func:`vmap_over_keys` for plain Python (no IPython syntax)."""
     located = locate(source, lineno)
     targets = [site for site in innermost(located.calls_at(lineno))
@@ -55,6 +69,8 @@ def vmap_over_keys_python(source: str, lineno: int, sampler: str, jax: str = "ja
     args = list(call.args)
     args[index] = args[index].with_changes(value=cst.Name(parameter))
     body = call.with_changes(args=args)
+    if one_value:
+        body = _without_shape(body)
 
     def change(_: cst.Call) -> cst.BaseExpression:
         lam = cst.Lambda(
@@ -67,12 +83,15 @@ def vmap_over_keys_python(source: str, lineno: int, sampler: str, jax: str = "ja
     return rewrite_calls(located.module, [call], change).code
 
 
-def vmap_over_keys(source: str, lineno: int, sampler: str, jax: str = "jax") -> str:
+def vmap_over_keys(source: str, lineno: int, sampler: str, jax: str = "jax",
+                   one_value: bool = False) -> str:
     """Map the ``sampler`` call at 1-based ``lineno`` over its batch of keys with
-    ``jax.vmap`` (``jax`` is how the cell names the module).
+    ``jax.vmap`` (``jax`` is how the cell names the module); ``one_value`` leaves the
+    call's shape out, so each key draws one value (the batch is the shape asked for).
 
     ``source`` is a notebook cell (IPython syntax allowed) or a module. Raises
     :class:`CannotRewrite`.
     """
     return rewrite_line(source, lineno,
-                        lambda code: vmap_over_keys_python(code, lineno, sampler, jax))
+                        lambda code: vmap_over_keys_python(code, lineno, sampler, jax,
+                                                           one_value))

@@ -42,6 +42,16 @@ EXAMPLES = (
         fixed=("import jax\n" + _KEYS,
                "noise = jax.vmap(lambda key: jax.random.normal(key, (3,)))(keys)"),
     ),
+    # As many keys as the values asked for: one value per key is the shape the call asked.
+    Example(
+        setup=(_KEYS,),
+        failing="noise = jax.random.normal(keys, shape=(4,))",
+        fix="Draw one value per key",
+        check=("noise.shape == (4,) and "
+               "float(noise[1]) == float(jax.random.normal(keys[1]))"),
+        fixed=("import jax\n" + _KEYS,
+               "noise = jax.vmap(lambda key: jax.random.normal(key, shape=()))(keys)"),
+    ),
     # Raw uint32[2] keys (jax.random.PRNGKey): the batch reads (4, 2).
     Example(
         setup=(_RAW_KEYS,),
@@ -93,7 +103,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
              "random)."]
     fixes: tuple[Fix, ...] = ()
     if _batch_axes(shape) == 1 and location is not None:
-        fixes = (_per_key_fix(ctx, location, function),)
+        keys = _batch_size(shape)
+        asked = _asked_shape(location, function)
+        if keys is not None and asked is not None and asked == (keys,):
+            # The batch is as long as the shape asked for: one value per key gives it.
+            fixes = (_one_value_fix(ctx, location, function, keys),
+                     _per_key_fix(ctx, location, function, keys, asked))
+        else:
+            fixes = (_per_key_fix(ctx, location, function, keys, asked),)
     else:
         notes.append(f"The keys have several batch axes: map over each, "
                      f"jax.vmap(jax.vmap(lambda key: jax.random.{function}(key, ...)))(keys), "
@@ -103,7 +120,38 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                             error=link.summary.splitlines()[0])
 
 
-def _per_key_fix(ctx: ErrorContext, location: Location, function: str) -> Fix:
+def _batch_size(shape: str) -> int | None:
+    """How many keys the batch holds (its first dimension)."""
+    first = shape.replace(" ", "").split(",")[0]
+    return int(first) if first.isdigit() else None
+
+
+def _asked_shape(location: Location, function: str) -> tuple[int, ...] | None:
+    """The shape the sampler call asks for, when the line writes it as a literal."""
+    import ast
+
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    for node in ast.walk(parsed[0]):
+        if (isinstance(node, ast.Call) and node.lineno <= location.lineno
+                <= (node.end_lineno or 0) and _tracing.names_function(node.func, function)):
+            given = next((k.value for k in node.keywords if k.arg == "shape"),
+                         node.args[1] if len(node.args) > 1 else None)
+            try:
+                value = ast.literal_eval(given) if given is not None else None
+            except ValueError:
+                return None
+            if isinstance(value, int):
+                return (value,)
+            if isinstance(value, tuple) and all(isinstance(d, int) for d in value):
+                return value
+            return None
+    return None
+
+
+def _per_key_fix(ctx: ErrorContext, location: Location, function: str, keys: int | None,
+                 asked: tuple[int, ...] | None) -> Fix:
     jax = ctx.alias("jax") or "jax"
 
     def transform(source: str) -> str:
@@ -111,12 +159,37 @@ def _per_key_fix(ctx: ErrorContext, location: Location, function: str) -> Fix:
 
         return vmap_over_keys(source, location.lineno, function, jax)
 
+    safety = ("One draw per key, stacked along a new first axis: entry i is exactly what "
+              f"{function} returns for keys[i] alone.")
+    if keys is not None and asked is not None:
+        result = (keys, *asked)
+        safety += (f" The result has shape {result}, not the {asked} the call asks for: "
+                   f"{keys} draws of shape {asked}.")
     return rewrite_fix(
         ctx, location, transform,
         label="Draw once per key with jax.vmap",
         summary=(f"Map {function} over the keys with {jax}.vmap, so each key makes its own "
                  "draw; then re-run."),
-        safety=("One draw per key, stacked along a new first axis: entry i is exactly what "
-                f"{function} returns for keys[i] alone."),
+        safety=safety,
+        safe=asked is None or keys is None or (keys, *asked) == asked,
+    )
+
+
+def _one_value_fix(ctx: ErrorContext, location: Location, function: str, keys: int) -> Fix:
+    jax = ctx.alias("jax") or "jax"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.vmap_over_keys import vmap_over_keys
+
+        return vmap_over_keys(source, location.lineno, function, jax, one_value=True)
+
+    return rewrite_fix(
+        ctx, location, transform,
+        label="Draw one value per key",
+        summary=(f"Map {function} over the keys with {jax}.vmap, each key drawing one value "
+                 f"(shape ()), so the {keys} keys give the {keys} values the call asks for; "
+                 "then re-run."),
+        safety=(f"The shape the call asks for, ({keys},): value i is what {function} draws "
+                "for keys[i] alone."),
         safe=True,
     )

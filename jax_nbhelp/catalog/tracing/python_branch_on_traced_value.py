@@ -68,6 +68,15 @@ EXAMPLES = (
                          "fast_step = jax.jit(step, static_argnames='add_one')",
                "out = fast_step(jnp.ones(3), True)"),
     ),
+    # Under vmap: every element may need its own branch (explained as vmap, not jit).
+    Example(
+        setup=(_IMPORTS, "def magnitude(v):\n    if v > 0:\n        return v\n    return -v"),
+        failing="out = jax.vmap(magnitude)(jnp.array([-2.0, 3.0]))",
+        fix=NO_FIX,
+        check="out.tolist() == [2.0, 3.0]",
+        fixed=(_IMPORTS, "def magnitude(v):\n    return jnp.where(v > 0, v, -v)",
+               "out = jax.vmap(magnitude)(jnp.array([-2.0, 3.0]))"),
+    ),
     # Data: no mechanical fix; the explanation shows the jnp.where form.
     Example(
         setup=(_IMPORTS, _RELU),
@@ -195,9 +204,18 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     location, origin, call = found.location, found.origin, found.call
     in_kernel = origin is not None and origin.in_kernel
     subject = found.subject("A Python if or while")
+    transform = _tracing.transform_of(ctx, found)
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
-    if origin is None:
+    if transform == "vmap" and (origin is None or not origin.for_jit):
+        batched = [v for v in ctx.values_at(location) if v.transform == "vmap"]
+        which = f"`{batched[0].text}`, which" if batched else "a value that"
+        explanation = (f"{subject} asks Python for True or False about {which} under "
+                       "jax.vmap stands for a whole batch of values; each element may need "
+                       "a different answer.")
+        notes.append(advice(ctx, location, in_kernel).replace(
+            "runs only one", "under vmap computes both and selects per element"))
+    elif origin is None:
         explanation = (f"{subject} asks Python for True or False about a traced value, "
                        "which has no value while JAX traces the function.")
         notes.append(advice(ctx, location, in_kernel))
@@ -223,5 +241,5 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                     "separate argument and mark that static (static_argnames)."
                 )
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=found.caller, fixes=fixes,
-                            notes=notes)
+                            call_site=found.caller or ctx.failing_cell(), fixes=fixes,
+                            notes=notes, why=_tracing.transform_why(transform, WHY))

@@ -103,6 +103,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 notes.append("If the count is really a setting, pass a Python int at the call "
                              "(int(n) outside jit, or the literal) and mark the parameter "
                              "static with static_argnames.")
+    explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=found.caller, fixes=fixes,
-                            notes=notes)
+                            call_site=found.caller or ctx.failing_cell(), fixes=fixes,
+                            notes=notes,
+                            why=_tracing.transform_why(_tracing.transform_of(ctx, found), WHY))

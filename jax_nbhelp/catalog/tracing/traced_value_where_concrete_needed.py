@@ -147,9 +147,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 notes.append(f"If {names} is a size you know before the call, pass it as a "
                              "Python int (the literal, or int(n) outside jit) and mark it "
                              "static with static_argnames.")
+    explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=found.caller, fixes=fixes,
-                            notes=notes)
+                            call_site=found.caller or ctx.failing_cell(), fixes=fixes,
+                            notes=notes,
+                            why=_tracing.transform_why(_tracing.transform_of(ctx, found), WHY))
 
 
 def _numpy_fix(ctx: ErrorContext, made: _static_made_traced.MadeTraced) -> Fix:
