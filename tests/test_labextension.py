@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 from pathlib import Path
 
@@ -62,9 +63,15 @@ def test_a_wheel_installs_the_prebuilt_extension_where_node_is_absent(tmp_path: 
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     (wheel,) = wheels.glob("jax_nbhelp-*.whl")
     target = tmp_path / "venv"
-    # A fresh environment that sees the machine's JupyterLab but not this checkout.
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(target)
+    # A fresh environment that sees this environment's packages (JupyterLab), wherever the
+    # suite runs (in a virtual environment, "system site packages" would be the base
+    # interpreter's, which has none), through a .pth file; its own prefix holds the wheel.
+    venv.EnvBuilder(with_pip=False).create(target)
     python = target / "bin" / "python"
+    site = _run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                env=env).stdout.strip()
+    ours = {sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
+    (Path(site) / "_outer_environment.pth").write_text("\n".join(sorted(ours)) + "\n")
     proc = _run([sys.executable, "-m", "pip", "install", "--no-deps", "--prefix", str(target),
                  "--ignore-installed", str(wheel)], env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
