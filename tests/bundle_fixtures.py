@@ -73,6 +73,13 @@ def make(shell: Any) -> dict[str, Any]:
         _, captured = _run(shell, example.failing)
         diagnoses += _published(captured)
 
+    # The general view (JNH000): a JAX error no entry knows.
+    shell.reset(new_session=True)
+    _run(shell, "%load_ext jax_nbhelp")
+    _run(shell, PRELUDE)
+    _, captured = _run(shell, "jnp.einsum('ij,jk', jnp.ones((2, 3)), jnp.ones((4, 2)))")
+    diagnoses += _published(captured)
+
     # A fix that works, then one that fails with a diagnosed error (the chain).
     shell.reset(new_session=True)
     _run(shell, PRELUDE)

@@ -8,7 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 
 import schema from '../../docs/diagnosis.schema.json';
 import { IDiagnosis, IFixResult, IProgress, isDiagnosis } from '../src/bundle';
-import { buttonLabel, CardView } from '../src/card';
+import { buttonLabel, CardView, GENERAL_LINE } from '../src/card';
 import { frontendCall } from '../src/kernel';
 import { cellIndexOf, relativeTo } from '../src/locate';
 import fixtures from './fixtures/bundles.json';
@@ -396,6 +396,22 @@ describe('frontendCall', () => {
     // the bundle's session goes with the card id; an older bundle has none
     expect(frontendCall('status', 'id', null)).toBe(
       '__import__("jax_nbhelp.shell.frontend").shell.frontend.status("id", None)'
+    );
+  });
+});
+
+describe('the general view (JNH000)', () => {
+  const general = diagnoses.find(d => d.code === 'JNH000')!;
+
+  it('claims no cause and offers no fix, in one line with its details folded', () => {
+    expect(general.general).toBe(true);
+    const card = new CardView(document, general, () => undefined);
+    const text = card.node.textContent ?? '';
+    expect(text).toContain(GENERAL_LINE);
+    expect(text).not.toContain('No mechanical fix is correct');
+    expect(card.node.querySelectorAll('button.jnh-button').length).toBe(0);
+    expect(card.node.querySelector('details.jnh-more summary')?.textContent).toContain(
+      'what the line worked on'
     );
   });
 });
