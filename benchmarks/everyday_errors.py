@@ -22,6 +22,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timed_hook import TIMED_HOOK
+
 ROOT = Path(__file__).resolve().parent.parent
 
 _IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
@@ -58,19 +62,7 @@ PROCESS = textwrap.dedent('''
             elapsed = time.perf_counter() - start
         return elapsed * 1000, sum(own)
 
-    if with_extension:
-        run("%load_ext jax_nbhelp")
-        import jax_nbhelp.shell.hook as hook
-        diagnose = hook.ExceptionHook._diagnose
-
-        def timed(self, value):
-            start = time.perf_counter()
-            try:
-                diagnose(self, value)
-            finally:
-                own.append((time.perf_counter() - start) * 1000)
-
-        hook.ExceptionHook._diagnose = timed
+    TIMED_HOOK
     run(IMPORTS)
     if setup:
         run(setup)
@@ -78,7 +70,7 @@ PROCESS = textwrap.dedent('''
     later = [run(failing) for _ in range(5)]
     print("FIGURES", json.dumps({"first": first, "later": [
         statistics.median(t[0] for t in later), statistics.median(t[1] for t in later)]}))
-''')
+''').replace("TIMED_HOOK\n", TIMED_HOOK)
 
 
 def _measure(mode: str, setup: str, failing: str) -> dict[str, list[float]]:

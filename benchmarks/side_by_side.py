@@ -23,6 +23,10 @@ import sys
 import textwrap
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timed_hook import TIMED_HOOK
+
 ROOT = Path(__file__).resolve().parent.parent
 
 PROCESS = textwrap.dedent('''
@@ -44,20 +48,7 @@ PROCESS = textwrap.dedent('''
 
     figures = {}
     own = []
-    if with_extension:
-        run("%load_ext jax_nbhelp")
-        # jax_nbhelp's own share of a failing cell: the diagnosis, timed where it runs.
-        import jax_nbhelp.shell.hook as hook
-        diagnose = hook.ExceptionHook._diagnose
-
-        def timed(self, value):
-            start = time.perf_counter()
-            try:
-                diagnose(self, value)
-            finally:
-                own.append((time.perf_counter() - start) * 1000)
-
-        hook.ExceptionHook._diagnose = timed
+    TIMED_HOOK
     run("import jax, jax.numpy as jnp\\n"
         "from jax.experimental import pallas as pl\\n"
         "from jax.experimental.pallas import tpu as pltpu")
@@ -96,7 +87,7 @@ PROCESS = textwrap.dedent('''
                   "    error = outer\\n"
                   "raise error")
     print("FIGURES", json.dumps(figures))
-''')
+''').replace("TIMED_HOOK\n", TIMED_HOOK)
 
 ROWS = (
     ("first error after the kernel starts", "small", "first"),

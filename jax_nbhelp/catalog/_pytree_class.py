@@ -16,9 +16,10 @@ import ast
 from dataclasses import dataclass
 
 from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.core.model import Location
+from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.line_values import Value
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 
 @dataclass(frozen=True)
@@ -116,3 +117,23 @@ def registration(ctx: ErrorContext, location: Location, instance: str,
     return Registration(class_name, place,
                         tuple(n for n, k in kinds.items() if k == "data"),
                         tuple(n for n, k in kinds.items() if k == "meta"))
+
+
+def registration_fix(ctx: ErrorContext, found: Registration, summary: str,
+                     safety: str) -> Fix:
+    """Register the class right after its definition (``summary`` and ``safety`` may name
+    ``{statement}``, ``{data}`` and ``{meta}``); then re-run."""
+    jax = ctx.alias("jax") or "jax"
+    statement = found.statement(jax)
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.after_class import insert_after_class
+
+        return insert_after_class(source, found.name, statement)
+
+    names = {"statement": statement, "data": ", ".join(found.data) or "none",
+             "meta": ", ".join(found.meta) or "none", "name": found.name}
+    return rewrite_fix(ctx, found.location, transform,
+                       label=f"Register {found.name} as a pytree",
+                       summary=summary.format(**names), safety=safety.format(**names),
+                       safe=True)

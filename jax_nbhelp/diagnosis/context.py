@@ -23,7 +23,13 @@ from typing import Any, Generic, TypeVar
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis import kernel_facts
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
-from jax_nbhelp.diagnosis.line_values import Value, frames_of, instance_fields, read_line
+from jax_nbhelp.diagnosis.line_values import (
+    Value,
+    exception_chain,
+    frames_of,
+    instance_fields,
+    read_line,
+)
 from jax_nbhelp.diagnosis.sources import locate
 
 
@@ -355,19 +361,8 @@ def _link(exc: BaseException, shell: Any) -> Link:
 
 def build_context(exc: BaseException, shell: Any = None) -> ErrorContext:
     """Flatten ``exc`` and its causes into an ``ErrorContext`` (no live frames kept)."""
-    links: list[Link] = []
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen and len(links) < 16:
-        seen.add(id(current))
-        links.append(_link(current, shell))
-        if current.__cause__ is not None:
-            current = current.__cause__
-        elif not current.__suppress_context__:
-            current = current.__context__
-        else:
-            current = None
-    return ErrorContext(tuple(links), shell=shell, exc=exc)
+    links = tuple(_link(current, shell) for current in exception_chain(exc))
+    return ErrorContext(links, shell=shell, exc=exc)
 
 
 def _module_aliases(shell: Any) -> dict[str, str]:

@@ -339,16 +339,15 @@ def _parsed(source: str) -> ast.Module:
     return tree
 
 
-def frames_of(exc: BaseException | None) -> list[tuple[BaseException, list[FrameType]]]:
-    """Each exception of the chain (as ``build_context`` walks it) with its frames."""
-    import traceback
-
-    chain: list[tuple[BaseException, list[FrameType]]] = []
+def exception_chain(exc: BaseException | None, limit: int = 16) -> list[BaseException]:
+    """``exc`` and what it was raised from, in order: each one's ``__cause__``, else its
+    unsuppressed ``__context__`` (at most ``limit``, cycles cut)."""
+    chain: list[BaseException] = []
     seen: set[int] = set()
     current = exc
-    while current is not None and id(current) not in seen and len(chain) < 16:
+    while current is not None and id(current) not in seen and len(chain) < limit:
         seen.add(id(current))
-        chain.append((current, [frame for frame, _ in traceback.walk_tb(current.__traceback__)]))
+        chain.append(current)
         if current.__cause__ is not None:
             current = current.__cause__
         elif not current.__suppress_context__:
@@ -357,6 +356,13 @@ def frames_of(exc: BaseException | None) -> list[tuple[BaseException, list[Frame
             current = None
     return chain
 
+
+def frames_of(exc: BaseException | None) -> list[tuple[BaseException, list[FrameType]]]:
+    """Each exception of the chain (as ``build_context`` walks it) with its frames."""
+    import traceback
+
+    return [(link, [frame for frame, _ in traceback.walk_tb(link.__traceback__)])
+            for link in exception_chain(exc)]
 
 
 def instance_fields(value: object) -> dict[str, Value] | None:

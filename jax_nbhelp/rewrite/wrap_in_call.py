@@ -61,29 +61,38 @@ def _apply(source: str, lineno: int, change: Callable[[cst.CSTNode], cst.CSTNode
     return fixed.code
 
 
-def _argument_python(source: str, lineno: int, callee: str, position: int,
-                     wrapper: str, keyword: str | None) -> str:
-    def change(node: cst.CSTNode) -> cst.CSTNode | None:
-        if not isinstance(node, cst.Call):
-            return None
-        name = dotted_name(node.func) or ""
-        if name.rsplit(".", 1)[-1] != callee:
-            return None
-        named = [a for a in node.args if keyword and a.keyword and a.keyword.value == keyword]
-        positional = [a for a in node.args if a.keyword is None]
-        if named:
-            target = named[0]
-        elif any(a.star for a in positional[:position + 1]) or len(positional) <= position:
-            return None
-        else:
-            target = positional[position]
-        args = [a.with_changes(value=_wrap(a.value, wrapper)) if a is target else a
-                for a in node.args]
-        return node.with_changes(args=args)
+Edit = Callable[[cst.BaseExpression], cst.BaseExpression | None]
 
-    return _apply(source, lineno, change,
-                  f"Line {lineno} has no call of {callee} with an argument {position + 1} to "
-                  f"wrap in {wrapper}(...).")
+
+def _argument_of(node: cst.Call, position: int, keyword: str | None) -> cst.Arg | None:
+    """The argument a call passes as ``keyword=`` (when it does), else at ``position``
+    (0-based, positional; None past a ``*args`` or the last one)."""
+    named = [a for a in node.args if keyword and a.keyword and a.keyword.value == keyword]
+    if named:
+        return named[0]
+    positional = [a for a in node.args if a.keyword is None]
+    if any(a.star for a in positional[:position + 1]) or len(positional) <= position:
+        return None
+    return positional[position]
+
+
+def _edit_argument(source: str, lineno: int, callee: str | None, position: int, edit: Edit,
+                   nothing: str, keyword: str | None = None) -> str:
+    """``source`` with one argument of each call on ``lineno`` replaced by ``edit`` of it:
+    of calls whose function's last name is ``callee`` (any call when None); ``edit``
+    returns None to leave a call alone."""
+    def change(node: cst.CSTNode) -> cst.CSTNode | None:
+        if not isinstance(node, cst.Call) or (callee is not None and \
+                (dotted_name(node.func) or "").rsplit(".", 1)[-1] != callee):
+            return None
+        target = _argument_of(node, position, keyword)
+        new = edit(target.value) if target is not None else None
+        if target is None or new is None:
+            return None
+        return node.with_changes(args=[a.with_changes(value=new) if a is target else a
+                                       for a in node.args])
+
+    return rewrite_line(source, lineno, lambda code: _apply(code, lineno, change, nothing))
 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again
@@ -92,8 +101,9 @@ def wrap_argument(source: str, lineno: int, callee: str, position: int, wrapper:
     """Wrap the ``position``-th (0-based) positional argument of each ``callee(...)`` call
     on 1-based ``lineno`` in ``wrapper(...)``, or its ``keyword=`` argument where the call
     passes it so. Raises :class:`CannotRewrite`."""
-    return rewrite_line(source, lineno, lambda code: _argument_python(
-        code, lineno, callee, position, wrapper, keyword))
+    return _edit_argument(source, lineno, callee, position, lambda v: _wrap(v, wrapper),
+                          f"Line {lineno} has no call of {callee} with an argument "
+                          f"{position + 1} to wrap in {wrapper}(...).", keyword)
 
 
 def _subscripted_python(source: str, lineno: int, base: str, wrapper: str) -> str:
@@ -130,23 +140,9 @@ def cast_argument(source: str, lineno: int, callee: str, position: int, dtype: s
     """Cast the ``position``-th positional argument of ``callee(...)`` on ``lineno`` to
     ``dtype`` (an expression such as ``jnp.float32``): ``x.astype(jnp.float32)``, or
     ``jnp.float32(1)`` for a literal."""
-    def change_python(code: str) -> str:
-        def change(node: cst.CSTNode) -> cst.CSTNode | None:
-            if not isinstance(node, cst.Call) or \
-                    (dotted_name(node.func) or "").rsplit(".", 1)[-1] != callee:
-                return None
-            positional = [a for a in node.args if a.keyword is None]
-            if any(a.star for a in positional[:position + 1]) or len(positional) <= position:
-                return None
-            target = positional[position]
-            return node.with_changes(args=[
-                a.with_changes(value=_cast(a.value, dtype)) if a is target else a
-                for a in node.args])
-
-        return _apply(code, lineno, change, f"Line {lineno} has no call of {callee} with an "
-                                            f"argument {position + 1} to cast.")
-
-    return rewrite_line(source, lineno, change_python)
+    return _edit_argument(source, lineno, callee, position, lambda v: _cast(v, dtype),
+                          f"Line {lineno} has no call of {callee} with an argument "
+                          f"{position + 1} to cast.")
 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again
@@ -183,49 +179,25 @@ def cast_passed(source: str, lineno: int, position: int, passed: str, dtype: str
     """Cast what a call on ``lineno`` passes as its ``position``-th positional argument,
     spelled ``passed`` (``3`` becomes ``3.0`` when ``dtype`` is a float type; ``x`` becomes
     ``x.astype(dtype)``), whatever the call's function is (``jax.grad(f)(x)``)."""
-    def change_python(code: str) -> str:
-        def change(node: cst.CSTNode) -> cst.CSTNode | None:
-            if not isinstance(node, cst.Call):
-                return None
-            positional = [a for a in node.args if a.keyword is None]
-            if any(a.star for a in positional[:position + 1]) or len(positional) <= position:
-                return None
-            target = positional[position]
-            if cst.Module([]).code_for_node(target.value) != passed:
-                return None
-            value = target.value
-            if isinstance(value, cst.Integer) and "float" in dtype:
-                new: cst.BaseExpression = cst.Float(f"{int(value.value, 0)}.0")
-            else:
-                new = _cast(value, dtype)
-            return node.with_changes(args=[a.with_changes(value=new) if a is target else a
-                                           for a in node.args])
+    def edit(value: cst.BaseExpression) -> cst.BaseExpression | None:
+        if cst.Module([]).code_for_node(value) != passed:
+            return None
+        if isinstance(value, cst.Integer) and "float" in dtype:
+            return cst.Float(f"{int(value.value, 0)}.0")
+        return _cast(value, dtype)
 
-        return _apply(code, lineno, change, f"Line {lineno} passes no {passed} as argument "
-                                            f"{position + 1} of a call.")
-
-    return rewrite_line(source, lineno, change_python)
+    return _edit_argument(source, lineno, None, position, edit,
+                          f"Line {lineno} passes no {passed} as argument {position + 1} of "
+                          "a call.")
 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again
 def read_ref_argument(source: str, lineno: int, callee: str, position: int) -> str:
     """Pass ``ref[...]`` (the value an array ref holds) where the ``callee(...)`` call on
     ``lineno`` passes the ref itself as its ``position``-th argument."""
-    def change_python(code: str) -> str:
-        def change(node: cst.CSTNode) -> cst.CSTNode | None:
-            if not isinstance(node, cst.Call) or \
-                    (dotted_name(node.func) or "").rsplit(".", 1)[-1] != callee:
-                return None
-            positional = [a for a in node.args if a.keyword is None]
-            if any(a.star for a in positional[:position + 1]) or len(positional) <= position:
-                return None
-            target = positional[position]
-            read = cst.Subscript(value=target.value, slice=[
-                cst.SubscriptElement(cst.Index(cst.Ellipsis()))])
-            return node.with_changes(args=[a.with_changes(value=read) if a is target else a
-                                           for a in node.args])
+    def read(value: cst.BaseExpression) -> cst.BaseExpression:
+        return cst.Subscript(value=value, slice=[cst.SubscriptElement(cst.Index(cst.Ellipsis()))])
 
-        return _apply(code, lineno, change, f"Line {lineno} has no call of {callee} with an "
-                                            f"argument {position + 1} to read.")
-
-    return rewrite_line(source, lineno, change_python)
+    return _edit_argument(source, lineno, callee, position, read,
+                          f"Line {lineno} has no call of {callee} with an argument "
+                          f"{position + 1} to read.")

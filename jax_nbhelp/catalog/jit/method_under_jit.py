@@ -24,7 +24,6 @@ from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH551"
 NAME = "method-under-jit"
@@ -93,20 +92,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
 
 
 def _fix(ctx: ErrorContext, found: _pytree_class.Registration) -> Fix:
-    jax = ctx.alias("jax") or "jax"
-    statement = found.statement(jax)
-
-    def transform(source: str) -> str:
-        from jax_nbhelp.rewrite.after_class import insert_after_class
-
-        return insert_after_class(source, found.name, statement)
-
-    data = ", ".join(found.data) or "none"
-    meta = ", ".join(found.meta) or "none"
-    return rewrite_fix(
-        ctx, found.location, transform, label=f"Register {found.name} as a pytree",
-        summary=(f"After class {found.name}, add `{statement}`: jit then traces its arrays "
-                 f"({data}) and keeps its settings ({meta}) static; then re-run."),
-        safety=(f"Same values: the method runs as written, on the object's current fields; "
-                f"a new value of a setting ({meta}) compiles it again."),
-        safe=True)
+    return _pytree_class.registration_fix(
+        ctx, found,
+        summary=("After class {name}, add `{statement}`: jit then traces its arrays ({data}) "
+                 "and keeps its settings ({meta}) static; then re-run."),
+        safety=("Same values: the method runs as written, on the object's current fields; a "
+                "new value of a setting ({meta}) compiles it again."))

@@ -22,7 +22,6 @@ from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
 from jax_nbhelp.catalog._example import corrected
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH542"
 NAME = "unregistered-class-argument"
@@ -87,19 +86,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
 
 
 def _fix(ctx: ErrorContext, found: _pytree_class.Registration) -> Fix:
-    jax = ctx.alias("jax") or "jax"
-    statement = found.statement(jax)
-
-    def transform(source: str) -> str:
-        from jax_nbhelp.rewrite.after_class import insert_after_class
-
-        return insert_after_class(source, found.name, statement)
-
-    return rewrite_fix(
-        ctx, found.location, transform, label=f"Register {found.name} as a pytree",
-        summary=(f"After class {found.name}, add `{statement}`, so JAX takes its objects "
-                 "apart into arrays; then re-run."),
+    return _pytree_class.registration_fix(
+        ctx, found,
+        summary=("After class {name}, add `{statement}`, so JAX takes its objects apart into "
+                 "arrays; then re-run."),
         safety=("Same values: the function runs as written; JAX now traces the object's "
-                "arrays and rebuilds it from them (a gradient comes back as a "
-                f"{found.name})."),
-        safe=True)
+                "arrays and rebuilds it from them (a gradient comes back as a {name})."))
