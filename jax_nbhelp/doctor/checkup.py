@@ -9,6 +9,7 @@ numbers or shrinks the input is listed, never run.
 from __future__ import annotations
 
 import contextlib
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -16,8 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from jax_nbhelp.doctor.kernel import DIAGNOSIS_MIME, Kernel, KernelGone, Outcome
+from jax_nbhelp.doctor.needs import KnockOn, need_of
 
 SETUP_SOURCE = "%load_ext jax_nbhelp"
+# cells a notebook marks as not to run (nbmake's and nbval's tags, and ours)
+SKIP_TAGS = frozenset({"skip-execution", "nbval-skip", "nbhelp-skip"})
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_CELL_LINE = re.compile(r"Cell In\[(\d+)\], line (\d+)")
 _MODE_QUERY = ("from jax_nbhelp.jaxapi import interpret_modes as _jnh_modes\n"
                "print(_jnh_modes.session_mode() or '')")
 
@@ -34,6 +40,12 @@ class CellReport:
     why_not: str | None = None  # why it is still failing
     timed_out: bool = False
     expected: bool = False  # tagged raises-exception: the notebook means it to fail
+    line: int | None = None  # the line of the cell that raised, when its traceback says
+    title: str | None = None  # the diagnosis's title
+    recommended: str | None = None  # the card's recommended fix (always a safe one)
+    need: str | None = None  # what the machine lacks, said by this failure ("needs optax (...)")
+    install: str | None = None  # the line that installs it
+    knock_on: str | None = None  # why this failure came only from an earlier one
 
 
 @dataclass
@@ -43,6 +55,10 @@ class NotebookReport:
     run: int = 0
     failures: list[CellReport] = field(default_factory=list)
     stopped: str | None = None  # why the run ended before the last cell
+    error: str | None = None  # why it could not be checked (a dead kernel, no such kernel)
+    skipped: int = 0  # cells tagged not to run
+    skip: str | None = None  # why the notebook's metadata asks not to run it at all
+    needs: list[str] = field(default_factory=list)  # what this machine lacks, once each
     seconds: float = 0.0
     # the repair, numbered as in the repaired notebook: the cells it rewrote, and the
     # first cell it added for a mode kept on (with that cell's source)
@@ -57,7 +73,13 @@ class NotebookReport:
 
     @property
     def ok(self) -> bool:
-        return not self.still_failing and self.stopped is None
+        return not self.still_failing and self.stopped is None and self.error is None
+
+    @property
+    def exit(self) -> int:
+        """The notebook's exit code: 0 every cell ends right, 1 a failure remains, 2 it could
+        not be checked."""
+        return 2 if self.error is not None else 0 if self.ok else 1
 
 
 @dataclass
@@ -94,6 +116,42 @@ def _recommended(bundle: dict[str, Any]) -> tuple[int | None, list[str]]:
     return chosen, unsafe
 
 
+def skip_reason(notebook: Any) -> str | None:
+    """Why the notebook's metadata asks not to run it (``"nbhelp": {"skip": true}`` or a
+    reason), or None."""
+    said = (notebook.metadata.get("nbhelp") or {}).get("skip")
+    if not said:
+        return None
+    return said if isinstance(said, str) else "its metadata says nbhelp skip"
+
+
+def _first_choice(bundle: dict[str, Any]) -> str | None:
+    """The fix the card recommends (its primary button: safe, the lasting kind first)."""
+    fixes = bundle.get("fixes") or []
+    number = bundle.get("recommended")
+    if isinstance(number, int) and 1 <= number <= len(fixes):
+        return str(fixes[number - 1].get("label"))
+    return None
+
+
+def _printed(outcome: Outcome) -> str:
+    return "".join(str(output.get("text", "")) for output in outcome.outputs
+                   if output.get("output_type") == "stream")
+
+
+def _raising_line(outcome: Outcome) -> int | None:
+    """The line of the failing cell that raised, from IPython's traceback ("Cell In[3],
+    line 5"): the last frame in this cell."""
+    for output in outcome.outputs:
+        if output.get("output_type") != "error":
+            continue
+        text = _ANSI.sub("", "\n".join(output.get("traceback") or []))
+        lines = [int(line) for count, line in _CELL_LINE.findall(text)
+                 if outcome.execution_count is None or int(count) == outcome.execution_count]
+        return lines[-1] if lines else None
+    return None
+
+
 def _nodes(outputs: list[dict[str, Any]]) -> list[Any]:
     import nbformat
 
@@ -124,6 +182,8 @@ class Checkup:
         self._modes: list[str] = []
         self._where = ""  # "[3/12] cell 4", for the progress line of a running fix
         self._done: float | None = None  # the share of the notebook's cells already run
+        self._knock = KnockOn()
+        self._kernel: Kernel | None = None
 
     def kernel_name(self) -> str:
         spec = self.nb.metadata.get("kernelspec", {}) or {}
@@ -133,7 +193,15 @@ class Checkup:
         start = time.monotonic()
         code_cells = [i for i, cell in enumerate(self.nb.cells) if cell.cell_type == "code"]
         self.report.cells = len(code_cells)
-        kernel = Kernel(self.kernel_name(), self.path.parent.resolve())
+        skipped = [i for i in code_cells
+                   if SKIP_TAGS.intersection(self.nb.cells[i].metadata.get("tags", []))]
+        self.report.skipped = len(skipped)
+        code_cells = [i for i in code_cells if i not in skipped]
+        self.report.skip = skip_reason(self.nb)
+        if self.report.skip is not None:
+            self.say(f"skipped: {self.report.skip}")
+            return self.report
+        kernel = self._kernel = Kernel(self.kernel_name(), self.path.parent.resolve())
         try:
             loaded = kernel.run(SETUP_SOURCE, self.options.timeout, silent=True)
             if loaded.error is not None:
@@ -155,6 +223,12 @@ class Checkup:
             self.report.seconds = time.monotonic() - start
         return self.report
 
+    def stop(self) -> None:
+        """Shut its kernel down from another thread (Ctrl-C): the run ends with KernelGone."""
+        if self._kernel is not None:
+            with contextlib.suppress(Exception):
+                self._kernel.km.shutdown_kernel(now=True)
+
     def _cell(self, kernel: Kernel, index: int) -> bool:
         """Run cell ``index``; False when the run stops here."""
         cell = self.nb.cells[index]
@@ -170,17 +244,30 @@ class Checkup:
             self.report.failures.append(failure)
             self.say(f"cell {index + 1}: ran past {self.options.timeout:g} s; interrupted.")
             return self.options.keep_going
+        self._knock.output(_printed(outcome), index + 1)
+        self._needs()
+        tagged = "raises-exception" in cell.metadata.get("tags", [])
+        if outcome.error is None and tagged:
+            self.report.failures.append(CellReport(
+                index + 1, "tagged raises-exception, but it raised nothing",
+                why_not="the lesson's error no longer happens"))
+            self.say(f"cell {index + 1}: tagged raises-exception, but it raised nothing.")
+            return True  # the kernel is as the notebook expects after it: go on
         if outcome.error is None:
             return True
-        failure = CellReport(index + 1, _first_line(outcome),
-                             expected="raises-exception" in cell.metadata.get("tags", []))
+        failure = CellReport(index + 1, _first_line(outcome), expected=tagged,
+                             line=_raising_line(outcome))
         self.report.failures.append(failure)
+        if not failure.expected:
+            self._blame(failure, outcome, cell.source)
         if outcome.bundles:
             bundle = outcome.bundles[-1]
             failure.code = str(bundle.get("code"))
+            failure.title = str(bundle.get("title") or "") or None
             failure.text = _diagnosis_text(outcome)
             self.say(f"cell {index + 1}: {failure.error}\n{failure.text}")
             number, failure.unsafe = _recommended(bundle)
+            failure.recommended = _first_choice(bundle)
             if failure.expected:
                 pass  # a lesson's failing cell stays as it is (Run All goes on past it)
             elif self.options.fix and number is not None:
@@ -192,9 +279,24 @@ class Checkup:
                                    + (", ".join(failure.unsafe) if failure.unsafe
                                       else "the diagnosis explains what to change"))
         else:
-            failure.why_not = "not diagnosed"
-            self.say(f"cell {index + 1}: {failure.error}\n(not diagnosed by jax_nbhelp)")
+            failure.why_not = (f"knock-on: {failure.knock_on}" if failure.knock_on
+                               else failure.need or "not diagnosed")
+            self.say(f"cell {index + 1}: {failure.error}\n({failure.why_not})")
         return failure.fixed or failure.expected or self.options.keep_going
+
+    def _blame(self, failure: CellReport, outcome: Outcome, source: str) -> None:
+        """Whether the failure came only from an earlier one, or names what is missing."""
+        ename, evalue = outcome.error or ("", "")
+        failure.knock_on = self._knock.failure(ename, evalue, failure.index, source)
+        if failure.knock_on is None:
+            need = need_of(ename, evalue, failure.index)
+            if need is not None:
+                failure.need = need.sentence()
+                failure.install = need.install
+        self._needs()
+
+    def _needs(self) -> None:
+        self.report.needs = [need.sentence() for need in self._knock.needs]
 
     def _fix(self, kernel: Kernel, index: int, bundle: dict[str, Any], number: int,
              failure: CellReport) -> None:

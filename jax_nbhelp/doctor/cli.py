@@ -4,12 +4,17 @@ jax_nbhelp doctor``)."""
 from __future__ import annotations
 
 import argparse
+import glob
+import os
 import shutil
 import sys
+import threading
 from pathlib import Path
 from typing import Any, TextIO
 
 USAGE_EXIT = 2
+INTERRUPTED_EXIT = 130  # as a shell reports Ctrl-C
+_GLOB = frozenset("*?[")
 
 
 class BadInput(Exception):
@@ -25,7 +30,11 @@ def _parser() -> argparse.ArgumentParser:
         "doctor", help="run notebooks headless; report (and with --fix, repair) what breaks",
         description="Run each notebook top to bottom in a fresh kernel with jax_nbhelp "
                     "loaded, print the diagnosis of each failing cell, and report.")
-    doctor.add_argument("notebooks", nargs="+", type=Path, metavar="NOTEBOOK.ipynb")
+    doctor.add_argument("notebooks", nargs="+", metavar="PATH",
+                        help="notebooks, folders (every .ipynb under them) or globs "
+                             "(quoted: 'course/**/*.ipynb')")
+    doctor.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                        help="run N notebooks at once, each in its own kernel (1)")
     doctor.add_argument("--fix", action="store_true",
                         help="apply each failing cell's recommended fix when it is marked "
                              "safe (verified by running), then go on")
@@ -47,11 +56,42 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _read(path: Path) -> Any:
+def notebook_paths(specs: list[str]) -> tuple[list[Path], list[str]]:
+    """The notebooks that files, folders and globs name, each once, in the order given (a
+    folder's and a glob's sorted); and a line for each that names none."""
+    found: list[Path] = []
+    problems: list[str] = []
+    for spec in specs:
+        path = Path(spec)
+        if path.is_dir():
+            paths = sorted(p for p in path.rglob("*.ipynb") if _visible(p.relative_to(path)))
+            if not paths:
+                problems.append(f"{spec}: no notebooks (.ipynb) in this folder")
+        elif not path.exists() and _GLOB.intersection(spec):
+            paths = sorted(Path(p) for p in glob.glob(spec, recursive=True)
+                           if p.endswith(".ipynb") and _visible(Path(p)))
+            if not paths:
+                problems.append(f"{spec}: no notebooks match")
+        else:
+            paths = [path]  # read it, and say why when it is not a notebook
+        for one in paths:
+            if one.resolve() not in {known.resolve() for known in found}:
+                found.append(one)
+    return found, problems
+
+
+def _visible(path: Path) -> bool:
+    """Not a checkpoint or a hidden folder's copy (``.ipynb_checkpoints``, ``.venv``)."""
+    return not any(part.startswith(".") and part not in (".", "..") for part in path.parts)
+
+
+def read_notebook(path: Path) -> Any:
     import nbformat
 
     try:
         text = path.read_text(encoding="utf-8")
+    except IsADirectoryError:
+        raise BadInput(f"{path}: a folder, with no notebooks") from None
     except OSError as exc:
         raise BadInput(f"{path}: cannot read it ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
@@ -65,7 +105,7 @@ def _read(path: Path) -> Any:
     return notebook
 
 
-def _write(notebook: Any, path: Path) -> None:
+def write_notebook(notebook: Any, path: Path) -> None:
     import nbformat
 
     nbformat.write(notebook, str(path))  # type: ignore[no-untyped-call]
@@ -117,40 +157,136 @@ class _Progress:
 
 
 def doctor(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from jax_nbhelp.doctor.checkup import Checkup, Options
-    from jax_nbhelp.doctor.kernel import KernelGone, NoSuchKernel
-    from jax_nbhelp.doctor.report import as_json, markdown
+    from jax_nbhelp.doctor.checkup import NotebookReport, Options
+    from jax_nbhelp.doctor.report import as_json, markdown, workflow_commands
 
-    if args.write is not None and len(args.notebooks) != 1:
-        raise BadInput("--write takes one notebook; use --in-place for several")
     if args.timeout <= 0:
         raise BadInput("--timeout must be a positive number of seconds")
-    notebooks = [(path, _read(path)) for path in args.notebooks]  # all readable, or none run
+    if args.jobs < 1:
+        raise BadInput("-j takes a number of notebooks at once, 1 or more")
+    paths, problems = notebook_paths(args.notebooks)
+    if args.write is not None and len(paths) + len(problems) != 1:
+        raise BadInput("--write takes one notebook; use --in-place for several")
+    bad: list[NotebookReport] = []
+    notebooks: list[tuple[Path, Any]] = []
+    for path in paths:
+        try:
+            notebooks.append((path, read_notebook(path)))
+        except BadInput as exc:
+            problems.append(str(exc))
+            bad.append(NotebookReport(str(path), error=str(exc).split(": ", 1)[-1]))
+    for problem in problems:
+        err.write(f"jax_nbhelp doctor: {problem}\n")
     options = Options(kernel=args.kernel, fix=args.fix, timeout=args.timeout,
                       keep_going=args.keep_going)
-    progress = _Progress(err, args.quiet)
-    reports = []
-    for path, notebook in notebooks:
-        progress.say(f"jax_nbhelp doctor: {path}")
-        checkup = Checkup(path, notebook, options, progress.step, progress.say)
-        try:
-            report = checkup.run()
-        except (KernelGone, NoSuchKernel) as exc:
-            progress.done()
-            raise BadInput(f"{path}: {exc}") from None
-        progress.done()
-        reports.append(report)
-        if args.write is not None:
-            _write(notebook, args.write)
-        elif args.in_place:
-            shutil.copy2(path, path.with_name(path.name + ".bak"))
-            _write(notebook, path)
+    runner = _Runner(args, options, err)
+    try:
+        reports = runner.run(notebooks)
+    except KeyboardInterrupt:
+        runner.progress.done()
+        err.write("jax_nbhelp doctor: interrupted (Ctrl-C); nothing written for the "
+                  "notebooks not finished\n")
+        reports = runner.finished()
+        code = INTERRUPTED_EXIT
+    else:
+        code = max([report.exit for report in reports + bad]
+                   + [USAGE_EXIT if problems else 0])
+    reports += bad
     text = as_json(reports) if args.json else markdown(reports)
     if args.report is not None:
         args.report.write_text(text, encoding="utf-8")
     else:
         out.write(text)
-    return 0 if all(report.ok for report in reports) else 1
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        out.write(workflow_commands(reports))
+    return code
+
+
+class _Runner:
+    """Checks notebooks one after another, or ``-j N`` at once (a kernel each). Several at
+    once print each notebook's lines together when it ends, not interleaved."""
+
+    def __init__(self, args: argparse.Namespace, options: Any, err: TextIO) -> None:
+        self.args = args
+        self.options = options
+        self.err = err
+        self.progress = _Progress(err, args.quiet)
+        self._lock = threading.Lock()
+        self._done: dict[int, Any] = {}
+        self._running: set[Any] = set()  # the checkups under way, to stop on Ctrl-C
+        self._stopping = False
+
+    def run(self, notebooks: list[tuple[Path, Any]]) -> list[Any]:
+        if self.args.jobs == 1 or len(notebooks) < 2:
+            for number, (path, notebook) in enumerate(notebooks):
+                self._done[number] = self._check(path, notebook, self.progress)
+            return self.finished()
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=self.args.jobs) as pool:
+            futures = [pool.submit(self._one_of_many, number, path, notebook)
+                       for number, (path, notebook) in enumerate(notebooks)]
+            try:
+                for future in futures:
+                    future.result()
+            except KeyboardInterrupt:
+                self._stop(futures)
+                raise
+        return self.finished()
+
+    def _stop(self, futures: list[Any]) -> None:
+        """Ctrl-C with several at once: no new notebook starts, and the running ones' kernels
+        are shut down, so that their threads end now."""
+        self._stopping = True
+        for future in futures:
+            future.cancel()
+        with self._lock:
+            running = list(self._running)
+        for checkup in running:
+            checkup.stop()
+
+    def finished(self) -> list[Any]:
+        return [self._done[number] for number in sorted(self._done)]
+
+    def _one_of_many(self, number: int, path: Path, notebook: Any) -> None:
+        import io
+
+        buffer = io.StringIO()
+        progress = _Progress(buffer, self.args.quiet)
+        report = self._check(path, notebook, progress)
+        with self._lock:
+            self.err.write(buffer.getvalue())
+            self.err.flush()
+            self._done[number] = report
+
+    def _check(self, path: Path, notebook: Any, progress: _Progress) -> Any:
+        from jax_nbhelp.doctor.checkup import Checkup, NotebookReport
+        from jax_nbhelp.doctor.kernel import KernelGone, NoSuchKernel
+
+        progress.say(f"jax_nbhelp doctor: {path}")
+        checkup = Checkup(path, notebook, self.options, progress.step, progress.say)
+        with self._lock:
+            self._running.add(checkup)
+        try:
+            report: NotebookReport = checkup.run()
+        except (KernelGone, NoSuchKernel) as exc:
+            progress.done()
+            if self._stopping:
+                raise KeyboardInterrupt from None  # stopped by Ctrl-C: not a finished one
+            with self._lock:
+                self.err.write(f"jax_nbhelp doctor: {path}: {exc}\n")
+            checkup.report.error = str(exc)
+            return checkup.report  # nothing written: its run did not end
+        finally:
+            with self._lock:
+                self._running.discard(checkup)
+        progress.done()
+        if self.args.write is not None:
+            write_notebook(notebook, self.args.write)
+        elif self.args.in_place:
+            shutil.copy2(path, path.with_name(path.name + ".bak"))
+            write_notebook(notebook, path)
+        return report
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
     except BadInput as exc:
         print(f"jax_nbhelp doctor: {exc}", file=sys.stderr)
         return USAGE_EXIT
-    except ImportError as exc:
+    except ImportError as exc:  # a broken install: these are jax_nbhelp's dependencies
         print(f"jax_nbhelp doctor: needs {exc.name or 'a package'} "
-              "(pip install jupyter_client nbformat ipykernel)", file=sys.stderr)
+              "(pip install jax_nbhelp installs it; this environment lacks it)",
+              file=sys.stderr)
         return USAGE_EXIT
