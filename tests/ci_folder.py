@@ -38,13 +38,14 @@ NOTEBOOKS: dict[str, list[tuple[str, list[str]]]] = {
 }
 SKIPPED = "needs_a_tpu"  # a notebook whose metadata says skip
 
-# notebook -> (passes, the diagnosis code of its first failure that is not expected)
-EXPECTED: dict[str, tuple[bool, str | None]] = {
-    "clean": (True, None),
-    "kernel": (False, "JNH201"),
-    "missing": (False, None),  # ModuleNotFoundError: named, with its pip name
-    "lesson": (True, None),
-    "everyday": (False, "JNH501"),
+# notebook -> (passes, the diagnosis code of its first failure that is not expected, and
+# whether that diagnosis recommends a fix)
+EXPECTED: dict[str, tuple[bool, str | None, bool]] = {
+    "clean": (True, None, False),
+    "kernel": (False, "JNH201", True),
+    "missing": (False, "JNH611", False),  # named, with its pip name; installing is the user's
+    "lesson": (True, None, False),
+    "everyday": (False, "JNH501", True),
 }
 
 

@@ -213,6 +213,12 @@ class ErrorContext:
                         cell=number, source=source)
 
     @property
+    def exception(self) -> BaseException | None:
+        """The exception itself, for what its text does not carry (an import error's
+        ``name``); None for a context built from plain data."""
+        return self._exc
+
+    @property
     def top(self) -> Link:
         return self.chain[0]
 

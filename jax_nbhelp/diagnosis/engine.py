@@ -42,6 +42,10 @@ class Failures:
 
 FAILURES = Failures()
 
+# The catalog's families whose entries speak for errors JAX did not raise: a library of the
+# JAX ecosystem that is not installed. Every other entry needs JAX's own error.
+OUTSIDE_JAX = ("packages",)
+
 
 @cache
 def entries() -> tuple[Any, ...]:
@@ -60,10 +64,11 @@ def candidates(ctx: ErrorContext) -> tuple[Any, ...]:
     return catalog_index.import_entries(names)
 
 
-def matching(ctx: ErrorContext) -> list[Diagnosis]:
-    """Every diagnosis that claims this error (normally exactly one)."""
+def matching(ctx: ErrorContext, among: tuple[Any, ...] | None = None) -> list[Diagnosis]:
+    """Every diagnosis that claims this error (normally exactly one); ``among``: only those
+    entries."""
     results = []
-    for entry in candidates(ctx):
+    for entry in candidates(ctx) if among is None else among:
         try:
             diagnosis = entry.diagnose(ctx)
         except Exception:
@@ -76,15 +81,18 @@ def matching(ctx: ErrorContext) -> list[Diagnosis]:
 
 def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
     """The diagnosis for ``exc``: the catalog's, else the general view (``JNH000``) when JAX
-    raised it; None for an error JAX did not raise."""
+    raised it; for an error JAX did not raise, only what an entry of ``OUTSIDE_JAX`` says
+    (usually None)."""
     from jax_nbhelp.diagnosis.provenance import raised_by_jax
 
-    if not raised_by_jax(exc):
-        return None  # a message alone is never enough: JAX must have raised it
     if shell is None:
         from jax_nbhelp.core.state import current_shell
 
         shell = current_shell()
+    if not raised_by_jax(exc):
+        # a message alone is never enough: JAX must have raised it, or the error is one an
+        # entry outside JAX knows (asked by the exception's class alone, which is cheap)
+        return _outside_jax(exc, shell)
     ctx = build_context(exc, shell)
     inside = _inside_callback(ctx)
     if inside is not None and not inside[2]:
@@ -93,6 +101,20 @@ def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
     if found:
         return found[0]
     return _general(ctx) if raised_by_jax(exc, strictly=True) else None
+
+
+def _outside_jax(exc: BaseException, shell: Any) -> Diagnosis | None:
+    """The diagnosis of an error JAX did not raise, by the entries of ``OUTSIDE_JAX`` whose
+    triggers its class names carry; None, without reading any context, for every other."""
+    classes = " ".join(getattr(kind, "__name__", "") for kind in type(exc).__mro__)
+    names = catalog_index.modules_for(classes)
+    if names is None:
+        names = catalog_index.module_names()
+    names = [name for name in names if name.split(".")[0] in OUTSIDE_JAX]
+    if not names:
+        return None
+    found = matching(build_context(exc, shell), catalog_index.import_entries(names))
+    return found[0] if found else None
 
 
 def _general(ctx: ErrorContext) -> Diagnosis | None:

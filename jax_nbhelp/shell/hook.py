@@ -98,8 +98,8 @@ class ExceptionHook:
             shell.showtraceback()
 
     def _diagnose(self, value: BaseException) -> None:
-        if "jax" not in sys.modules:
-            return  # every error jax_nbhelp knows comes from JAX
+        if "jax" not in sys.modules and not isinstance(value, ModuleNotFoundError):
+            return  # every error jax_nbhelp knows comes from JAX, or is a missing library
         try:
             from jax_nbhelp.core.state import STATE
             from jax_nbhelp.diagnosis.engine import FAILURES, diagnose
