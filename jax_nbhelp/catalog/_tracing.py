@@ -22,6 +22,7 @@ from typing import Literal
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis import line_values
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link, is_top_level
 from jax_nbhelp.diagnosis.names import dotted
 
@@ -441,10 +442,16 @@ def transform_of(ctx: ErrorContext, found: Traced) -> str | None:
         purpose = found.origin.purpose.split()[0]
         if purpose != "jit":
             return purpose
-    traced = [v.transform for v in ctx.values_at(found.location) if v.transform]
+    return transform_at(ctx, found.location) or ("jit" if found.origin is not None else None)
+
+
+def transform_at(ctx: ErrorContext, location: Location | None) -> str | None:
+    """The transformation whose tracers the line's live values are (vmap first: a batch
+    tracer inside jit is still a batch)."""
+    traced = [v.transform for v in ctx.values_at(location) if v.transform]
     if "vmap" in traced:
         return "vmap"
-    return traced[0] if traced else ("jit" if found.origin is not None else None)
+    return traced[0] if traced else None
 
 
 def transform_why(transform: str | None, default: str) -> str:
@@ -463,6 +470,22 @@ def transform_why(transform: str | None, default: str) -> str:
                 f"Values that stay the same can be passed in as Python values; the rest "
                 "must be decided with jnp.where or lax.cond inside the body.")
     return default
+
+
+def why_under(transform: str | None, whys: dict[str, str], default: str) -> str:
+    """An entry's why for the transformation that made the tracer (its ``WHY_UNDER``), else
+    its own ``WHY`` (written for jit)."""
+    return whys.get(transform or "", default)
+
+
+_WRAPPED_IN = re.compile(r"wrapped in an? (\w+Tracer)\b")
+
+
+def escaped_transform(message: str) -> str | None:
+    """The transformation an escaped tracer came from, as JAX's message names its class
+    ("... wrapped in a BatchTracer to escape ..."): vmap, grad or jit."""
+    found = _WRAPPED_IN.search(message)
+    return line_values.tracer_transform(found.group(1)) if found else None
 
 
 def batch_sentence(ctx: ErrorContext, found: Traced) -> str:

@@ -107,6 +107,11 @@ _TRACES = {"BatchTracer": "vmap", "JVPTracer": "grad", "LinearizeTracer": "grad"
            "JaxprTracer": "grad", "DynamicJaxprTracer": "jit", "JitTracer": "jit"}
 
 
+def tracer_transform(class_name: str) -> str | None:
+    """The transformation whose trace makes tracers of this class (``BatchTracer``: vmap)."""
+    return _TRACES.get(class_name)
+
+
 def describe(text: str, value: object) -> Value:
     """What ``value`` is, as plain data (no call into a user's object)."""
     facts = _array_facts(value)

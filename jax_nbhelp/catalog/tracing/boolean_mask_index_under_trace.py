@@ -40,6 +40,15 @@ WHY = (
     "until the compiled program runs. Outside jit the same line works: the mask is concrete."
 )
 
+WHY_UNDER = {
+    "vmap": (
+        "jax.vmap runs your function once for the whole batch, and the batch of results must "
+        "be one array: every element's result has the same shape. x[mask] keeps one element "
+        "per True entry, and each element of the batch may have a different count. Keep the "
+        "shape instead: jnp.where(mask, x, 0) (a sum then adds zeros), or bound the count "
+        "with jnp.nonzero(mask, size=n)."),
+}
+
 _ROUNDING = (" (it adds the same numbers with zeros in between, so float rounding can "
              "differ in the last bits)")
 _REDUCTIONS = {"sum": "0", "max": "-{jnp}.inf", "min": "{jnp}.inf"}
@@ -117,8 +126,15 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     call_site = ctx.call_site()
     subject = _tracing.quoted_line(location, "A line")
-    explanation = (f"{subject} indexes an array with a boolean mask that is traced, so "
-                   "the number of selected elements is unknown while JAX traces it.")
+    transform = _tracing.transform_at(ctx, location)
+    if transform == "vmap":
+        explanation = (f"{subject} indexes an array with a boolean mask under jax.vmap: each "
+                       "element of the batch may select a different number of elements, "
+                       "and a batch must have one shape.")
+    else:
+        explanation = (f"{subject} indexes an array with a boolean mask that is traced, so "
+                       "the number of selected elements is unknown while JAX traces it.")
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=call_site if call_site != location else ctx.failing_cell(),
-                            notes=(advice(ctx, location),))
+                            notes=(advice(ctx, location),),
+                            why=_tracing.why_under(transform, WHY_UNDER, WHY))

@@ -70,6 +70,21 @@ WHY = (
     "in a list, a global or an attribute outlives it, and using it later has no value to "
     "work with. Values must leave a jitted function through its return value."
 )
+WHY_UNDER = {
+    "vmap": (
+        "jax.vmap runs your function once with batch tracers, each standing for a whole "
+        "batch of values. A tracer is only meaningful while that run lasts; one kept in a "
+        "list, a global or an attribute outlives the vmap call, and using it later has no "
+        "batch to work with. Values must leave a mapped function through its return value, "
+        "which vmap stacks into one array."),
+    "grad": (
+        "jax.grad runs your function once with tracers that record each operation for the "
+        "derivative. A tracer is only meaningful while that run lasts; one kept in a list, a "
+        "global or an attribute outlives it. Values must leave through the return value: "
+        "jax.value_and_grad returns the function's value too, and has_aux=True returns "
+        "anything else it computes."),
+}
+_DOING = {"vmap": "jax.vmap was mapping", "grad": "jax.grad was differentiating"}
 
 
 def _locals(func: ast.FunctionDef) -> set[str]:
@@ -145,8 +160,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
              if leaked and leaked.group("file") else None)
     suspects = _suspects(ctx, place, function) if function else []
     used = f"`{use.line.strip()}` at {use.label}" if use is not None else "This line"
+    transform = _tracing.escaped_transform(link.message)
     if function is None:
-        source = "a function JAX was tracing"
+        source = f"a function {_DOING.get(transform or '', 'JAX was tracing')}"
     else:
         where = f" ({place.label})" if place is not None else ""
         purpose = leaked.group("purpose") if leaked else "jit"
@@ -172,4 +188,4 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                   "`with jax.checking_leaks():`.")
     location = suspects[0] if len(suspects) == 1 else (place or use)
     return _entry.diagnosis(ctx, __name__, explanation, location=location, call_site=use,
-                            notes=notes)
+                            notes=notes, why=_tracing.why_under(transform, WHY_UNDER, WHY))

@@ -45,6 +45,18 @@ WHY = (
     "compiled program runs, so NumPy has nothing to read. jax.numpy offers the same "
     "functions as operations jit can compile."
 )
+WHY_UNDER = {
+    "vmap": (
+        "NumPy computes right away, on one array whose values it can read. Under jax.vmap "
+        "your function runs once for the whole batch, with tracers that stand for every "
+        "element at once, so NumPy has no array to read. jax.numpy offers the same functions, "
+        "and vmap maps them over the batch."),
+    "grad": (
+        "NumPy computes right away, on values. Under jax.grad your function runs with "
+        "tracers that record each operation so that JAX can differentiate it; NumPy's "
+        "operations would be invisible to JAX, which could not differentiate through them. "
+        "jax.numpy offers the same functions, and grad differentiates them."),
+}
 
 # Same values bit for bit: conversions, sign and rounding operations, exact arithmetic, and
 # reductions (np.sum(x) on a JAX array already calls x.sum(), so it never fails itself, but
@@ -161,6 +173,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         notes.insert(0, "jax_nbhelp only rewrites NumPy calls whose jax.numpy twin is known "
                         "to compute the same thing; check the jax.numpy docs for this one "
                         "(some need size= under jit, e.g. jnp.unique, jnp.nonzero).")
-    return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=found.caller, fixes=fixes,
-                            notes=notes)
+    transform = _tracing.transform_of(ctx, found)
+    return _entry.diagnosis(ctx, __name__, explanation + _tracing.batch_sentence(ctx, found),
+                            location=location, call_site=found.caller, fixes=fixes,
+                            notes=notes, why=_tracing.why_under(transform, WHY_UNDER, WHY))

@@ -59,6 +59,14 @@ WHY = (
     "they must be Python ints when jit compiles; a traced bound has no value until the "
     "compiled program runs."
 )
+WHY_UNDER = {
+    "vmap": (
+        "jax.vmap runs your function once for the whole batch, and every element's result "
+        "must have the same shape. A slice's bounds decide its length; a bound that vmap maps "
+        "differs from element to element, so the slices would have different lengths. Slice "
+        "a fixed length with lax.dynamic_slice (a traced start, a Python int size) and mask "
+        "what lies past each element's bound (jnp.where(jnp.arange(size) < n, x, 0))."),
+}
 
 _SLICE_RE = re.compile(r"Got slice\((?P<parts>.*)\) at position (?P<position>\d+)")
 _PART_RE = re.compile(r"[^,()]*(?:\([^()]*\))?[^,()]*")
@@ -149,11 +157,18 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                         params.append(name.id)
             if params:
                 call = _call(ctx, func, params, inner)
+    mapped = _tracing.transform_at(ctx, location) == "vmap"
     if params:
         explanation += f": it comes from {_tracing.quoted(params)}"
         if call is not None and call.origin.for_jit:
             explanation += f", a tracer inside {call.origin.function} (traced for jit)"
         explanation += "."
+        if mapped:
+            explanation += (" Under jax.vmap it differs from element to element, so each "
+                            "element would get a slice of another length.")
+    elif mapped:
+        explanation += (": under jax.vmap it differs from element to element, so each would "
+                        "get a slice of another length.")
     else:
         explanation += ", which has no value while JAX traces."
     if call is not None and _static_fix.can_be_static(call):
@@ -175,9 +190,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                          "its parameter static (static_argnames). If it depends on the data, "
                          f"keep the full array and mask the rest: `{jnp}.where("
                          f"{jnp}.arange(len(x)) < n, x, 0)`.")
+    transform = _tracing.transform_at(ctx, location)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=call.caller if call is not None else None, fixes=fixes,
-                            notes=notes)
+                            notes=notes, why=_tracing.why_under(transform, WHY_UNDER, WHY))
 
 
 def _call(ctx: ErrorContext, func: ast.FunctionDef, params: list[str],
