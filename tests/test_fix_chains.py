@@ -86,3 +86,43 @@ def test_a_chain_of_three_fixes_keeps_both_rewrites(loaded: Notebook) -> None:
     (edit,) = [e for e in fix.edits if "add_one_kernel" in e.source]
     assert "pltpu.MemorySpace.VMEM" in edit.source
     assert "x_ref[slice(None)]" in edit.source
+
+
+def test_the_doctor_follows_the_chain_and_its_notebook_runs_clean_after_a_restart(
+        tmp_path) -> None:
+    """``jax_nbhelp doctor --fix`` in a real kernel: the first fix's run raises a new error,
+    whose safe fix carries the first along; the written notebook, run top to bottom in a
+    fresh kernel (a restart), gives the user's numbers."""
+    import subprocess
+    import sys
+
+    from jax.experimental import pallas as pl
+
+    if hasattr(pl, "load"):
+        pytest.skip("this JAX still has pl.load")
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("import jax, jax.numpy as jnp\n"
+                                  "from jax.experimental import pallas as pl"),
+        nbformat.v4.new_code_cell(_OLD_KERNEL),
+        nbformat.v4.new_code_cell("out = add_one(jnp.zeros(8))\nprint(out.tolist())"),
+    ])
+    source, repaired = tmp_path / "old.ipynb", tmp_path / "repaired.ipynb"
+    nbformat.write(notebook, source)
+    proc = subprocess.run([sys.executable, "-m", "jax_nbhelp", "doctor", str(source), "--fix",
+                           "--write", str(repaired)], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=900, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 'fixed by "Index the refs, then Pass interpret=True"' in proc.stdout
+    written = nbformat.read(repaired, as_version=4)
+    kernel_cell = written.cells[1].source
+    assert "pl.load" not in kernel_cell
+    assert "interpret=True" in kernel_cell
+    assert written.cells[1].metadata["jax_nbhelp"]["original"] == _OLD_KERNEL
+    # a restart: the repaired notebook alone, in a fresh kernel
+    fresh = nbformat.read(repaired, as_version=4)
+    nbclient.NotebookClient(fresh, timeout=600, kernel_name="python3",
+                            resources={"metadata": {"path": str(tmp_path)}}).execute()
+    printed = "".join(o.get("text", "") for o in fresh.cells[2].outputs)
+    assert printed.strip() == str([1.0] * 8)

@@ -21,6 +21,7 @@ from jax_nbhelp.doctor.needs import KnockOn, need_of
 
 SETUP_SOURCE = "%load_ext jax_nbhelp"
 # cells a notebook marks as not to run (nbmake's and nbval's tags, and ours)
+CHAIN = 3  # fixes in a chain at most: a fix whose run raises a new error, then its fix, ...
 SKIP_TAGS = frozenset({"skip-execution", "nbval-skip", "nbhelp-skip"})
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CELL_LINE = re.compile(r"Cell In\[(\d+)\], line (\d+)")
@@ -300,18 +301,27 @@ class Checkup:
 
     def _fix(self, kernel: Kernel, index: int, bundle: dict[str, Any], number: int,
              failure: CellReport) -> None:
-        fix = bundle["fixes"][number - 1]
-        failure.fix = str(fix.get("label"))
-        call = (f"import jax_nbhelp.shell.frontend as _jnh_frontend\n"
-                f"_jnh_frontend.apply({bundle.get('card_id')!r}, {number}, "
-                f"{bundle.get('session')!r})")
-
-        def progress(report: dict[str, Any]) -> None:  # a long fix: how far it is
-            self.progress(f"{self._where}: fix {number}, {report.get('text', '')}",
-                          self._done, True)
-
-        outcome = kernel.run(call, self.options.timeout, silent=True, on_progress=progress)
-        result = outcome.results[-1] if outcome.results else {}
+        """Apply fix ``number``; when its run raises a new error that has a safe fix, apply
+        that one too (a chain: it starts from the code as the earlier fix left it), up to
+        ``CHAIN`` fixes."""
+        labels: list[str] = []
+        for _ in range(CHAIN):
+            fix = bundle["fixes"][number - 1]
+            labels.append(str(fix.get("label")))
+            outcome, result = self._apply(kernel, bundle, number)
+            if result.get("ok"):
+                break
+            following = result.get("diagnosis")
+            if not isinstance(following, dict):
+                break
+            next_number = _recommended(following)[0]
+            if next_number is None or len(labels) == CHAIN:
+                break
+            self.say(f"cell {index + 1}: fix {labels[-1]!r} raised a new error "
+                     f"[{following.get('code')}]; its fix "
+                     f"{following['fixes'][next_number - 1].get('label')!r} keeps the first.")
+            bundle, number = following, next_number
+        failure.fix = ", then ".join(labels)
         failure.fixed = bool(result.get("ok"))
         if not failure.fixed:
             failure.why_not = str(result.get("error") or "the fix did not run")
@@ -323,6 +333,21 @@ class Checkup:
             mode = kernel.run(_MODE_QUERY, 60, silent=True).text.strip()
             if mode and mode not in self._modes:
                 self._modes.append(mode)
+
+    def _apply(self, kernel: Kernel, bundle: dict[str, Any], number: int
+               ) -> tuple[Outcome, dict[str, Any]]:
+        """Run fix ``number`` of ``bundle`` as the card's button does; its outcome and
+        result."""
+        call = (f"import jax_nbhelp.shell.frontend as _jnh_frontend\n"
+                f"_jnh_frontend.apply({bundle.get('card_id')!r}, {number}, "
+                f"{bundle.get('session')!r})")
+
+        def progress(report: dict[str, Any]) -> None:  # a long fix: how far it is
+            self.progress(f"{self._where}: fix {number}, {report.get('text', '')}",
+                          self._done, True)
+
+        outcome = kernel.run(call, self.options.timeout, silent=True, on_progress=progress)
+        return outcome, (outcome.results[-1] if outcome.results else {})
 
     def _record(self, index: int, bundle: dict[str, Any], fix: dict[str, Any],
                 outcome: Outcome) -> None:
