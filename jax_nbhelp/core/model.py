@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 from jax_nbhelp.core import glance
+from jax_nbhelp.core.protocol import cell_label
 
 LocationKind = Literal["cell", "file", "code"]
 
@@ -39,7 +40,7 @@ class Location:
     def label(self) -> str:
         """Where this is, as a user would say it: ``In [2], line 5`` or ``mod.py, line 5``."""
         if self.kind == "cell" and self.cell is not None:
-            where = f"In [{self.cell}]"
+            where = cell_label(self.cell)
             if self.rewritten:
                 where += " (as re-run by jax_nbhelp)"
         else:

@@ -21,6 +21,7 @@ from types import FrameType, ModuleType
 from typing import Any, Generic, TypeVar
 
 from jax_nbhelp.core.model import Location
+from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.diagnosis import kernel_facts
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 from jax_nbhelp.diagnosis.line_values import (
@@ -209,7 +210,7 @@ class ErrorContext:
             return None
         lines = source.splitlines()
         line = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
-        return Location(kind="cell", filename=f"In [{number}]", lineno=lineno, line=line,
+        return Location(kind="cell", filename=cell_label(number), lineno=lineno, line=line,
                         cell=number, source=source)
 
     @property

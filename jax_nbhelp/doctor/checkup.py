@@ -25,8 +25,8 @@ CHAIN = 3  # fixes in a chain at most: a fix whose run raises a new error, then 
 SKIP_TAGS = frozenset({"skip-execution", "nbval-skip", "nbhelp-skip"})
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _CELL_LINE = re.compile(r"Cell In\[(\d+)\], line (\d+)")
-_MODE_QUERY = ("from jax_nbhelp.jaxapi import interpret_modes as _jnh_modes\n"
-               "print(_jnh_modes.session_mode() or '')")
+# the kernel's kept interpret mode, asked as the JupyterLab extension asks (shell/frontend)
+_MODE_QUERY = "import jax_nbhelp.shell.frontend as _jnh_frontend\n_jnh_frontend.kept_mode()"
 
 
 @dataclass
@@ -330,8 +330,9 @@ class Checkup:
         self.say(f"cell {index + 1}: fixed by {failure.fix!r}, verified by running it.")
         self._record(index, bundle, fix, outcome)
         if fix.get("kind") == "runtime":
-            mode = kernel.run(_MODE_QUERY, 60, silent=True).text.strip()
-            if mode and mode not in self._modes:
+            answered = kernel.run(_MODE_QUERY, 60, silent=True).results
+            mode = answered[-1].get("mode") if answered else None
+            if isinstance(mode, str) and mode and mode not in self._modes:
                 self._modes.append(mode)
 
     def _apply(self, kernel: Kernel, bundle: dict[str, Any], number: int

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-DIAGNOSIS_MIME = "application/vnd.jax-nbhelp.diagnosis+json"
-RESULT_MIME = "application/vnd.jax-nbhelp.result+json"
-PROGRESS_MIME = "application/vnd.jax-nbhelp.progress+json"  # a running fix's bar
+from jax_nbhelp.core.protocol import DIAGNOSIS_MIME, PROGRESS_MIME, RESULT_MIME
+
+__all__ = ["DIAGNOSIS_MIME", "Kernel", "KernelGone", "NoSuchKernel", "Outcome"]
 _INTERRUPT_GRACE = 30.0  # seconds a kernel gets to stop after an interrupt
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from jax_nbhelp.core import protocol
 from jax_nbhelp.core.model import CellEdit, CellRun, Fix, Location, RuntimeWrapper
 from jax_nbhelp.core.state import STATE, current_shell
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -32,7 +33,7 @@ def refused_fix(label: str, summary: str, safety: str, reason: str, *, safe: boo
 
 
 def cell_label(location: Location) -> str:
-    return f"In [{location.cell}]" if location.cell is not None else "the cell"
+    return protocol.cell_label(location.cell) if location.cell is not None else "the cell"
 
 
 NOT_A_CELL = (

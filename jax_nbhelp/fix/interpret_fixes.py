@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from jax_nbhelp.core import glance
 from jax_nbhelp.core.model import Fix, Location
+from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.core.state import current_shell
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import (
@@ -190,7 +191,7 @@ def site_mode(site: Site, mode: Mode, ctx: ErrorContext) -> Mode:
 
 
 def _labels(cells: list[int]) -> str:
-    return ", ".join(f"In [{n}]" for n in cells)
+    return ", ".join(cell_label(n) for n in cells)
 
 
 def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode, *, switched: bool = False) -> Fix:
@@ -316,7 +317,7 @@ def smaller_input_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fi
             f"Sets Pallas's interpret switch to {info.code} while {ran} "
             f"{'run' if len(planned.runs) > 1 else 'runs'}, then restores it; the failing "
             "cell runs with smaller array shapes:"),
-        diff=unified_diff(failing.source, smaller, f"In [{failing.cell}]"),
+        diff=unified_diff(failing.source, smaller, cell_label(failing.cell)),
         not_rerun=planned.not_rerun,
     )
 
@@ -353,7 +354,7 @@ def cells_fix(
     except CannotRewrite as exc:
         return refused(str(exc))
     diff = "".join(
-        unified_diff(situation.cells[n], edited[n], f"In [{n}]") for n in sorted(edited)
+        unified_diff(situation.cells[n], edited[n], cell_label(n)) for n in sorted(edited)
     )
     # compared with what ran last (the typed cells: an earlier fix of the chain was undone)
     sources = {n: (situation.cells[n], edited[n]) for n in edited}

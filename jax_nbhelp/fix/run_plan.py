@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jax_nbhelp.core.model import CellRun, LoopResume
+from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.fix import loop_resume
 from jax_nbhelp.fix.cell_statements import (
     ParsedCell,
@@ -64,8 +65,7 @@ class _Cell:
     changed: dict[int, str] = field(default_factory=dict)  # after-index -> why
 
 
-def label(number: int) -> str:
-    return f"In [{number}]"
+label = cell_label  # what the plan's sentences call a cell
 
 
 def _texts(parsed: ParsedCell) -> list[str]:

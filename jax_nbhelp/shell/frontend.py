@@ -13,13 +13,11 @@ from __future__ import annotations
 from typing import Any
 
 from jax_nbhelp.core.model import FixProgress, FixResult, Progress
+from jax_nbhelp.core.protocol import PROGRESS_MIME, RESULT_MIME
 from jax_nbhelp.core.state import STATE
 from jax_nbhelp.show.bundle import bundle_json, register
 
-RESULT_MIME = "application/vnd.jax-nbhelp.result+json"
-# While a long fix runs: how far it is (FixProgress, the schema's "progress"), one display
-# made at the first report and updated in place after it, so the card can draw a bar.
-PROGRESS_MIME = "application/vnd.jax-nbhelp.progress+json"
+__all__ = ["PROGRESS_MIME", "RESULT_MIME", "apply", "kept_mode", "result_json", "status"]
 
 
 def _answer(payload: dict[str, Any]) -> None:
@@ -37,6 +35,14 @@ def _held(card_id: object, session: object) -> Any:
     if not isinstance(card_id, str) or (session is not None and session != STATE.session):
         return None
     return STATE.cards.get(card_id)
+
+
+def kept_mode() -> None:
+    """Answer the interpret mode this kernel keeps on "from now on" (``mode``: its name for
+    ``%jax_nbhelp interpret``, or None): the doctor writes it into a repaired notebook."""
+    from jax_nbhelp.jaxapi import interpret_modes
+
+    _answer({"known": True, "mode": interpret_modes.session_mode() or None})
 
 
 def status(card_id: str, session: str | None = None) -> None:

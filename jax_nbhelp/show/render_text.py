@@ -6,9 +6,10 @@ import textwrap
 from functools import lru_cache
 
 from jax_nbhelp.core.model import Diagnosis, Location
+from jax_nbhelp.core.protocol import DIAGNOSIS_MIME
 from jax_nbhelp.diagnosis.context import is_top_level
 
-MIME_TYPE = "application/vnd.jax-nbhelp.diagnosis+json"
+MIME_TYPE = DIAGNOSIS_MIME  # the bundle's (core/protocol.py)
 
 
 @lru_cache(maxsize=512)

@@ -22,6 +22,7 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.fix import interpret_fixes
 from jax_nbhelp.jaxapi import interpret_modes
@@ -249,7 +250,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             interpret_fixes.rewrite_fix(ctx, situation, choice.mode),
         )
         if situation.plan.reruns:
-            cells = ", ".join(f"In [{n}]" for n in situation.plan.reruns)
+            cells = ", ".join(cell_label(n) for n in situation.plan.reruns)
             notes.append(
                 f"The interpret switch overrides interpret= but is read when a kernel is "
                 f"built, so {cells}, which built this one, run again under it."

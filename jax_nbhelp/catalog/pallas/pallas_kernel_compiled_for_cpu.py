@@ -11,6 +11,7 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix import interpret_fixes
 from jax_nbhelp.jaxapi import interpret_cost, interpret_modes
@@ -300,7 +301,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         if cost is not None and cost.long:
             notes.append(interpret_cost.long_note(cost))
     if situation.plan.reruns:
-        cells = ", ".join(f"In [{n}]" for n in situation.plan.reruns)
+        cells = ", ".join(cell_label(n) for n in situation.plan.reruns)
         notes.append(
             f"The interpret switch is read when a kernel is built, and {cells} built this one "
             "before this cell ran: re-running only this cell under the switch would change "
