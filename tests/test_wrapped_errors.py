@@ -37,6 +37,7 @@ NOT_THROUGH_A_CALLBACK = {
     "JNH205": "needs the interpreted kernel's live frames",
     # Python imports, not JAX: only the import system's own frames say the import failed
     "JNH213": "an import inside a callback is the callback's own code",
+    "JNH611": "an import inside a callback is the callback's own code",
     # The linearization message is JAX's for any operation: it is a pallas_call's only
     # when pallas_call's own frames are in the chain, which a callback's text does not keep.
     "JNH218": "needs pallas_call's frames",
