@@ -88,6 +88,19 @@ def test_no_module_imports_a_layer_above_its_own() -> None:
     assert not upward, "\n".join(upward)
 
 
+# Pairs of layers the numbers allow but the design does not.
+APART = {("show", "diagnosis"): "show/ renders core's plain data; it asks diagnosis/ nothing"}
+
+
+def test_layers_kept_apart_do_not_import_each_other() -> None:
+    crossing = [f"{MODULES[name].relative_to(PACKAGE.parent)}:{line} imports {target} "
+                f"({APART[pair]})"
+                for name, edges in GRAPH.items() for line, target in edges
+                if (pair := (name.split(".")[1] if "." in name else name,
+                             target.split(".")[1] if "." in target else target)) in APART]
+    assert not crossing, "\n".join(crossing)
+
+
 def test_no_import_cycle() -> None:
     edges = {name: {target for _, target in targets} for name, targets in GRAPH.items()}
     state: dict[str, int] = {}  # 1: on the current path, 2: done

@@ -1,6 +1,6 @@
 """What jax_nbhelp and its frontends say to each other, named once: the mime types of the
 kernel's displays (``docs/diagnosis.schema.json`` describes their data; the TypeScript twins
-are in ``labextension/src/bundle.ts``), and how a cell is named to a user."""
+are in ``labextension/src/bundle.ts``), how a cell is named to a user, and which frames are a cell's own top level."""
 
 from __future__ import annotations
 
@@ -16,3 +16,11 @@ PROGRESS_MIME = "application/vnd.jax-nbhelp.progress+json"
 def cell_label(number: int) -> str:
     """A cell as IPython names it: ``In [3]``."""
     return f"In [{number}]"
+
+
+def is_top_level(function: str) -> bool:
+    """Whether a frame's function name is a cell's or module's top level, not a function.
+
+    Python names it ``<module>``; IPython 7 names a cell's code ``<cell line: N>``.
+    """
+    return function == "<module>" or function.startswith("<cell line")

@@ -34,14 +34,6 @@ from jax_nbhelp.diagnosis.line_values import (
 from jax_nbhelp.diagnosis.sources import locate
 
 
-def is_top_level(function: str) -> bool:
-    """Whether a frame's function name is a cell's or module's top level, not a function.
-
-    Python names it ``<module>``; IPython 7 names a cell's code ``<cell line: N>``.
-    """
-    return function == "<module>" or function.startswith("<cell line")
-
-
 @dataclass(frozen=True)
 class Frame:
     filename: str

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from jax_nbhelp.core.model import CellEdit, Diagnosis, Fix, FixResult, Location
-from jax_nbhelp.diagnosis.context import is_top_level
+from jax_nbhelp.core.protocol import is_top_level
 from jax_nbhelp.show.card.styles import CARD_CSS, hide_rules
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -263,8 +263,11 @@ def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | N
             parts.append(f'<details><summary>Traceback of the re-run</summary><pre '
                          f'class="jnh-trace">{esc(strip_ansi(result.traceback))}</pre></details>')
         if result.diagnosis is not None:
+            # a chain: the new error's fixes are built on the code this fix ran
+            start = (f" Its fixes start from your code as “{label}” rewrote it."
+                     if fix.edits else "")
             parts.append('<div class="jnh-text">jax_nbhelp knows the new error; its '
-                         "diagnosis follows.</div>")
+                         f"diagnosis follows.{start}</div>")
         elif result.traceback:
             parts.append('<div class="jnh-text jnh-muted">jax_nbhelp has no diagnosis for the '
                          "new error.</div>")
