@@ -40,6 +40,50 @@ def old_kernel(loaded: Notebook) -> Notebook:
     return loaded
 
 
+def test_the_first_fix_says_the_next_fixes_start_from_its_code(loaded: Notebook) -> None:
+    from jax.experimental import pallas as pl
+
+    from jax_nbhelp.show.card.html import outcome_html
+
+    if hasattr(pl, "load"):
+        pytest.skip("this JAX still has pl.load")
+    loaded.ok(_OLD_KERNEL)
+    loaded.run("out = add_one(jnp.zeros(8))")
+    first = jax_nbhelp.last()
+    assert first is not None
+    fix = next(f for f in first.fixes if f.label == "Index the refs")
+    result = fix.apply()
+    assert result.diagnosis is not None
+    shown = outcome_html(fix, result)
+    assert "✗ Not fixed." in shown
+    assert "Its fixes start from your code as “Index the refs” rewrote it." in shown
+
+
+def test_a_chain_that_fails_at_its_end_puts_back_everything(loaded: Notebook) -> None:
+    """The last fix of a chain runs the first's rewrite too; when that run fails, the kernel
+    holds what it held before either fix, and the user's cell is as typed."""
+    from jax.experimental import pallas as pl
+
+    if hasattr(pl, "load"):
+        pytest.skip("this JAX still has pl.load")
+    loaded.ok(_OLD_KERNEL)
+    before = {name: loaded.shell.user_ns[name] for name in ("add_one_kernel", "add_one")}
+    # the cell's next line fails whatever runs the kernel: 8 values do not make 3
+    loaded.run("out = add_one(jnp.zeros(8))\nrows = out.reshape(3, -1)")
+    first = jax_nbhelp.last()
+    assert first is not None and first.code == "JNH210"
+    assert not next(f for f in first.fixes if f.label == "Index the refs").apply().ok
+    second = jax_nbhelp.last()
+    assert second is not None and second.code == "JNH201"
+    result = next(f for f in second.fixes if f.label == "Pass interpret=True").apply()
+    assert not result.ok
+    assert {"add_one_kernel", "add_one"} <= set(result.restored)
+    for name, value in before.items():
+        assert loaded.shell.user_ns[name] is value, name
+    assert "out" not in loaded.shell.user_ns
+    assert "rows" not in loaded.shell.user_ns
+
+
 @pytest.mark.parametrize("label", ["Interpret mode from now on", "Pass interpret=True"])
 def test_a_fix_after_a_fix_runs_the_earlier_fix_too(old_kernel: Notebook, label: str) -> None:
     second = jax_nbhelp.last()

@@ -246,6 +246,8 @@ def test_a_fix_for_the_error_a_fix_raised_keeps_the_first(tmp_path: Path) -> Non
             timeout=60_000)
         assert card.locator(".jnh-nested [data-jnh-code]").first.get_attribute(
             "data-jnh-code") == "JNH201"
+        first_outcome = card.locator(".jnh-outcome-area").first.inner_text()
+        assert "Its fixes start from your code as “Index the refs" in first_outcome
         second.click()
         card.locator(".jnh-nested .jnh-ok").wait_for(timeout=180_000)
         outcome = card.locator(".jnh-nested .jnh-outcome-area").inner_text()

@@ -675,8 +675,11 @@ export class CardView {
       this.outcome.appendChild(details);
     }
     if (result.diagnosis) {
+      // a chain: the new error's fixes are built on the code this fix ran
+      const start =
+        fix.edits.length > 0 ? ` Its fixes start from your code as “${fix.label}” rewrote it.` : '';
       this.outcome.appendChild(
-        element(d, 'div', 'jnh-text', 'jax_nbhelp knows the new error; its diagnosis follows.')
+        element(d, 'div', 'jnh-text', `jax_nbhelp knows the new error; its diagnosis follows.${start}`)
       );
     }
   }
