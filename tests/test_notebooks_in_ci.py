@@ -164,6 +164,30 @@ def test_bad_paths_are_named_and_the_rest_still_checked(course: Path, tmp_path: 
     assert "| 2/2 | 0 |" in proc.stdout  # clean.ipynb was checked all the same
 
 
+def test_a_kernel_that_dies_fails_its_notebook_with_the_cell_that_ran(tmp_path: Path) -> None:
+    notebook = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("x = 1"),
+        nbformat.v4.new_markdown_cell("The next cell ends its process."),
+        nbformat.v4.new_code_cell("import os\nos._exit(3)"),
+        nbformat.v4.new_code_cell("y = 2"),
+    ])
+    nbformat.write(notebook, tmp_path / "dies.ipynb")
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("z = 3")]),
+                   tmp_path / "fine.ipynb")
+    junit = tmp_path / "junit.xml"
+    proc = pytest_nbhelp("--nbhelp", tmp_path, f"--junitxml={junit}", cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    found = outcomes(junit)
+    assert found["fine"] == ("passed", "")
+    status, text = found["dies"]
+    assert status == "failed"
+    assert "the kernel died while cell 3 ran" in text
+    assert "os._exit(3)" in text
+    checked = doctor(tmp_path / "dies.ipynb", "--quiet", cwd=tmp_path)
+    assert checked.returncode != 0
+    assert "the kernel died while cell 3 ran" in checked.stderr
+
+
 def test_ctrl_c_stops_with_130_and_writes_nothing(tmp_path: Path) -> None:
     notebook = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("x = 1"),

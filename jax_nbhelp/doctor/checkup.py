@@ -185,6 +185,7 @@ class Checkup:
         self._done: float | None = None  # the share of the notebook's cells already run
         self._knock = KnockOn()
         self._kernel: Kernel | None = None
+        self.running: int | None = None  # the cell (1-based) the kernel is running now
 
     def kernel_name(self) -> str:
         spec = self.nb.metadata.get("kernelspec", {}) or {}
@@ -211,7 +212,11 @@ class Checkup:
                 self._where = f"[{position}/{len(code_cells)}] cell {index + 1}"
                 self._done = (position - 1) / len(code_cells)
                 self.progress(self._where, self._done, False)
-                if not self._cell(kernel, index):
+                try:
+                    ran = self._cell(kernel, index)
+                except KernelGone as exc:
+                    raise KernelGone(f"{exc} while cell {index + 1} ran") from None
+                if not ran:
                     left = len(code_cells) - position
                     if left and self.report.stopped is None:
                         self.report.stopped = (f"stopped at cell {index + 1}; {left} cell"
@@ -233,7 +238,9 @@ class Checkup:
     def _cell(self, kernel: Kernel, index: int) -> bool:
         """Run cell ``index``; False when the run stops here."""
         cell = self.nb.cells[index]
+        self.running = index + 1
         outcome = kernel.run(cell.source, self.options.timeout)
+        self.running = None
         self.report.run += 1
         if outcome.execution_count is not None:
             self._counts[outcome.execution_count] = index

@@ -79,8 +79,10 @@ class NotebookItem(pytest.Item):
             raise NotebookFailed(f"{self.path.name}: {exc}; --nbhelp-kernel NAME picks "
                                  "another") from None
         except KernelGone as exc:
-            raise NotebookFailed(f"{self.path.name}: {exc} (cell "
-                                 f"{checkup.report.run or 1} was running)") from None
+            running = checkup.running
+            where = ("" if running is None else
+                     "\n" + _excerpt(typed[running - 1], None))
+            raise NotebookFailed(f"{self.path.name}: {exc}{where}") from None
         written = self._write_repaired(notebook, report)
         if not report.ok or any(failure.fixed for failure in report.failures):
             raise NotebookFailed(failure_text(self.path.name, typed, report, written))
