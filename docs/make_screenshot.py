@@ -6,8 +6,9 @@ traceback followed by the card as it first shows; with ``--fixed`` it first clic
 collective_axes" and waits for "Fixed" (the native card then folds to one line).
 
 By default the card is the JupyterLab extension's native one (docs/card-native-light.png,
-or -dark.png with ``--dark``); ``--widget`` disables the extension and shows the ipywidgets
-card that VS Code and Colab get (docs/card.png).
+or -dark.png with ``--dark``); ``--widget`` disables the extension and shows the same card as
+an anywidget, what VS Code and Colab get (docs/card.png), after its fix ran: there the
+outcome gives the fixed cell to copy.
 
 Needs Chromium from the system (Debian: ``apt-get install -y chromium``) and the test extra
 (``pip install -e ".[test]"``: jupyterlab, playwright). Usage::
@@ -27,7 +28,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 import lab_driver  # noqa: E402
 
-LIVE_CARD = "[class*=jnh-live-]"
+LIVE_CARD = "[class*=jnh-live-] .jnh-native"
 NATIVE_CARD = ".jnh-native"
 
 
@@ -35,9 +36,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dark", action="store_true", help="JupyterLab Dark theme")
     parser.add_argument("--widget", action="store_true",
-                        help="the ipywidgets card (the extension disabled)")
+                        help="the anywidget card (the extension disabled)")
     parser.add_argument("--fixed", action="store_true",
-                        help="after 'Remove collective_axes' worked (the ipywidgets card: always)")
+                        help="after 'Remove collective_axes' worked (the anywidget card: always)")
     parser.add_argument("--out", type=Path, default=None, help="default: under docs/")
     args = parser.parse_args()
     if args.widget:
@@ -52,8 +53,7 @@ def main() -> int:
     theme = "JupyterLab Dark" if args.dark else "JupyterLab Light"
     root = Path(tempfile.mkdtemp(prefix="jnh-shot-"))
     lab_driver.write_notebook(root / "card.ipynb", lab_driver.FLAGSHIP_CELLS)
-    selector, button = (LIVE_CARD, ".jnh-fix-button") if args.widget else (
-        NATIVE_CARD, "button.jnh-button")
+    selector, button = (LIVE_CARD if args.widget else NATIVE_CARD), "button.jnh-button"
     with lab_driver.jupyterlab(root, extension=not args.widget) as url, \
             lab_driver.chromium(1400, 2000) as page:
         lab_driver.open_notebook(page, url, "card.ipynb", theme=theme)

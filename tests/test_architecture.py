@@ -101,6 +101,18 @@ def test_layers_kept_apart_do_not_import_each_other() -> None:
     assert not crossing, "\n".join(crossing)
 
 
+def test_the_card_is_not_written_in_python_widgets() -> None:
+    """The live card is the TypeScript one (an anywidget module): no Python module builds a
+    card from ipywidgets' own widgets."""
+    built = [f"{path.relative_to(PACKAGE.parent)}:{node.lineno}"
+             for path in MODULES.values()
+             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+             if (isinstance(node, ast.Import) and any(a.name.startswith("ipywidgets")
+                                                      for a in node.names))
+             or (isinstance(node, ast.ImportFrom) and (node.module or "").startswith("ipywidgets"))]
+    assert not built, built
+
+
 def test_no_import_cycle() -> None:
     edges = {name: {target for _, target in targets} for name, targets in GRAPH.items()}
     state: dict[str, int] = {}  # 1: on the current path, 2: done

@@ -1,6 +1,6 @@
-"""The ipywidgets card in a real browser: JupyterLab 4 on 127.0.0.1, Chromium driven by
+"""The widget card in a real browser: JupyterLab 4 on 127.0.0.1, Chromium driven by
 Playwright, with jax_nbhelp's JupyterLab extension disabled, as in the frontends that
-cannot load it (VS Code, Colab): there the widget is the card.
+cannot load it (VS Code, Colab): there the widget (the anywidget card) is the card.
 
 Runs the failing notebook, clicks a fix in the card and sees "Fixed"; then saves, closes
 the kernel and reopens the notebook (the widget model is gone, as after any restart) and
@@ -56,14 +56,14 @@ def test_click_a_fix_in_jupyterlab_then_reopen_without_the_widget(tmp_path: Path
             lab_driver.open_notebook(page, url, "card.ipynb")
             lab_driver.run_all(page)
             card = page.locator(LIVE).first
-            card.locator(".jnh-fix-button").first.wait_for(timeout=180_000)
+            card.locator(".jnh-native button.jnh-button").first.wait_for(timeout=180_000)
             lab_driver.wait_idle(page)
             # Laid out as the native card: the cause with its place, the recommended fix
             # first, the rest in closed details, all of it short.
             text = card.inner_text()
             assert "call at In [3], line 5" in text
-            assert text.index("Fix 2: Remove collective_axes") < text.index("Other fixes:") \
-                < text.index("Fix 1: Run as one program")
+            assert text.index("Remove collective_axes") < text.index("Other fixes:") \
+                < text.index("Run as one program")
             assert "In [3], line 5, in scaled" not in text  # the details are closed
             card.locator("details.jnh-more > summary").click()
             assert "In [3], line 5, in scaled" in card.inner_text()
@@ -76,12 +76,12 @@ def test_click_a_fix_in_jupyterlab_then_reopen_without_the_widget(tmp_path: Path
             # The live card replaces its static copy on screen.
             shown = [c for c in _output_children(page, 3) if c["display"] != "none"]
             assert [c["text"].count("Collective run_scoped") for c in shown] == [0, 1]
-            card.locator(".jnh-fix-button", has_text="Remove collective_axes").click()
+            card.locator("button.jnh-button", has_text="Remove collective_axes").click()
             card.locator(".jnh-ok").wait_for(timeout=180_000)
             assert "✓ Fixed." in card.locator(".jnh-ok").inner_text()
             # folded to the header and the outcome, with the way back
-            assert not card.locator(".jnh-fix-button").first.is_visible()
-            assert card.locator(".jnh-unfold").is_visible()
+            assert not card.locator("button.jnh-button").first.is_visible()
+            assert card.locator(".jnh-collapse").inner_text() == "Details ▸"
             if SHOTS:
                 card.screenshot(path=str(Path(SHOTS) / "widget_card_fixed.png"))
             lab_driver.save(page)

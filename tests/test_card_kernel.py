@@ -11,7 +11,7 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from jax_nbhelp.show.card.widget import WIDGET_VIEW_MIME
+from jax_nbhelp.show.card.live import WIDGET_VIEW_MIME
 from jax_nbhelp.show.render_text import MIME_TYPE
 
 pytestmark = pytest.mark.kernel
@@ -72,12 +72,13 @@ def test_failing_cell_outputs_hold_the_widget_and_its_html_fallback(
     assert live.data["text/plain"] == ""
     state = executed.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     root = state[view["model_id"]]
-    assert root["model_name"] == "VBoxModel"
+    assert root["model_name"] == "AnyModel"  # the TypeScript card, as an anywidget
     assert f"jnh-live-{card_id}" in root["state"]["_dom_classes"]
-    buttons = [m["state"]["description"] for m in state.values()
-               if m["model_name"] == "ButtonModel"
-               and "jnh-fix-button" in m["state"]["_dom_classes"]]
-    assert buttons == ["Fix 1: Run as one program", "Fix 2: Remove collective_axes"]
+    diagnosis = root["state"]["diagnosis"]
+    assert diagnosis["card_id"] == card_id
+    assert [fix["label"] for fix in diagnosis["fixes"]] == ["Run as one program",
+                                                            "Remove collective_axes"]
+    assert diagnosis["recommended"] == 2
 
 
 def test_nbconvert_html_without_widget_state_shows_the_explanation(

@@ -71,10 +71,12 @@ def test_a_chain_that_fails_at_its_end_puts_back_everything(loaded: Notebook) ->
     # the cell's next line fails whatever runs the kernel: 8 values do not make 3
     loaded.run("out = add_one(jnp.zeros(8))\nrows = out.reshape(3, -1)")
     first = jax_nbhelp.last()
-    assert first is not None and first.code == "JNH210"
+    assert first is not None
+    assert first.code == "JNH210"
     assert not next(f for f in first.fixes if f.label == "Index the refs").apply().ok
     second = jax_nbhelp.last()
-    assert second is not None and second.code == "JNH201"
+    assert second is not None
+    assert second.code == "JNH201"
     result = next(f for f in second.fixes if f.label == "Pass interpret=True").apply()
     assert not result.ok
     assert {"add_one_kernel", "add_one"} <= set(result.restored)

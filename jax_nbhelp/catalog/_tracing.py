@@ -22,9 +22,9 @@ from typing import Literal
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.core.model import Location
+from jax_nbhelp.core.protocol import is_top_level
 from jax_nbhelp.diagnosis import line_values
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
-from jax_nbhelp.core.protocol import is_top_level
 from jax_nbhelp.diagnosis.names import dotted
 
 _ORIGIN_RE = re.compile(

@@ -1,7 +1,7 @@
 """The card at a glance: the few sentences every surface shows before its details.
 
 One place decides them, and the diagnosis bundle carries them (``Diagnosis.to_json``), so
-the native card, the ipywidgets card, the static copy and the text form say the same:
+the native card (and its anywidget twin), the static copy and the text form say the same:
 
 - the cause: the explanation's first sentence;
 - the safety sentences that two or more fixes share, said once above the fixes, and what

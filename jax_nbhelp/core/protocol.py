@@ -1,6 +1,7 @@
 """What jax_nbhelp and its frontends say to each other, named once: the mime types of the
 kernel's displays (``docs/diagnosis.schema.json`` describes their data; the TypeScript twins
-are in ``labextension/src/bundle.ts``), how a cell is named to a user, and which frames are a cell's own top level."""
+are in ``labextension/src/bundle.ts``), how a cell is named to a user, and which frames are
+a cell's own top level."""
 
 from __future__ import annotations
 

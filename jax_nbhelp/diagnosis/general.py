@@ -16,8 +16,8 @@ import ast
 import re
 
 from jax_nbhelp.core.model import Diagnosis, Location
-from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.core.protocol import is_top_level
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.names import dotted
 
 CODE = "JNH000"

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from jax_nbhelp.core.model import FixProgress, FixResult, Progress
+from jax_nbhelp.core.model import FixProgress, Progress
 from jax_nbhelp.core.protocol import PROGRESS_MIME, RESULT_MIME
 from jax_nbhelp.core.state import STATE
-from jax_nbhelp.show.bundle import bundle_json, register
+from jax_nbhelp.show.bundle import result_json
 
 __all__ = ["PROGRESS_MIME", "RESULT_MIME", "apply", "kept_mode", "result_json", "status"]
 
@@ -48,31 +48,6 @@ def kept_mode() -> None:
 def status(card_id: str, session: str | None = None) -> None:
     """Answer whether this kernel still holds the diagnosis ``card_id`` (of ``session``)."""
     _answer({"known": _held(card_id, session) is not None, "session": STATE.session})
-
-
-def result_json(result: FixResult) -> dict[str, Any]:
-    """A fix's outcome for the frontend; a new error's diagnosis gets a card id of its own."""
-    from jax_nbhelp.show.card.html import strip_ansi
-
-    payload = result.to_json()
-    payload["known"] = True
-    payload["traceback"] = strip_ansi(result.traceback) if result.traceback else None
-    if result.diagnosis is not None:
-        payload["diagnosis"] = bundle_json(result.diagnosis, register(result.diagnosis))
-    payload["value"] = _plain(result.value) if result.ok and result.value is not None else None
-    return payload
-
-
-def _plain(value: Any) -> str:
-    """The failing cell's last value as IPython would print it (``Out[N]``)."""
-    from jax_nbhelp.core.state import current_shell
-
-    shell = current_shell()
-    try:
-        data, _ = shell.display_formatter.format(value)
-        return str(data.get("text/plain", repr(value)))
-    except Exception:
-        return repr(value)
 
 
 def apply(card_id: str, number: int, session: str | None = None) -> None:

@@ -5,7 +5,7 @@
 widget and the JupyterLab extension. ``text/html`` is the same explanation as a card.
 
 In a Jupyter kernel the diagnosis is the inline card (``jax_nbhelp.show.card``): a static copy
-that saved notebooks keep, then the live widget with one button per fix.
+that saved notebooks keep, then the live card (an anywidget) with one button per fix.
 """
 
 from __future__ import annotations

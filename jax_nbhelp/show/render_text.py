@@ -6,8 +6,7 @@ import textwrap
 from functools import lru_cache
 
 from jax_nbhelp.core.model import Diagnosis, Location
-from jax_nbhelp.core.protocol import DIAGNOSIS_MIME
-from jax_nbhelp.core.protocol import is_top_level
+from jax_nbhelp.core.protocol import DIAGNOSIS_MIME, is_top_level
 
 MIME_TYPE = DIAGNOSIS_MIME  # the bundle's (core/protocol.py)
 

@@ -5,6 +5,9 @@
  */
 
 /** The mime type of a diagnosis (the card renders it). */
+/** The page's mark (document.body.dataset) that the JupyterLab extension is running: the
+ *  anywidget card then draws nothing, as the native card shows the diagnosis. */
+export const NATIVE_CARD = 'jnhNativeCard';
 export const DIAGNOSIS_MIME = 'application/vnd.jax-nbhelp.diagnosis+json';
 
 /** The mime type of a fix's outcome, which `jax_nbhelp.shell.frontend` displays. */
@@ -179,6 +182,9 @@ export interface IFixResult {
   value?: string | null;
   /** The new error's diagnosis, when jax_nbhelp knows it (fixes chain). */
   diagnosis?: IDiagnosis | null;
+  /** The rewritten cells whose source differs from what the user's cells hold: what a
+   *  card that cannot edit the notebook (the anywidget card) gives the user to copy. */
+  copy?: IEdit[] | null;
 }
 
 /** Whether `value` looks like a diagnosis bundle this frontend can show. */

@@ -4,7 +4,7 @@
  * renderer wires its buttons to the kernel and the notebook.
  */
 
-import { IDiagnosis, IFix, IFixResult, ILocation, IProgress } from './bundle';
+import { IDiagnosis, IEdit, IFix, IFixResult, ILocation, IProgress } from './bundle';
 import { cardMarkdown, IApplied } from './markdown';
 import { canLocate } from './locate';
 import { windowLines } from './window';
@@ -178,7 +178,10 @@ export class CardView {
     readonly onApply: (number: number) => void,
     readonly onStop: (() => void) | null = null,
     readonly onKeep: ((line: string) => void) | null = null,
-    onLocate: ((location: ILocation) => void) | null = null
+    onLocate: ((location: ILocation) => void) | null = null,
+    /** Whether the host writes a rewrite fix into the cells (the JupyterLab extension);
+     *  where it cannot (the anywidget card), a fix's outcome gives the fixed cells to copy. */
+    readonly writesCells = true
   ) {
     const d = diagnosis;
     this.node = element(doc, 'div', 'jnh-native');
@@ -547,6 +550,37 @@ export class CardView {
     this.outcome.appendChild(keep);
   }
 
+  /** The fixed source of each cell the fix rewrote, with a button that copies it: a
+   *  host that cannot edit the notebook leaves the edit to the user. */
+  private _showCopies(edits: IEdit[]): void {
+    const d = this.doc;
+    for (const edit of edits) {
+      const line = element(
+        d,
+        'div',
+        'jnh-text',
+        `Fixed source of ${edit.label}: copy it into the cell (the kernel ran it; this ` +
+          'card cannot edit your notebook). '
+      );
+      const button = element(d, 'button', 'jnh-tool jnh-copy-source', 'Copy') as HTMLButtonElement;
+      button.type = 'button';
+      button.addEventListener('click', () => {
+        const clipboard = d.defaultView?.navigator.clipboard;
+        const done = (copied: boolean) => {
+          button.textContent = copied ? 'Copied' : 'Copy failed (select the text)';
+        };
+        if (clipboard) {
+          clipboard.writeText(edit.source).then(() => done(true), () => done(false));
+        } else {
+          done(false);
+        }
+      });
+      line.appendChild(button);
+      this.outcome.appendChild(line);
+      this.outcome.appendChild(element(d, 'pre', 'jnh-copy', edit.source));
+    }
+  }
+
   /** "Run the cells below": Run all stopped at this cell, and `count` cells never ran. */
   offerRunBelow(count: number, run: () => void): void {
     const d = this.doc;
@@ -648,6 +682,8 @@ export class CardView {
             : 'Your cells already held the fixed source.';
       if (fix.setup_line) {
         this.showKeep(fix.setup_line);
+      } else if (!this.writesCells && fix.edits.length > 0) {
+        this._showCopies(result.copy ?? fix.edits);
       } else {
         this.outcome.appendChild(element(d, 'div', 'jnh-text', where));
       }

@@ -8,7 +8,7 @@ import { ICommandPalette } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
-import { DIAGNOSIS_MIME } from './bundle';
+import { DIAGNOSIS_MIME, NATIVE_CARD } from './bundle';
 import { controllerOf } from './controller';
 import { setFileOpener } from './locate';
 import { DiagnosisRenderer } from './renderer';
@@ -36,6 +36,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
     tracker: INotebookTracker,
     palette: ICommandPalette | null
   ) => {
+    // the anywidget card draws nothing where this extension shows the native card
+    document.body.dataset[NATIVE_CARD] = 'true';
     rendermime.addFactory(
       {
         safe: true,

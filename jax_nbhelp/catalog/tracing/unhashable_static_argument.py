@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.core.protocol import is_top_level
+from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH307"

@@ -1,8 +1,9 @@
 """The inline diagnosis card: one-click fixes in any frontend that runs a Jupyter kernel.
 
-``html`` renders the card as escaped HTML (the static copy a saved notebook keeps);
-``widget`` builds the live ipywidgets card. Nothing here imports ipywidgets until a card is
-actually shown in a kernel.
+``html`` renders the card as escaped HTML (the static copy a saved notebook keeps); ``live``
+is the live card: the JupyterLab extension's own TypeScript card, built as an anywidget
+module, for the frontends where that extension does not run. Nothing here imports a widget
+library until a card is actually shown in a kernel.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jax_nbhelp.core.model import Diagnosis
-    from jax_nbhelp.show.card.widget import DiagnosisCard
+    from jax_nbhelp.show.card.live import LiveCard
 
 
 def widget_frontend(shell: Any) -> bool:
@@ -19,15 +20,19 @@ def widget_frontend(shell: Any) -> bool:
     return getattr(shell, "kernel", None) is not None
 
 
-def build_card(diagnosis: Diagnosis) -> DiagnosisCard:
-    """The live card for ``diagnosis`` (imports ipywidgets)."""
-    from jax_nbhelp.show.card.widget import DiagnosisCard
+def build_card(diagnosis: Diagnosis) -> LiveCard:
+    """The live card for ``diagnosis`` (imports anywidget); ImportError where anywidget or
+    the card's module (built with the JupyterLab extension) is missing."""
+    from jax_nbhelp.show.card import live
 
-    return DiagnosisCard(diagnosis)
+    if not live.built():
+        raise ImportError("jax_nbhelp's card module is not built (jax_nbhelp/show/static)")
+    return live.LiveCard(diagnosis)
 
 
-def show_card(diagnosis: Diagnosis) -> DiagnosisCard | None:
-    """Display the card (static copy + live widget); None when ipywidgets is unavailable."""
+def show_card(diagnosis: Diagnosis) -> LiveCard | None:
+    """Display the card (static copy + live widget); None when it cannot be built, and the
+    static card with its text shows instead."""
     try:
         card = build_card(diagnosis)
     except ImportError:

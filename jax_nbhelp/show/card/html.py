@@ -1,7 +1,7 @@
 """The card as HTML: pure functions from the model to escaped markup.
 
-Used by the live widget (inside ipywidgets HTML widgets) and by the static copy that a saved
-notebook, nbconvert or a notebook viewer shows without a kernel. Every string that can come
+The static copy that a saved notebook, nbconvert or a notebook viewer shows without a kernel
+(the live card is the JupyterLab extension's TypeScript card). Every string that can come
 from the user's code, the exception or JAX goes through ``esc``; the markup is plain
 semantic HTML, so it stays readable where a sanitizer drops the ``<style>``.
 """
@@ -243,7 +243,7 @@ def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | N
             fixed_sources_html(to_copy),
         ]
         if fix.setup_line:
-            # ipywidgets and static cards cannot write the notebook: the line to paste.
+            # a static card cannot write the notebook: the line to paste
             parts.append('<div class="jnh-text jnh-keep">To keep it in the notebook, put '
                          f"<code>{esc(fix.setup_line)}</code> after <code>%load_ext "
                          "jax_nbhelp</code> in its first cell, so that a fresh run of the "

@@ -1,4 +1,4 @@
-"""The card's CSS, shared by the live widget and the static HTML copy.
+"""The static card's CSS (the live card's is the JupyterLab extension's own, ``static/card.css``).
 
 Colours come from JupyterLab's theme variables (also defined by Notebook 7, and mapped onto
 the editor theme by VS Code's Jupyter extension). Every variable has a fallback, and the
@@ -105,11 +105,6 @@ CARD_CSS = """
   border-left: 4px solid var(--jp-error-color1, #d32f2f);
   background: rgba(248, 81, 73, 0.12);
 }
-.jnh-card .jnh-running { font-style: italic; color: var(--jp-ui-font-color2, inherit); }
-.jnh-card .jnh-fix-button { align-self: flex-start; width: auto; max-width: 100%; margin: 2px 0; }
-.jnh-card .widget-html, .jnh-card .widget-html-content, .jnh-card .widget-output,
-.jnh-card .widget-box { min-width: 0; max-width: 100%; }
-.jnh-card .widget-html-content { line-height: 1.45; white-space: normal; overflow: visible; }
 .jnh-card summary { cursor: pointer; }
 .jnh-card .jnh-cause { margin: 2px 0 6px 0; }
 .jnh-card .jnh-primary, .jnh-card .jnh-others {
@@ -122,7 +117,6 @@ CARD_CSS = """
 .jnh-card .jnh-primary .jnh-short { margin: 0; flex: 1 1 20em; }
 .jnh-card .jnh-more { margin: 6px 0 2px 0; }
 .jnh-card .jnh-more > summary { color: var(--jp-ui-font-color2, inherit); }
-.jnh-card .jnh-unfold { align-self: flex-start; }
 """
 
 
