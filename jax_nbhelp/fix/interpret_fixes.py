@@ -1,17 +1,16 @@
-"""Choosing the interpreter for a failing kernel, and the two fixes that switch it on.
+"""The fixes that switch an interpreter on for a failing kernel.
 
 Shared by the diagnoses of a kernel compiled for the CPU (JNH201) and of a kernel given the
-wrong interpreter (JNH205). The interpreter is chosen from what JAX held about the kernel
-(``ctx.kernel``: its mesh, memory spaces, primitives), and only when that is missing from
-the user's source. Both fixes re-run exactly the cells that build the kernel (see
-``kernel_cells``), and both are verified by running them.
+wrong interpreter (JNH205), which choose the interpreter (``catalog/_interpreter_choice.py``).
+The fixes re-run exactly the cells that build the kernel (see ``kernel_cells``), and each is
+verified by running it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from jax_nbhelp.core import glance
 from jax_nbhelp.core.model import Fix, Location
@@ -35,22 +34,12 @@ TPU_MODULE = "jax.experimental.pallas.tpu"
 GPU_MODULE = "jax.experimental.pallas.mosaic_gpu"
 SAME_KERNEL = ("The kernel runs as written, simulated on the CPU (slowly): the same operations, "
                "so the same results, up to the chip's floating-point details.")
-_TPU_WORDS = ("create_tensorcore_mesh", "core_map", "async_copy", "sync_copy",
-              "SemaphoreType", "VMEM", "SMEM", "ANY", "HBM")
-
-
-@dataclass(frozen=True)
-class Choice:
-    """The interpreter that fits the kernel (None: none does), and why, in the user's terms."""
-
-    mode: Mode | None
-    reasons: tuple[str, ...]
-    from_source: bool = False  # JAX's own view of the kernel was not available
 
 
 @dataclass(frozen=True)
 class Situation:
-    choice: Choice
+    """The failing kernel: the cells that build it, and where."""
+
     plan: KernelPlan
     failing: Location | None
     cells: dict[int, str] = field(default_factory=dict)
@@ -61,53 +50,10 @@ def _gpu_alias(ctx: ErrorContext) -> str:
     return ctx.alias(GPU_MODULE) or "plgpu"
 
 
-def _is_gpu_site(site: Site, ctx: ErrorContext) -> bool:
+def is_gpu_site(site: Site, ctx: ErrorContext) -> bool:
+    """Whether ``site`` builds a Mosaic GPU kernel (``plgpu.kernel``)."""
     prefix = site.constructor.rsplit(".", 1)[0]
     return prefix == _gpu_alias(ctx) or prefix.endswith("mosaic_gpu")
-
-
-def choose(ctx: ErrorContext, plan: KernelPlan) -> Choice:
-    """The interpreter for the failing kernel. Never plain interpret=True for a mesh kernel."""
-    facts = ctx.kernel
-    if facts is not None:
-        family = facts.family
-        if facts.triton and family == "generic":
-            return Choice("hlo", ("it has Triton compiler parameters (the CompilerParams of "
-                                  "jax.experimental.pallas.triton)",))
-        if family == "gpu":
-            return Choice("gpu", facts.gpu_evidence)
-        if family == "tpu":
-            return Choice("tpu", facts.tpu_evidence)
-        if family == "mixed":
-            return Choice(None, facts.tpu_evidence + facts.gpu_evidence)
-        if facts.mesh_kernel:
-            return Choice("tpu", (f"it runs over a mesh ({facts.mesh or 'pl.kernel/core_map'})",))
-        if any(site.is_mesh_kernel and not _is_gpu_site(site, ctx) for site in plan.sites):
-            return Choice("tpu", ("the code it runs also builds kernels over a TPU mesh",))
-        return Choice("hlo", ("it is a grid kernel with no TPU- or GPU-only features",))
-    return _choose_from_source(ctx, plan)
-
-
-def _choose_from_source(ctx: ErrorContext, plan: KernelPlan) -> Choice:
-    frames = [frame for link in ctx.chain for frame in link.frames]
-    if any(_is_gpu_site(site, ctx) for site in plan.sites) or any(
-        "mosaic_gpu" in frame.filename for frame in frames
-    ):
-        return Choice("gpu", ("it is built with plgpu.kernel (Mosaic GPU)",), from_source=True)
-    texts = [site.text for site in plan.sites]
-    if any(site.is_mesh_kernel for site in plan.sites) or any(
-        word in text for text in texts for word in _TPU_WORDS
-    ) or any(frame.function == "core_map" for frame in frames):
-        return Choice("tpu", ("its code uses TPU meshes, memory or copies",), from_source=True)
-    if plan.sites:
-        return Choice("hlo", ("it is a pallas_call grid kernel",), from_source=True)
-    # Unknown kernel: TPU interpret fails loudly where interpret=True may return zeros.
-    return Choice(
-        "tpu",
-        ("jax_nbhelp could not see the kernel; TPU interpret mode checks the most and fails "
-         "loudly where plain interpret=True could silently compute zeros",),
-        from_source=True,
-    )
 
 
 def _cell_filename(shell: object, number: int) -> str:
@@ -133,7 +79,8 @@ def cell_location(shell: object, cells: dict[int, str], number: int, lineno: int
 
 
 def analyse(ctx: ErrorContext) -> Situation:
-    """The failing kernel: which interpreter fits it, and which cells build it."""
+    """The failing kernel: which cells build it (which interpreter fits it is the catalog's
+    choice, ``catalog/_interpreter_choice.py``)."""
     failing = ctx.failing_cell()
     shell = current_shell()
     raising = failing_cell(ctx)
@@ -165,7 +112,7 @@ def analyse(ctx: ErrorContext) -> Situation:
         where = cell_location(shell, cells, best[0].cell, best[0].lineno)
     elif deepest is not None and deepest != failing:
         where = deepest
-    return Situation(choose(ctx, plan), plan, failing, cells, where)
+    return Situation(plan, failing, cells, where)
 
 
 def mode_code(mode: Mode, ctx: ErrorContext) -> tuple[str, str | None]:
@@ -183,7 +130,7 @@ def mode_code(mode: Mode, ctx: ErrorContext) -> tuple[str, str | None]:
 
 def site_mode(site: Site, mode: Mode, ctx: ErrorContext) -> Mode:
     """The interpreter for one kernel-building call (a mesh kernel never gets "hlo")."""
-    if _is_gpu_site(site, ctx) or mode == "gpu":
+    if is_gpu_site(site, ctx) or mode == "gpu":
         return "gpu"
     if site.is_mesh_kernel:
         return "tpu"
@@ -199,10 +146,49 @@ def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode, *, switched: bool = F
     ``switched``: the fix sets the interpreter through the switch, with jax_nbhelp's own
     params (in TPU interpret mode those count the grid steps as the fix runs)."""
     found = interpret_cost.estimate(ctx.kernel, mode, counted=switched and mode == "tpu")
-    fix.estimate = found
-    if found is not None and found.long:
-        fix.summary += f" {found.sentence()}"
-    return fix
+    summary = fix.summary + (f" {found.sentence()}" if found is not None and found.long else "")
+    return replace(fix, estimate=found, summary=summary)
+
+
+@dataclass(frozen=True)
+class _SwitchWords:
+    """What a runtime fix says of the switch: its label, how it switches, how safe it is,
+    and what happens after the run."""
+
+    label: str
+    switching: str
+    safety: str
+    after: str
+
+
+def _switch_words(mode: Mode, from_now_on: bool) -> _SwitchWords:
+    if from_now_on:
+        return _SwitchWords(
+            label="Interpret mode from now on",
+            switching=("and leave Pallas's interpret switch on for the rest of this kernel "
+                       "(each later kernel in the interpreter of its family), set for this "
+                       "one to"),
+            safety=(
+                f"{SAME_KERNEL} Your code is not changed. From now on every kernel built in "
+                "this kernel process is interpreted, each in the interpreter of its family "
+                "(TPU kernels in TPU interpret mode, Triton-style GPU kernels with "
+                "interpret=True, Mosaic GPU kernels in GPU interpret mode), until `%jax_nbhelp "
+                "interpret off` or a kernel restart. Kernels built earlier and not re-run "
+                "here still fail, and their diagnosis re-runs their cells."
+            ),
+            after=("and leaves it set for the rest of this kernel (`%jax_nbhelp interpret "
+                   "off` restores it)."),
+        )
+    return _SwitchWords(
+        label=f"Re-run in {interpret_modes.describe(mode).name.removeprefix('plain ')}",
+        switching="with Pallas's interpret switch set to",
+        safety=(
+            f"{SAME_KERNEL} Your code is not changed: kernels built during the re-run keep the "
+            "mode for this session, but a fresh run of the notebook fails again until "
+            "interpret= is in the code."
+        ),
+        after="then restores it.",
+    )
 
 
 def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode, *,
@@ -213,34 +199,12 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode, *,
     one decision for a notebook whose every cell builds a kernel (a tutorial's).
     """
     info = interpret_modes.describe(mode)
+    words = _switch_words(mode, from_now_on)
     rebuilt = ""
     if situation.plan.statements:
         rebuilt = (" The statements that built the kernel (or captured it) before it ran "
                    "run again first; nothing else of their cells does.")
-    if from_now_on:
-        label = "Interpret mode from now on"
-        switching = ("and leave Pallas's interpret switch on for the rest of this kernel (each "
-                     "later kernel in the interpreter of its family), set for this one to")
-        safety = (
-            f"{SAME_KERNEL} Your code is not changed. From now on every kernel built in this "
-            "kernel process is interpreted, each in the interpreter of its family (TPU "
-            "kernels in TPU interpret mode, Triton-style GPU kernels with interpret=True, "
-            "Mosaic GPU kernels in GPU interpret mode), until `%jax_nbhelp interpret off` or "
-            "a kernel restart. Kernels built earlier and not re-run here still fail, and "
-            "their diagnosis re-runs their cells."
-        )
-        after = ("and leaves it set for the rest of this kernel (`%jax_nbhelp interpret off` "
-                 "restores it).")
-    else:
-        label = f"Re-run in {info.name.removeprefix('plain ')}"
-        switching = "with Pallas's interpret switch set to"
-        safety = (
-            f"{SAME_KERNEL} Your code is not changed: kernels built during the re-run keep the "
-            "mode for this session, but a fresh run of the notebook fails again until "
-            "interpret= is in the code."
-        )
-        after = "then restores it."
-    summary = (f"Re-run the failing cell from the statement that raised, {switching} "
+    summary = (f"Re-run the failing cell from the statement that raised, {words.switching} "
                f"{info.code}.{rebuilt}")
     unavailable = interpret_modes.switch_unavailable() or interpret_modes.params_unavailable(mode)
     forcing = ("force_gpu_interpret_mode()" if mode == "gpu"
@@ -251,24 +215,17 @@ def runtime_fix(ctx: ErrorContext, situation: Situation, mode: Mode, *,
             return interpret_modes.interpret_switch_from_now_on(mode)
         return interpret_modes.interpret_switch(mode)
 
-    fix = rerun_fix(
-        ctx,
-        label=label,
-        summary=summary,
-        safety=safety,
-        safe=True,
-        runtime=switch,
-        runtime_description="",
-        unavailable=unavailable,
-        touch=situation.plan.touch(),
-    )
+    fix = rerun_fix(ctx, label=words.label, summary=summary, safety=words.safety, safe=True,
+                    runtime=switch, runtime_description="", unavailable=unavailable,
+                    touch=situation.plan.touch())
     ran = (", then ".join(run.where for run in fix.runs)
            + (" run" if len(fix.runs) > 1 else " runs") if fix.runs else "the failing cell runs")
-    if from_now_on:
-        fix.setup_line = f"%jax_nbhelp interpret {mode}"
-    fix.runtime_description = (
-        f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
-        f"(what {forcing} does) while {ran}, {after}"
+    fix = replace(
+        fix,
+        setup_line=f"%jax_nbhelp interpret {mode}" if from_now_on else None,
+        runtime_description=(
+            f"Sets jax._src.config.pallas_tpu_interpret_mode_context_manager to {info.code} "
+            f"(what {forcing} does) while {ran}, {words.after}"),
     )
     return with_estimate(fix, ctx, mode, switched=True)
 

@@ -232,86 +232,110 @@ def _apply(fix: Fix, early: Deferred | None = None) -> FixResult:
         )
     if not fix.runs:
         return FixResult(ok=False, fix_label=fix.label, error="Cannot apply: nothing to run.")
-    start = time.perf_counter()
-    value: Any = None
-    ran = fix.runs[-1]
-    filename = ""
-    snapshot = _Snapshot(shell.user_ns)
-    executed: list[str] = []
-    redefines = any(run.rewritten for run in fix.runs)
-    if redefines:
-        _forget_traces()
-    stop: Stop | None = None
-    try:
-        wrapper = fix.runtime() if fix.runtime is not None else contextlib.nullcontext()
-        with stoppable(early) as stop, wrapper:
-            for run in fix.runs:
-                ran = run
-                executed.append(executed_source(run))
-                filename = _cell_filename(shell, run)
-                value = _compile_and_run(shell, run, executed[-1], filename)
-    except BaseException as exc:
-        # An interrupt arrives as KeyboardInterrupt, or (stopped inside an interpreted
-        # kernel's callback) as the kernel's own error with the stop requested.
-        stopped = isinstance(exc, KeyboardInterrupt) or (stop is not None and stop.requested)
-        if not stopped and isinstance(exc, Exception):
-            return _failed(fix, ran, filename, exc, shell, snapshot, redefines, start,
-                           executed)
-        if not stopped:
-            raise
-        # Only the fix stops, and it leaves nothing behind.
-        restored = snapshot.restore()
-        if redefines:
+    return _FixRun(fix, shell).run(early)
+
+
+class _FixRun:
+    """One run of a fix: it runs the fix's cells, and builds the result; a run that fails
+    or is stopped first puts back what it changed."""
+
+    def __init__(self, fix: Fix, shell: Any) -> None:
+        self.fix = fix
+        self.shell = shell
+        self.start = time.perf_counter()
+        self.snapshot = _Snapshot(shell.user_ns)
+        self.executed: list[str] = []
+        self.ran = fix.runs[-1]  # the run going on (or the last one)
+        self.filename = ""
+        # a fix that redefines functions makes JAX's cached traces of the old ones stale
+        self.redefines = any(run.rewritten for run in fix.runs)
+
+    def run(self, early: Deferred | None) -> FixResult:
+        if self.redefines:
             _forget_traces()
-        seconds = time.perf_counter() - start
+        stop: Stop | None = None
+        try:
+            wrapper = (self.fix.runtime() if self.fix.runtime is not None
+                       else contextlib.nullcontext())
+            with stoppable(early) as stop, wrapper:
+                value = self._cells()
+        except BaseException as exc:
+            # An interrupt arrives as KeyboardInterrupt, or (stopped inside an interpreted
+            # kernel's callback) as the kernel's own error with the stop requested.
+            stopped = isinstance(exc, KeyboardInterrupt) or (stop is not None and stop.requested)
+            if not stopped and isinstance(exc, Exception):
+                return self.failed(exc)
+            if not stopped:
+                raise
+            return self.stopped()
+        return self.succeeded(value)
+
+    def _cells(self) -> Any:
+        """Run the fix's cells in order; the last one's value."""
+        value: Any = None
+        for run in self.fix.runs:
+            self.ran = run
+            self.executed.append(executed_source(run))
+            self.filename = _cell_filename(self.shell, run)
+            value = _compile_and_run(self.shell, run, self.executed[-1], self.filename)
+        return value
+
+    def _undo(self) -> tuple[str, ...]:
+        """Put back the names the run changed; the names, as they were put back."""
+        restored = self.snapshot.restore()
+        if self.redefines:
+            _forget_traces()  # traces made with the fix's definitions are stale again
+        return tuple(restored)
+
+    def succeeded(self, value: Any) -> FixResult:
+        _record_output(self.shell, self.ran, value)
+        for run in self.fix.runs:
+            if run.resumed and run.cell is not None:
+                STATE.raised.pop(run.cell, None)  # its rest ran: that cell completed
+        return FixResult(
+            ok=True,
+            fix_label=self.fix.label,
+            source=self.ran.source,
+            seconds=time.perf_counter() - self.start,
+            value=value,
+            executed=tuple(self.executed),
+            repeated=tuple(run.repeats for run in self.fix.runs if run.repeats),
+            setup_line=self.fix.setup_line,
+        )
+
+    def stopped(self) -> FixResult:
+        """Only the fix stops, and it leaves nothing behind."""
+        restored = self._undo()
+        seconds = time.perf_counter() - self.start
         return FixResult(
             ok=False,
-            fix_label=fix.label,
-            error=f"Stopped by you after {seconds:.0f} s, while running {ran.where}; "
+            fix_label=self.fix.label,
+            error=f"Stopped by you after {seconds:.0f} s, while running {self.ran.where}; "
                   "what the fix changed was put back.",
-            source=ran.source,
+            source=self.ran.source,
             seconds=seconds,
-            restored=tuple(restored),
-            executed=tuple(executed),
+            restored=restored,
+            executed=tuple(self.executed),
             stopped=True,
         )
-    _record_output(shell, ran, value)
-    for run in fix.runs:
-        if run.resumed and run.cell is not None:
-            STATE.raised.pop(run.cell, None)  # its rest ran: that cell completed
-    return FixResult(
-        ok=True,
-        fix_label=fix.label,
-        source=ran.source,
-        seconds=time.perf_counter() - start,
-        value=value,
-        executed=tuple(executed),
-        repeated=tuple(run.repeats for run in fix.runs if run.repeats),
-        setup_line=fix.setup_line,
-    )
 
-
-def _failed(fix: Fix, ran: CellRun, filename: str, exc: Exception, shell: Any,
-            snapshot: _Snapshot, redefines: bool, start: float,
-            executed: list[str]) -> FixResult:
-    """The result of a fix whose run raised: undone, its new error diagnosed."""
-    # A fix that did not succeed leaves the names as it found them (a half-applied fix,
-    # such as a kernel rebuilt in interpret mode, would change the next error).
-    restored = snapshot.restore()
-    if redefines:
-        _forget_traces()  # traces made with the fix's definitions are stale again
-    diagnosis = _diagnose_undone(fix, ran, filename, exc, shell)
-    return FixResult(
-        ok=False,
-        fix_label=fix.label,
-        error=f"{type(exc).__name__}: {exc}".splitlines()[0],
-        diagnosis=diagnosis,
-        source=ran.source,
-        seconds=time.perf_counter() - start,
-        traceback=_format_error(shell, exc),
-        restored=tuple(restored),
-        executed=tuple(executed),
-    )
+    def failed(self, exc: Exception) -> FixResult:
+        """Undone, its new error diagnosed: a fix that did not succeed leaves the names as it
+        found them (a half-applied fix, such as a kernel rebuilt in interpret mode, would
+        change the next error)."""
+        restored = self._undo()
+        diagnosis = _diagnose_undone(self.fix, self.ran, self.filename, exc, self.shell)
+        return FixResult(
+            ok=False,
+            fix_label=self.fix.label,
+            error=f"{type(exc).__name__}: {exc}".splitlines()[0],
+            diagnosis=diagnosis,
+            source=self.ran.source,
+            seconds=time.perf_counter() - self.start,
+            traceback=_format_error(self.shell, exc),
+            restored=restored,
+            executed=tuple(self.executed),
+        )
 
 
 def _diagnose_undone(fix: Fix, ran: CellRun, filename: str, exc: BaseException,

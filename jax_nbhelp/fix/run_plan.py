@@ -208,8 +208,7 @@ def plan_runs(
     error stopped. ``mentions(name)``: the cells of ``history`` whose source holds
     ``name``, from an index kept between errors (None: search ``history``).
     """
-    edits = dict(edits or {})
-    touch = dict(touch or {})
+    edits = edits or {}
     failing_after = edits.get(failing.cell, (failing.source, failing.source))[1]
     failing_cell = _cell(failing.cell, failing.source, failing_after)
     resume = _resume_index(failing, failing_cell) if failing_cell is not None else None
@@ -217,63 +216,182 @@ def plan_runs(
         return Plan((_whole(failing.cell, failing_after,
                             "jax_nbhelp could not split this cell into statements, so all of "
                             "it runs"),))
-    resume_index, resume_why = resume
+    planner = _Planner(failing, failing_cell, resume, history, raised or {}, mentions)
+    planner.touched(edits, touch or {})
+    planner.dependents()
+    return Plan((*planner.earlier_runs(), planner.failing_run(namespace)),
+                tuple(planner.not_rerun))
 
-    cells: dict[int, _Cell] = {failing.cell: failing_cell}
-    for number, (before, after) in edits.items():
-        if number != failing.cell:
-            parsed = _cell(number, before, after)
-            if parsed is not None:
-                cells[number] = parsed
-    for number in touch:
-        if number not in cells:
-            source = history.get(number)
-            if source is not None and (parsed := _cell(number, source, source)) is not None:
-                cells[number] = parsed
-    selected: dict[int, dict[int, str]] = {n: dict(c.changed) for n, c in cells.items()}
-    for number, lines in touch.items():
-        cell = cells.get(number)
-        if cell is None:
-            continue
-        for line, why in lines.items():
-            stmt = cell.parsed.statement_at(line)
-            if stmt is not None:
-                selected[number].setdefault(stmt.index, why)
-    starts = [n for n, chosen in selected.items() if chosen]
-    not_rerun: list[str] = []
-    if starts:
-        _dependents(min(starts), failing, cells, history, selected, resume_index, not_rerun,
-                    raised or {}, mentions)
 
-    # Statements of the failing cell chosen right before the resume point run with it, as
-    # one piece: "In [3] from line 1 (rewritten: def scaled)".
-    own = selected.get(failing.cell, {})
-    start = resume_index
-    while start - 1 in own:
-        start -= 1
-    runs: list[CellRun] = []
-    for number in sorted(cells, key=lambda n: (n == failing.cell, n)):
-        chosen = selected.get(number, {})
-        if number == failing.cell:
-            chosen = {i: why for i, why in chosen.items() if i < start}
-        runs += _selected_runs(cells[number], chosen)
-    rest = list(failing_cell.parsed.statements[start:_end_index(failing, failing_cell)])
-    changed_rest = [s for s in rest if s.index in failing_cell.changed]
-    whys = [resume_why] if resume_why else []
-    whys += list(dict.fromkeys(own[s.index] for s in rest if s.index < resume_index))
-    whys += list(dict.fromkeys(failing_cell.changed[s.index] for s in changed_rest))
-    loop, loop_why = None, ""
-    if rest and namespace is not None and start == resume_index:
-        loop, loop_why = _loop(failing, failing_cell, rest[0], namespace)
-        if loop_why:
-            whys = [loop_why] + [why for why in whys if why != resume_why]
-    repeats = ""
-    if loop is None and rest and start == resume_index:
-        repeats = _repeats(failing, rest[0])
-    runs.append(_block(failing_cell, rest, "; ".join(dict.fromkeys(whys)),
-                       resumed=failing.restart_last is None, rewritten=bool(changed_rest),
-                       loop=loop, repeats=repeats))
-    return Plan(tuple(runs), tuple(not_rerun))
+class _Planner:
+    """The steps of a plan, each a method: the statements a fix touches (``touched``), the
+    later ones that bind names from them (``dependents``), the runs before the failing cell
+    (``earlier_runs``) and the failing cell's own run (``failing_run``). It changes only its
+    own state; what it was given stays as it was."""
+
+    def __init__(self, failing: FailingCell, failing_cell: _Cell, resume: tuple[int, str],
+                 history: Mapping[int, str], raised: Mapping[int, tuple[int, str]],
+                 mentions: Callable[[str], Sequence[int] | None] | None) -> None:
+        self.failing = failing
+        self.failing_cell = failing_cell
+        self.resume_index, self.resume_why = resume
+        self.history = history
+        self.raised = raised
+        self.mentions = mentions
+        self.cells: dict[int, _Cell] = {failing.cell: failing_cell}
+        # cell -> {statement index: why it runs}
+        self.selected: dict[int, dict[int, str]] = {}
+        self.not_rerun: list[str] = []
+        self._between: list[tuple[int, str]] | None = None  # see _cells_with
+
+    def touched(self, edits: Mapping[int, tuple[str, str]],
+                touch: Mapping[int, Mapping[int, str]]) -> None:
+        """The statements a rewrite changed, and those to run again unchanged."""
+        for number, (before, after) in edits.items():
+            if number != self.failing.cell:
+                parsed = _cell(number, before, after)
+                if parsed is not None:
+                    self.cells[number] = parsed
+        for number in touch:
+            if number not in self.cells:
+                source = self.history.get(number)
+                if source is not None and (parsed := _cell(number, source, source)) is not None:
+                    self.cells[number] = parsed
+        self.selected = {n: dict(c.changed) for n, c in self.cells.items()}
+        for number, lines in touch.items():
+            cell = self.cells.get(number)
+            if cell is None:
+                continue
+            for line, why in lines.items():
+                stmt = cell.parsed.statement_at(line)
+                if stmt is not None:
+                    self.selected[number].setdefault(stmt.index, why)
+
+    def _start(self) -> int:
+        """Where the failing cell's run starts: the resume point, or before it when the
+        statements right before it run too, as one piece ("In [3] from line 1 (rewritten:
+        def scaled)")."""
+        own = self.selected.get(self.failing.cell, {})
+        start = self.resume_index
+        while start - 1 in own:
+            start -= 1
+        return start
+
+    def earlier_runs(self) -> list[CellRun]:
+        """The chosen statements of each cell, in execution order, the failing cell's
+        before its start."""
+        start = self._start()
+        runs: list[CellRun] = []
+        for number in sorted(self.cells, key=lambda n: (n == self.failing.cell, n)):
+            chosen = self.selected.get(number, {})
+            if number == self.failing.cell:
+                chosen = {i: why for i, why in chosen.items() if i < start}
+            runs += _selected_runs(self.cells[number], chosen)
+        return runs
+
+    def failing_run(self, namespace: Mapping[str, Any] | None) -> CellRun:
+        """The failing cell from its start to its end (or the end of the undone run)."""
+        failing, cell = self.failing, self.failing_cell
+        own = self.selected.get(failing.cell, {})
+        start = self._start()
+        rest = list(cell.parsed.statements[start:_end_index(failing, cell)])
+        changed_rest = [s for s in rest if s.index in cell.changed]
+        whys = [self.resume_why] if self.resume_why else []
+        whys += list(dict.fromkeys(own[s.index] for s in rest if s.index < self.resume_index))
+        whys += list(dict.fromkeys(cell.changed[s.index] for s in changed_rest))
+        loop, loop_why = None, ""
+        if rest and namespace is not None and start == self.resume_index:
+            loop, loop_why = _loop(failing, cell, rest[0], namespace)
+            if loop_why:
+                whys = [loop_why] + [why for why in whys if why != self.resume_why]
+        repeats = ""
+        if loop is None and rest and start == self.resume_index:
+            repeats = _repeats(failing, rest[0])
+        return _block(cell, rest, "; ".join(dict.fromkeys(whys)),
+                      resumed=failing.restart_last is None, rewritten=bool(changed_rest),
+                      loop=loop, repeats=repeats)
+
+    def dependents(self) -> None:
+        """Add the statements that bind names from selected ones (in execution order)."""
+        starts = [n for n, chosen in self.selected.items() if chosen]
+        if not starts:
+            return
+        start = min(starts)
+        names: set[str] = set()
+        retried = _retried(self.failing, self.history, self.raised, start)
+        pending = [n for n in self.cells if n <= self.failing.cell]
+        heapq.heapify(pending)
+        looked_up: set[str] = set()
+        visited = -1
+        while pending:
+            number = heapq.heappop(pending)
+            if number <= visited:
+                continue
+            visited = number
+            cell = self._visited_cell(number, retried)
+            if cell is None:
+                continue
+            names = self._bindings(number, *cell, names)
+            # A cell that mentions none of the names has nothing to do: it reads none and
+            # rebinds none. Visiting one that mentions a name since rebound does nothing
+            # either.
+            for name in names - looked_up:
+                looked_up.add(name)
+                for later in self._cells_with(name, number, start):
+                    heapq.heappush(pending, later)
+
+    def _visited_cell(self, number: int, retried: Mapping[int, int]
+                      ) -> tuple[_Cell, int | None] | None:
+        """Cell ``number`` as the plan sees it, and where what ran of it stopped, when it was
+        tried again (None: it all completed)."""
+        cell = self.cells.get(number)
+        if cell is not None:
+            return cell, None
+        parsed = _cell(number, self.history[number], self.history[number])
+        if parsed is None:
+            return None
+        stopped = parsed.parsed.statement_at(retried[number]) if number in retried else None
+        return parsed, (stopped.index if stopped is not None else None)
+
+    def _bindings(self, number: int, cell: _Cell, ended: int | None,
+                  names: set[str]) -> set[str]:
+        """Choose the statements of ``cell`` that bind names from ``names``; the names
+        bound by what the plan runs, after this cell."""
+        names = set(names)
+        chosen = self.selected.setdefault(number, {})
+        for stmt in cell.parsed.statements:
+            if number == self.failing.cell and stmt.index >= self.resume_index:
+                break
+            if ended is not None and stmt.index >= ended:
+                break  # it raised there and was tried again: nothing from here completed
+            if stmt.index in chosen:
+                names |= stmt.binds
+                continue
+            used = stmt.reads & names
+            if used and stmt.rebinds_only:
+                chosen[stmt.index] = "uses " + ", ".join(sorted(used))
+                names |= stmt.binds
+                self.cells.setdefault(number, cell)
+            elif used:
+                self.not_rerun.append(f"{label(number)}, line {stmt.first} ({stmt.summary}) "
+                                      "uses " + ", ".join(sorted(used)))
+            elif stmt.binds & names:
+                names -= stmt.binds  # rebound by code the fix does not touch
+        return names
+
+    def _cells_with(self, name: str, after: int, start: int) -> list[int]:
+        """The cells between the first changed one and the failing one whose text mentions
+        ``name``, after ``after``: most never mention a changed name (a notebook may hold
+        hundreds), so only those are visited, found by the shell's index of them (which a
+        later error extends by the new cells only), or by a substring test."""
+        end = self.failing.cell
+        found = self.mentions(name) if self.mentions is not None else None
+        if found is not None:
+            return [n for n in found if after < n < end and n in self.history]
+        if self._between is None:
+            self._between = sorted((n, source) for n, source in self.history.items()
+                                   if start <= n < end)
+        return [n for n, source in self._between if name in source and n > after]
 
 
 def _repeats(failing: FailingCell, first: Statement) -> str:
@@ -320,82 +438,6 @@ def _loop(failing: FailingCell, cell: _Cell, first: Statement,
         return None, (f"the for loop in which line {failing.lineno} raised runs from its "
                       f"start, so what ran of it runs again ({found})")
     return found, loop_resume.describe(found, failing.lineno)
-
-
-def _dependents(
-    start: int,
-    failing: FailingCell,
-    cells: dict[int, _Cell],
-    history: Mapping[int, str],
-    selected: dict[int, dict[int, str]],
-    resume_index: int,
-    not_rerun: list[str],
-    raised: Mapping[int, tuple[int, str]],
-    mentions: Callable[[str], Sequence[int] | None] | None,
-) -> None:
-    """Add the statements that bind names from selected ones (in execution order)."""
-    names: set[str] = set()
-    # The cells between the first changed one and the failing one: most never mention a
-    # changed name (a notebook may hold hundreds), so only those whose text mentions one
-    # are visited, in execution order, found by a substring test per name (or the
-    # shell's index of them, which a later error extends by the new cells only).
-    end = failing.cell
-    between: list[tuple[int, str]] | None = None
-
-    def cells_with(name: str, after: int) -> list[int]:
-        nonlocal between
-        found = mentions(name) if mentions is not None else None
-        if found is not None:
-            return [n for n in found if after < n < end and n in history]
-        if between is None:
-            between = sorted((n, source) for n, source in history.items()
-                             if start <= n < end)
-        return [n for n, source in between if name in source and n > after]
-
-    retried = _retried(failing, history, raised, start)
-    pending = [n for n in cells if n <= failing.cell]
-    heapq.heapify(pending)
-    looked_up: set[str] = set()
-    visited = -1
-    while pending:
-        number = heapq.heappop(pending)
-        if number <= visited:
-            continue
-        visited = number
-        cell = cells.get(number)
-        ended: int | None = None  # where what ran of it stopped, when it was tried again
-        if cell is None:
-            parsed = _cell(number, history[number], history[number])
-            if parsed is None:
-                continue
-            cell = parsed
-            stopped = cell.parsed.statement_at(retried[number]) if number in retried else None
-            ended = stopped.index if stopped is not None else None
-        chosen = selected.setdefault(number, {})
-        for stmt in cell.parsed.statements:
-            if number == failing.cell and stmt.index >= resume_index:
-                break
-            if ended is not None and stmt.index >= ended:
-                break  # it raised there and was tried again: nothing from here completed
-            if stmt.index in chosen:
-                names |= stmt.binds
-                continue
-            used = stmt.reads & names
-            if used and stmt.rebinds_only:
-                chosen[stmt.index] = "uses " + ", ".join(sorted(used))
-                names |= stmt.binds
-                cells.setdefault(number, cell)
-            elif used:
-                not_rerun.append(f"{label(number)}, line {stmt.first} ({stmt.summary}) uses "
-                                 + ", ".join(sorted(used)))
-            elif stmt.binds & names:
-                names -= stmt.binds  # rebound by code the fix does not touch
-        # A cell that mentions none of the names has nothing to do: it reads none and
-        # rebinds none. Visiting one that mentions a name since rebound does nothing either.
-        for name in names - looked_up:
-            looked_up.add(name)
-            for later in cells_with(name, number):
-                heapq.heappush(pending, later)
 
 
 def _retried(failing: FailingCell, history: Mapping[int, str],

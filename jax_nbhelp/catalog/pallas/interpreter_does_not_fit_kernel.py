@@ -19,7 +19,7 @@ memory (GMEM, SMEM). Each rejects the other's kernels, with messages that do not
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry
+from jax_nbhelp.catalog import _entry, _interpreter_choice
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.core.protocol import cell_label
@@ -211,7 +211,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if interpreter is None:
         return None
     situation = interpret_fixes.analyse(ctx)
-    choice = situation.choice
+    choice = _interpreter_choice.choose(ctx, situation.plan)
     triton = ctx.kernel is not None and ctx.kernel.triton
     if choice.mode == interpreter or (choice.mode == "hlo" and not triton):
         return None  # the interpreter fits the kernel: some other problem

@@ -8,7 +8,7 @@ one of the interpret modes; which one depends on the kernel (see ``interpret_mod
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry
+from jax_nbhelp.catalog import _entry, _interpreter_choice
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.core.protocol import cell_label
@@ -239,7 +239,7 @@ def _same_line(a: Location, b: Location) -> bool:
     return (a.filename, a.lineno) == (b.filename, b.lineno)
 
 
-def _kind_sentence(choice: interpret_fixes.Choice) -> str:
+def _kind_sentence(choice: _interpreter_choice.Choice) -> str:
     reasons = " and ".join(choice.reasons[:2])
     if choice.mode is None:
         return (f"It mixes TPU and GPU features ({reasons}), so no interpreter can run it: "
@@ -258,7 +258,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if link is None:
         return None
     situation = interpret_fixes.analyse(ctx)
-    choice = situation.choice
+    choice = _interpreter_choice.choose(ctx, situation.plan)
     where = situation.where
     call_site = ctx.call_site()
     if call_site is not None and where is not None and _same_line(call_site, where):
