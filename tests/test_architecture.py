@@ -113,6 +113,29 @@ def test_the_card_is_not_written_in_python_widgets() -> None:
     assert not built, built
 
 
+def test_the_doctor_reaches_the_kernel_only_through_the_frontend_module() -> None:
+    """The doctor drives a kernel: the code it sends there (strings, not import statements)
+    names no module of jax_nbhelp but ``shell.frontend``, as the JupyterLab extension does."""
+    import re
+
+    named = re.compile(r"jax_nbhelp(?:\.\w+)+")
+    reached = []
+    for name, path in MODULES.items():
+        if not name.startswith("jax_nbhelp.doctor"):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                      if isinstance(node, (ast.Module, ast.FunctionDef, ast.ClassDef))
+                      and node.body and isinstance(node.body[0], ast.Expr)}
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Constant) and isinstance(node.value, str)
+                    and id(node) not in docstrings):
+                reached += [f"{path.name}:{node.lineno} {module}"
+                            for module in named.findall(node.value)
+                            if module != "jax_nbhelp.shell.frontend"]
+    assert not reached, reached
+
+
 def test_no_import_cycle() -> None:
     edges = {name: {target for _, target in targets} for name, targets in GRAPH.items()}
     state: dict[str, int] = {}  # 1: on the current path, 2: done

@@ -141,6 +141,8 @@ def test_clicking_a_fix_runs_it_and_ends_with_fixed(loaded: Notebook) -> None:
     assert copy["label"] == "In [3]"
     assert copy["original"] == HELPER
     assert copy["source"] == fixed.source
+    # a view of the widget drawn later replays what ran
+    assert card.card.widget.outcomes == [answer]
     # The static copy (what a saved notebook keeps) carries the outcome too.
     static = card.card.static_bundle()
     outcome = _text(static["text/html"])

@@ -615,7 +615,8 @@ export class CardView {
     number: number,
     result: IFixResult,
     outputs: IRunOutput[],
-    written: string[]
+    written: string[],
+    reveal = true
   ): void {
     const fix = this.diagnosis.fixes[number - 1];
     this._applied = { label: fix.label, ok: !!result.ok, error: result.error };
@@ -626,7 +627,7 @@ export class CardView {
       this.setCollapsed(true);
     }
     const outcome = this.outcome as HTMLElement & { scrollIntoView?: (arg?: unknown) => void };
-    if (typeof outcome.scrollIntoView === 'function') {
+    if (reveal && typeof outcome.scrollIntoView === 'function') {
       outcome.scrollIntoView({ block: 'nearest' });
     }
   }

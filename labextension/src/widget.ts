@@ -4,7 +4,8 @@
  * the extension disabled). Built into `jax_nbhelp/show/static/card.js`; the kernel side is
  * `jax_nbhelp.show.card.live`.
  *
- * The widget's model holds the diagnosis bundle. A click sends `{kind: 'apply', card_id,
+ * The widget's model holds the diagnosis bundle and the answers so far (`outcomes`, which a
+ * view drawn later replays). A click sends `{kind: 'apply', card_id,
  * number}`; the kernel answers `{kind: 'progress', card_id, progress}` while the fix runs and
  * `{kind: 'result', card_id, number, result, outputs}` at its end. A failed fix whose new
  * error jax_nbhelp knows nests that error's card, whose clicks go the same way.
@@ -16,6 +17,7 @@ import { CardView, IRunOutput } from './card';
 /** What anywidget hands `render`: the widget's model, as much of it as the card uses. */
 export interface IWidgetModel {
   get(name: 'diagnosis'): IDiagnosis;
+  get(name: 'outcomes'): IKernelMessage[] | undefined;
   send(content: Record<string, unknown>): void;
   on(event: 'msg:custom', callback: (content: IKernelMessage) => void): void;
   off?(event: 'msg:custom', callback: (content: IKernelMessage) => void): void;
@@ -66,8 +68,9 @@ export class WidgetCards {
     return view;
   }
 
-  /** A message from the kernel side, for the card it names. */
-  receive(message: IKernelMessage): void {
+  /** A message from the kernel side, for the card it names; `reveal`: bring an outcome
+   *  into view (not when a view drawn later replays what ran). */
+  receive(message: IKernelMessage, reveal = true): void {
     const view = this.views.get(message.card_id);
     if (view === undefined) {
       return;
@@ -85,7 +88,7 @@ export class WidgetCards {
             'cell again for a fresh one.'
         });
       }
-      view.showOutcome(message.number, result, message.outputs ?? [], []);
+      view.showOutcome(message.number, result, message.outputs ?? [], [], reveal);
       if (!result.ok && result.diagnosis) {
         this.mount(view.nested, result.diagnosis);
       }
@@ -99,6 +102,10 @@ function render({ model, el }: { model: IWidgetModel; el: HTMLElement }): () => 
     return () => undefined; // the JupyterLab extension's native card shows this diagnosis
   }
   const cards = new WidgetCards(model, el);
+  // a view drawn after fixes ran (the output shown again, a second view) shows them too
+  for (const message of model.get('outcomes') ?? []) {
+    cards.receive(message, false);
+  }
   const listener = (message: IKernelMessage) => cards.receive(message);
   model.on('msg:custom', listener);
   return () => model.off?.('msg:custom', listener);

@@ -5,7 +5,8 @@ written once.
 
 Imported only when a card is shown, so ``import jax_nbhelp`` never imports anywidget.
 
-The widget's model holds the diagnosis bundle. A click sends ``{"kind": "apply", "card_id",
+The widget's model holds the diagnosis bundle, and the answers so far (``outcomes``, which
+a view drawn later replays). A click sends ``{"kind": "apply", "card_id",
 "number"}``; the fix runs here, in the comm's handler, as the JupyterLab extension's request
 runs it (``shell/frontend.apply``), and the answer goes back as ``{"kind": "result", ...}``
 with what the fix printed, after ``{"kind": "progress", ...}`` reports while it runs. A new
@@ -47,6 +48,9 @@ class CardWidget(anywidget.AnyWidget):
     _esm = STATIC / "card.js"
     _css = STATIC / "card.css"
     diagnosis = traitlets.Dict().tag(sync=True)
+    # the answers sent so far, in order: a view drawn later (the output shown again, a
+    # second view of the notebook) replays them, so it shows what the first one shows
+    outcomes = traitlets.List().tag(sync=True)
 
 
 class LiveCard:
@@ -89,8 +93,10 @@ class LiveCard:
             new_id = (answer.get("diagnosis") or {}).get("card_id")
             self.applied[card_id] = (diagnosis, fix, result, new_id)
             self.republish()
-        self.widget.send({"kind": "result", "card_id": card_id, "number": number,
-                          "result": answer, "outputs": outputs})
+        message = {"kind": "result", "card_id": card_id, "number": number, "result": answer,
+                   "outputs": outputs}
+        self.widget.outcomes = [*self.widget.outcomes, message]
+        self.widget.send(message)
         return answer
 
     def _nested(self) -> set[str]:
