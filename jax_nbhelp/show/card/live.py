@@ -50,7 +50,7 @@ class CardWidget(anywidget.AnyWidget):
     diagnosis = traitlets.Dict().tag(sync=True)
     # the answers sent so far, in order: a view drawn later (the output shown again, a
     # second view of the notebook) replays them, so it shows what the first one shows
-    outcomes = traitlets.List().tag(sync=True)
+    outcomes: traitlets.List[dict[str, Any]] = traitlets.List().tag(sync=True)
 
 
 class LiveCard:
