@@ -156,6 +156,11 @@ function placeLink(
   return element(doc, 'span', 'jnh-muted', plain);
 }
 
+/** What a card says when its kernel no longer knows its diagnosis (every host of the card). */
+export const STALE =
+  'This diagnosis is stale: the kernel restarted since the error. Run the failing cell ' +
+  'again for a fresh one.';
+
 /** The card for one diagnosis; a failed fix nests the card of its new error. */
 export class CardView {
   readonly node: HTMLElement;

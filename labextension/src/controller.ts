@@ -10,7 +10,7 @@ import { Kernel } from '@jupyterlab/services';
 
 import { applyWrites, ICellState, planEdits, planSetupLine } from './apply';
 import { IDiagnosis, IFixResult, ILocation } from './bundle';
-import { CardView } from './card';
+import { CardView, STALE } from './card';
 import { ask, frontendCall } from './kernel';
 import { cellIndexOf, fileOpener, relativeTo, serverRoot } from './locate';
 
@@ -19,9 +19,6 @@ const CONTROLLERS = new WeakMap<HTMLElement, CardController>();
 export const NO_KERNEL =
   'No kernel is running. The explanation stands; to apply a fix, run the failing cell ' +
   'again with jax_nbhelp loaded.';
-export const STALE =
-  'This diagnosis is stale: the kernel restarted since the error. Run the failing cell ' +
-  'again for a fresh one.';
 const NO_NOTEBOOK = 'Fixes can be applied from a notebook with a running kernel.';
 
 /** The controller of the card whose root is `node`, if any. */

@@ -12,7 +12,7 @@
  */
 
 import { IDiagnosis, IFixResult, IProgress, NATIVE_CARD } from './bundle';
-import { CardView, IRunOutput } from './card';
+import { CardView, IRunOutput, STALE } from './card';
 
 /** What anywidget hands `render`: the widget's model, as much of it as the card uses. */
 export interface IWidgetModel {
@@ -81,12 +81,7 @@ export class WidgetCards {
       view.setRunning(null);
       const result = message.result;
       if (!result.known) {
-        view.setState({
-          kind: 'disabled',
-          reason:
-            'This diagnosis is stale: the kernel restarted since the error. Run the failing ' +
-            'cell again for a fresh one.'
-        });
+        view.setState({ kind: 'disabled', reason: STALE });
       }
       view.showOutcome(message.number, result, message.outputs ?? [], [], reveal);
       if (!result.ok && result.diagnosis) {
