@@ -16,6 +16,7 @@ from IPython.utils.capture import capture_output
 import jax_nbhelp
 from jax_nbhelp.catalog._example import PRELUDE
 from jax_nbhelp.core.state import STATE
+from jax_nbhelp.jaxapi.capabilities import clear_failed_gpu_interpreter
 from jax_nbhelp.show.render_text import MIME_TYPE
 
 PALLAS_IMPORTS = PRELUDE
@@ -113,6 +114,33 @@ class Notebook:
         return self.shell.user_ns[name]
 
 
+# The suite's longest units, started first so that two workers (pytest-xdist, see
+# pyproject's addopts) end together: each older JAX and Colab's stack run a part of the
+# suite in a venv of their own, and the catalog page runs every example.
+FIRST = ("test_older_jax.py::test_catalog_passes_on_an_older_jax[0.9.2]",
+         "test_older_jax.py::test_catalog_passes_on_an_older_jax[0.8.3]",
+         "test_colab_stack.py", "test_catalog_doc.py", "test_real_reports.py",
+         "test_native_card_browser.py", "test_notebooks_in_ci.py", "test_catalog.py")
+
+
+def _group(item: pytest.Item) -> str:
+    """A worker's unit of work: a test file (its module fixtures are built once), or one of
+    the long tests of FIRST on its own."""
+    nodeid = item.nodeid.split("/")[-1]
+    return next((first for first in FIRST if "::" in first and nodeid == first),
+                nodeid.split("::")[0])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.pluginmanager.hasplugin("xdist"):
+        return  # a venv of another stack runs part of the suite without workers
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(_group(item)))
+    rank = {first: index for index, first in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(_group(item), len(FIRST)))
+
+
 @pytest.fixture(scope="session")
 def ipython() -> InteractiveShell:
     return InteractiveShell.instance(colors="nocolor")
@@ -125,6 +153,9 @@ def nb(ipython: InteractiveShell) -> Iterator[Notebook]:
     STATE.last = STATE.last_result = None
     STATE.interpret_speed.clear()  # an earlier test's interpreted fix calibrates estimates
     yield Notebook(ipython)
+    # the shell is shared by the tests, not a user's: a test that ended with a kernel failed
+    # inside the GPU interpreter (jax_nbhelp not loaded) must not reach into the next
+    clear_failed_gpu_interpreter()
     if "jax_nbhelp" in ipython.extension_manager.loaded:
         ipython.run_line_magic("unload_ext", "jax_nbhelp")
     jax_nbhelp.unload_ipython_extension(ipython)

@@ -191,6 +191,33 @@ def test_plgpu_kernel_gets_gpu_interpret(loaded: Notebook) -> None:
     _applied(loaded, rewrite)
 
 
+OUT_OF_BOUNDS_IN_TWO_THREADS = """\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+from jax._src.pallas.mosaic_gpu.interpret.params import InterpretGPUParams
+
+def reads_past_its_rows(x_ref, o_ref):
+    i = jax.lax.axis_index("wg")
+    o_ref[pl.ds(i * 16, 8), :] = x_ref[pl.ds(i * 16, 8), :] + 1
+
+rows = jax.ShapeDtypeStruct((8, 128), jnp.float32)
+two_threads = plgpu.kernel(reads_past_its_rows, out_type=rows, num_threads=2, thread_name="wg",
+                           interpret=InterpretGPUParams())
+"""
+
+
+@pytest.mark.skipif(not HAS_GPU_INTERPRET, reason="needs GPU interpret mode (jax 0.10)")
+def test_a_kernel_that_failed_in_the_gpu_interpreter_does_not_break_the_next(
+        loaded: Notebook) -> None:
+    # JAX clears the GPU interpreter's memory only when a kernel ends normally; without
+    # jax_nbhelp, the next kernel with another thread count fails with a bare AssertionError.
+    loaded.ok(OUT_OF_BOUNDS_IN_TWO_THREADS)
+    assert loaded.run("two_threads(jnp.ones((8, 128)))").error is not None
+    loaded.ok("def add_one(x_ref, o_ref):\n"
+              "    o_ref[...] = x_ref[...] + 1\n"
+              "one_thread = plgpu.kernel(add_one, out_type=rows, interpret=InterpretGPUParams())\n"
+              "assert float(one_thread(jnp.ones((8, 128))).sum()) == 2048.0")
+
+
 def test_without_jaxs_view_the_choice_comes_from_the_source(loaded: Notebook) -> None:
     loaded.ok(CORE_MAP)
     failed = loaded.run(MESH_CALL)

@@ -15,6 +15,11 @@ from pathlib import Path
 
 import pytest
 
+try:
+    import fcntl
+except ImportError:  # Windows: one process at a time is the user's care
+    fcntl = None  # type: ignore[assignment]
+
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = Path(
     os.environ.get("JAX_NBHELP_TEST_CACHE")
@@ -38,7 +43,18 @@ def _python(env_dir: Path) -> Path:
 
 
 def environment(name: str, requirements: tuple[str, ...]) -> Path:
-    """The python of the cached environment ``name``, (re)built when its requirements change."""
+    """The python of the cached environment ``name``, (re)built when its requirements change.
+
+    One process builds it at a time (the suite's workers, or two runs of it, may ask at
+    once): the others wait for the lock, then find it ready."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / f"{name}.lock", "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        return _environment(name, requirements)
+
+
+def _environment(name: str, requirements: tuple[str, ...]) -> Path:
     env_dir = CACHE / name
     python = _python(env_dir)
     stamp = env_dir / ".jax_nbhelp-ready"
@@ -73,6 +89,9 @@ def run_pytest(python: Path, *paths: str) -> subprocess.CompletedProcess[str]:
     env = {key: value for key, value in os.environ.items()
            if not key.startswith(("PYTHON", "PYTEST", "VIRTUAL_ENV"))}
     return subprocess.run(
-        [str(python), "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider"],
+        # the environment has no pytest-xdist: the project's addopts (two workers) are not
+        # for it
+        [str(python), "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider",
+         "-o", "addopts=-ra --strict-markers"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900, check=False,
     )

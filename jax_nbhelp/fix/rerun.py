@@ -24,7 +24,7 @@ from jax_nbhelp.core.state import STATE, FailedFix, RerunSource, current_shell, 
 from jax_nbhelp.diagnosis.sources import leading_blank_lines
 from jax_nbhelp.fix import loop_resume
 from jax_nbhelp.fix.fix_stop import Deferred, Stop, deferred_interrupts, stoppable
-from jax_nbhelp.jaxapi import grid_progress, interpret_cost
+from jax_nbhelp.jaxapi import capabilities, grid_progress, interpret_cost
 
 
 def _cell_filename(shell: Any, run: CellRun) -> str:
@@ -285,7 +285,14 @@ class _FixRun:
         restored = self.snapshot.restore()
         if self.redefines:
             _forget_traces()  # traces made with the fix's definitions are stale again
+        capabilities.clear_failed_gpu_interpreter()  # a kernel that failed in it left memory
         return tuple(restored)
+
+    def elapsed(self) -> float:
+        """Seconds since the fix started, to the millisecond: the one figure that the
+        bundle, the static copy and the text all show (each rounding a finer figure on its
+        own could say 0.14 s in one and 0.15 s in another)."""
+        return round(time.perf_counter() - self.start, 3)
 
     def succeeded(self, value: Any) -> FixResult:
         _record_output(self.shell, self.ran, value)
@@ -296,7 +303,7 @@ class _FixRun:
             ok=True,
             fix_label=self.fix.label,
             source=self.ran.source,
-            seconds=time.perf_counter() - self.start,
+            seconds=self.elapsed(),
             value=value,
             executed=tuple(self.executed),
             repeated=tuple(run.repeats for run in self.fix.runs if run.repeats),
@@ -306,7 +313,7 @@ class _FixRun:
     def stopped(self) -> FixResult:
         """Only the fix stops, and it leaves nothing behind."""
         restored = self._undo()
-        seconds = time.perf_counter() - self.start
+        seconds = self.elapsed()
         return FixResult(
             ok=False,
             fix_label=self.fix.label,
@@ -331,7 +338,7 @@ class _FixRun:
             error=f"{type(exc).__name__}: {exc}".splitlines()[0],
             diagnosis=diagnosis,
             source=self.ran.source,
-            seconds=time.perf_counter() - self.start,
+            seconds=self.elapsed(),
             traceback=_format_error(self.shell, exc),
             restored=restored,
             executed=tuple(self.executed),

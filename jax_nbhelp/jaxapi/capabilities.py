@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -143,6 +144,17 @@ def _switched(value: Any) -> Iterator[None]:
 def reset_gpu_interpreter() -> None:
     """Clear the GPU interpreter's state; JAX asks for this after a kernel failed in it."""
     reset = jax_probe.attribute(GPU_RESET_HOME, "reset_gpu_interpret_mode_state")
+    if callable(reset):
+        reset()
+
+
+def clear_failed_gpu_interpreter() -> None:
+    """After code failed (a cell, or a fix's run), no kernel is running: drop what a kernel
+    that failed inside the GPU interpreter left in its process-wide memory. JAX cleans it
+    only when a kernel ends normally, and a stale one makes the next GPU-interpreted kernel
+    with another thread count fail with a bare AssertionError. Never imports the
+    interpreter: where it was not imported, there is nothing to clear."""
+    reset = getattr(sys.modules.get(GPU_RESET_HOME), "reset_gpu_interpret_mode_state", None)
     if callable(reset):
         reset()
 

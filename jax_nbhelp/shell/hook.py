@@ -60,6 +60,7 @@ class ExceptionHook:
         if self.active:
             self._note_raised(tb)
             self._diagnose(value)
+            self._clear_failed_interpreter()
 
     def _note_raised(self, tb: TracebackType | None) -> None:
         # Which statement of the cell raised: it never completed, and a try of the same
@@ -71,6 +72,16 @@ class ExceptionHook:
             found = raising_cell_line(tb, self.shell)
             if found is not None:
                 STATE.raised[found[0]] = found[1:]
+
+    @staticmethod
+    def _clear_failed_interpreter() -> None:
+        # the cell has ended, so a kernel that failed in the GPU interpreter left its memory
+        # behind (jaxapi.capabilities); the next kernel must not trip over it
+        if "jax" in sys.modules:
+            with contextlib.suppress(Exception):
+                from jax_nbhelp.jaxapi.capabilities import clear_failed_gpu_interpreter
+
+                clear_failed_gpu_interpreter()
 
     def _reinstall_if_dropped(self) -> None:
         # When the previous handler raises, IPython clears the whole slot: that handler is
