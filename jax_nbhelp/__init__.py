@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from jax_nbhelp._version import __version__
 from jax_nbhelp.core.model import Diagnosis as _Diagnosis
+from jax_nbhelp.core.model import FixResult as _FixResult
 
 if TYPE_CHECKING:
     from jax_nbhelp.core.model import Diagnosis, Fix, FixResult, Location
@@ -75,9 +76,16 @@ def _render_text(diagnosis: Diagnosis) -> str:
     return render_diagnosis(diagnosis)
 
 
+def _render_result(result: _FixResult) -> str:
+    from jax_nbhelp.show.view import outcome_view
+
+    return outcome_view(None, result).plain
+
+
 # The package is where the layers meet: the plain-data model prints through the text
 # renderer of the show layer above it, which it must not import itself.
 _Diagnosis.text_renderer = _render_text
+_FixResult.text_renderer = _render_result
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from jax_nbhelp.catalog._example import PRELUDE
+from jax_nbhelp.show import view
 
 HEADER = """\
 # The jax_nbhelp catalog
@@ -86,7 +87,7 @@ def _entry_section(shell: Any, entry: Any) -> str:
                       "|---|---|---|---|"]
             for fix in fixes:
                 safety = ("yes: " if fix.safe else "**no**: ") + fix.safety
-                runs = fix.runs_sentence().removeprefix("Runs: ") if fix.runs else "nothing"
+                runs = view.runs_sentence(fix).removeprefix("Runs: ") if fix.runs else "nothing"
                 if fix.not_rerun:
                     runs += " Not re-run: " + "; ".join(fix.not_rerun) + "."
                 cells = [fix.label, safety, fix.summary, runs]

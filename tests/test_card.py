@@ -23,8 +23,10 @@ import jax_nbhelp
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.core.state import STATE
 from jax_nbhelp.jaxapi import jax_probe
+from jax_nbhelp.show import view
+from jax_nbhelp.show.bundle import bundle_json
 from jax_nbhelp.show.card import build_card, live, widget_frontend
-from jax_nbhelp.show.card.html import details_html, esc, glance_html, shown_order, source_window
+from jax_nbhelp.show.card.html import details_html, esc, glance_html, source_window
 from jax_nbhelp.show.render_text import MIME_TYPE
 
 pytestmark = pytest.mark.skipif(not live.built(), reason="the card's module is not built")
@@ -94,8 +96,10 @@ def test_card_shows_cause_location_call_site_and_fixes(loaded: Notebook) -> None
     diagnosis = card.diagnosis
     # the widget carries the bundle the native card reads, and the built module
     bundle = card.card.widget.diagnosis
-    assert bundle == {**diagnosis.to_json(), "card_id": card.card.card_id,
-                      "session": STATE.session, "versions": jax_probe.versions()}
+    shown = view.card_view(diagnosis, jax_probe.versions())
+    assert bundle == bundle_json(diagnosis, card.card.card_id, shown)
+    assert bundle["view"] == shown.to_json()
+    assert bundle["session"] == STATE.session
     assert STATE.cards[card.card.card_id] is diagnosis
     assert "export" in card.card.widget._esm
     assert ".jnh-native" in card.card.widget._css
@@ -104,24 +108,24 @@ def test_card_shows_cause_location_call_site_and_fixes(loaded: Notebook) -> None
     assert all(fix["available"] for fix in bundle["fixes"])
     # the recommended fix first (Remove collective_axes: it lasts), numbers unchanged
     assert bundle["recommended"] == 2
-    assert shown_order(diagnosis) == [2, 1]
+    assert shown.order == (2, 1)
     assert "Same results. It lasts" in bundle["recommended_line"]
     # at a glance: the title, the code, one sentence of cause with its place
-    header = _text(glance_html(diagnosis))
+    header = _text(glance_html(diagnosis, shown))
     assert "Collective run_scoped compiled outside a Pallas kernel" in header
     assert "JNH101" in header
-    assert diagnosis.glance()["cause"] in header
+    assert shown.cause in header
     assert "In [3], line 5" in header
     assert diagnosis.error not in header  # it sits right above, in the traceback
-    details = _text(details_html(diagnosis))
+    details = _text(details_html(diagnosis, shown))
     assert "In [3], line 5, in scaled" in details
     assert "5 →     return pl.run_scoped(body" in details  # the offending line, marked
     assert "Reached from: In [4], line 1" in details
     assert f"1 → {CALL}" in details
-    for fix in diagnosis.fixes:
-        assert "Safe: " + diagnosis.own_safety(fix) in details
+    for fix, fix_shown in zip(diagnosis.fixes, shown.fixes, strict=True):
+        assert "Safe: " + fix_shown.safety in details
         # The preview is exactly the source the fix runs, character for character.
-        assert fix.preview() in details
+        assert view.preview(fix) in details
 
 
 def test_clicking_a_fix_runs_it_and_ends_with_fixed(loaded: Notebook) -> None:
@@ -201,8 +205,13 @@ def test_a_chain_of_fixes_through_the_card_keeps_the_first(loaded: Notebook) -> 
 def test_a_card_id_it_did_not_make_or_a_wrong_number_is_answered(loaded: Notebook) -> None:
     card = _card(loaded, HELPER, CALL)
     other = build_card(card.diagnosis)
-    assert card.click(1, other.card_id)["result"] == {"known": False}
-    assert card.click(99)["result"]["error"] == "there is no fix 99"
+    unknown = card.click(1, other.card_id)["result"]
+    assert unknown["known"] is False
+    assert unknown["view"]["headline"] == "✗ Not applied."
+    assert "no longer knows this diagnosis" in unknown["view"]["text"]
+    wrong = card.click(99)["result"]
+    assert wrong["error"] == "there is no fix 99"
+    assert wrong["view"]["text"] == "there is no fix 99"
     assert "out" not in loaded.shell.user_ns
 
 
@@ -235,14 +244,15 @@ def test_user_code_and_error_text_are_escaped(loaded: Notebook) -> None:
         'collective_axes="core")  # "<script>alert(1)</script>"',
     )
     card = _card(loaded, evil, CALL)
-    markup = [glance_html(card.diagnosis), card.card.static_bundle()["text/html"],
-              details_html(card.diagnosis)]
+    shown = view.card_view(card.diagnosis)
+    markup = [glance_html(card.diagnosis, shown), card.card.static_bundle()["text/html"],
+              details_html(card.diagnosis, shown)]
     for part in markup:
         assert "<script>" not in part
-    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in details_html(card.diagnosis)
-    assert '# "<script>alert(1)</script>"' in _text(details_html(card.diagnosis))
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in details_html(card.diagnosis, shown)
+    assert '# "<script>alert(1)</script>"' in _text(details_html(card.diagnosis, shown))
     remove = card.diagnosis.fixes[_number(card.diagnosis, "Remove collective_axes") - 1]
-    assert "<script>alert(1)</script>" in remove.preview()
+    assert "<script>alert(1)</script>" in view.preview(remove)
     card.click(_number(card.diagnosis, "Remove collective_axes"))
     static = card.card.static_bundle()["text/html"]
     assert "<script>" not in static
@@ -275,8 +285,7 @@ def test_static_copy_and_live_card_are_paired(loaded: Notebook) -> None:
     assert f'class="jnh-static-{card.card_id}"' in static["text/html"]
     assert f"jnh-live-{card.card_id}" in card.widget._dom_classes
     # The diagnosis, and the handle the JupyterLab extension applies its fixes by.
-    assert static[MIME_TYPE] == {**card.diagnosis.to_json(), "card_id": card.card_id,
-                                 "session": STATE.session, "versions": jax_probe.versions()}
+    assert static[MIME_TYPE] == bundle_json(card.diagnosis, card.card_id)
     view = card.widget_bundle()
     assert view[live.WIDGET_VIEW_MIME]["model_id"] == card.widget.model_id
     assert view["text/plain"] == ""

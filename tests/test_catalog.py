@@ -10,6 +10,7 @@ from jax_nbhelp.catalog._example import unmet
 from jax_nbhelp.diagnosis.context import build_context
 from jax_nbhelp.diagnosis.engine import entries, matching
 from jax_nbhelp.fix.rerun import executed_source
+from jax_nbhelp.show import view
 
 CASES = [
     pytest.param(entry, index, example, id=f"{entry.CODE}-{index}")
@@ -54,7 +55,7 @@ def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, 
         assert diagnosis.fixes == ()
         return
     fix = next(f for f in diagnosis.fixes if f.label == example.fix)
-    preview = fix.preview()
+    preview = view.preview(fix)
     result = fix.apply()
     assert result.ok, f"{result.error}\n{result.traceback}"
     assert eval(example.check, loaded.shell.user_ns)

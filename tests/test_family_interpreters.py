@@ -135,6 +135,7 @@ def test_triton_kernel_under_tpu_interpret_is_diagnosed(session: Notebook) -> No
 
 def test_the_lasting_fix_says_how_to_keep_it(session: Notebook) -> None:
     from jax_nbhelp.show.card.html import outcome_html
+    from jax_nbhelp.show.view import outcome_view
 
     # The kernel is built by a function of the user's, called on the line before the one
     # that raised: that line runs again under the switch (it builds the kernel).
@@ -153,7 +154,7 @@ def test_the_lasting_fix_says_how_to_keep_it(session: Notebook) -> None:
     diagnosis = jax_nbhelp.last()
     assert diagnosis is not None
     result = jax_nbhelp.core.state.STATE.last_result
-    html = outcome_html(diagnosis.fixes[0], result)
+    html = outcome_html(outcome_view(diagnosis.fixes[0], result))
     assert "<code>%jax_nbhelp interpret hlo</code>" in html
     # The line, run in a fresh session, is what the fix left on.
     session.ok("%jax_nbhelp interpret off")

@@ -44,6 +44,7 @@ def test_the_first_fix_says_the_next_fixes_start_from_its_code(loaded: Notebook)
     from jax.experimental import pallas as pl
 
     from jax_nbhelp.show.card.html import outcome_html
+    from jax_nbhelp.show.view import outcome_view
 
     if hasattr(pl, "load"):
         pytest.skip("this JAX still has pl.load")
@@ -54,7 +55,7 @@ def test_the_first_fix_says_the_next_fixes_start_from_its_code(loaded: Notebook)
     fix = next(f for f in first.fixes if f.label == "Index the refs")
     result = fix.apply()
     assert result.diagnosis is not None
-    shown = outcome_html(fix, result)
+    shown = outcome_html(outcome_view(fix, result))
     assert "✗ Not fixed." in shown
     assert "Its fixes start from your code as “Index the refs” rewrote it." in shown
 

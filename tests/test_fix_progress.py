@@ -87,7 +87,7 @@ def test_an_interpreted_run_calibrates_the_next_estimate() -> None:
         before = interpret_cost.estimate(facts, "tpu")
         assert before is not None
         assert not before.calibrated
-        assert "on a small CPU machine" in before.sentence()
+        assert "on a small CPU machine" in interpret_cost.sentence(before)
         # the run's steps went three times as slow as estimated
         step = before.step_seconds * 3
         interpret_cost.calibrate(before, 60.0, steps=101, first_at=1.0, last_at=1.0 + 100 * step)
@@ -95,7 +95,8 @@ def test_an_interpreted_run_calibrates_the_next_estimate() -> None:
         assert after is not None
         assert after.calibrated
         assert after.step_seconds == pytest.approx(before.step_seconds * 3)
-        assert "on this machine, going by the last interpreted run" in after.sentence()
+        assert ("on this machine, going by the last interpreted run"
+                in interpret_cost.sentence(after))
         assert after.to_json()["calibrated"] is True
         # an HLO run counts no steps: its whole time calibrates, within sane bounds
         hlo = interpret_cost.estimate(facts, "hlo")

@@ -13,6 +13,7 @@ import pytest
 from conftest import SCALED_HELPER, Notebook
 
 import jax_nbhelp
+from jax_nbhelp.show import view
 
 HELPER = SCALED_HELPER
 CALL = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
@@ -42,7 +43,7 @@ def test_helper_in_an_earlier_cell(loaded: Notebook) -> None:
     remove = _fix("Remove collective_axes")
     assert [run.label for run in remove.runs] == ["In [3]", "In [4]"]
     assert '-    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")' \
-        in remove.preview()
+        in view.preview(remove)
     result = _assert_fixed(loaded, "Remove collective_axes")
     assert "collective_axes" not in (result.source or "")
     # The user's cells are never changed: the history keeps what they typed.
@@ -85,7 +86,7 @@ def test_helper_in_a_module_file_is_never_edited(loaded: Notebook, tmp_path: Pat
     remove = _fix("Remove collective_axes")
     assert remove.unavailable is not None
     assert "never edits files" in remove.unavailable
-    assert '-    return pl.run_scoped(' in remove.preview()
+    assert '-    return pl.run_scoped(' in view.preview(remove)
     refused = remove.apply()
     assert not refused.ok
     assert "never edits files" in (refused.error or "")

@@ -13,6 +13,7 @@ from conftest import SCALED_HELPER, Notebook
 
 import jax_nbhelp
 from jax_nbhelp.fix.rerun import executed_source
+from jax_nbhelp.show import view
 
 CALL = "out = jax.jit(scaled)(jnp.full((8, 128), float(step)))"
 
@@ -25,7 +26,7 @@ def _fix(label: str) -> jax_nbhelp.Fix:
 
 def _runs(label: str) -> str:
     """What the fix's preview says it runs."""
-    return _fix(label).runs_sentence()
+    return view.runs_sentence(_fix(label))
 
 
 def _apply(label: str) -> jax_nbhelp.FixResult:
@@ -34,7 +35,7 @@ def _apply(label: str) -> jax_nbhelp.FixResult:
     assert result.ok, f"{result.error}\n{result.traceback}"
     # What ran is what the preview shows, run by run.
     assert result.executed == tuple(executed_source(run) for run in fix.runs)
-    preview = fix.preview()
+    preview = view.preview(fix)
     for run in fix.runs:
         assert run.source.rstrip("\n") in preview
         assert run.description in preview
@@ -79,7 +80,7 @@ def test_work_before_the_def_in_the_defining_cell_is_not_repeated(loaded: Notebo
               + "\nf = jax.jit(scaled)\nhistory.append(2)")
     loaded.run("step += 1\nout = f(jnp.full((8, 128), DATA))")
     remove = _fix("Remove collective_axes")
-    assert remove.runs_sentence() == (
+    assert view.runs_sentence(remove) == (
         "Runs: In [5], lines 5-10 (rewritten: def scaled; uses scaled); then In [6] from "
         "line 2.")
     assert [(run.first_line, run.last_line) for run in remove.runs] == [(5, 10), (2, 2)]
@@ -173,7 +174,7 @@ def test_a_name_captured_earlier_in_the_failing_cell_is_captured_again(
     loaded.ok(SCALED_HELPER)
     loaded.run("count = 0\ncount += 1\nf = jax.jit(scaled)\nout = f(jnp.ones((8, 128)))")
     remove = _fix("Remove collective_axes")
-    assert remove.runs_sentence() == (
+    assert view.runs_sentence(remove) == (
         "Runs: In [3], lines 1-5 (rewritten: def scaled); then In [4] from line 3 (uses "
         "scaled).")
     _apply("Remove collective_axes")
@@ -250,14 +251,14 @@ def test_statements_that_would_repeat_an_effect_are_named_not_rerun(loaded: Note
     remove = _fix("Remove collective_axes")
     # `fns = [scaled]` only rebinds a name: it runs again. `step += 1` does not read scaled;
     # `fns.append(scaled)` does, but running it again would append twice: it is named.
-    assert remove.runs_sentence() == (
+    assert view.runs_sentence(remove) == (
         "Runs: In [4], lines 1-5 (rewritten: def scaled); then In [4], line 7 (uses scaled); "
         "then In [5] from line 1.")
     assert ("Not re-run (running them again would repeat what they did): In [4], line 8 "
-            "(fns.append(scaled)) uses fns, scaled.") in remove.preview()
+            "(fns.append(scaled)) uses fns, scaled.") in view.preview(remove)
     loaded.ok("for g in [scaled]:\n    pass")
     loaded.run("out = jax.jit(scaled)(jnp.ones((8, 128)))")
-    preview = _fix("Remove collective_axes").preview()
+    preview = view.preview(_fix("Remove collective_axes"))
     assert "In [6], line 1 (for loop) uses scaled" in preview
     _apply("Remove collective_axes")
     assert loaded["step"] == 1

@@ -96,8 +96,9 @@ def _cells() -> list[str]:
         elif story == "tried-again":
             cells += ["step = 0", SCALED_HELPER, failing, failing,
                       # what the fix's preview said it runs, cell numbers left out
-                      "import re, jax_nbhelp\nRUNS = re.sub(r'In \\[\\d+\\]', 'In [N]', "
-                      "jax_nbhelp.last().fixes[1].runs_sentence())[6:-1]"]
+                      "import re, jax_nbhelp\nfrom jax_nbhelp.show.view import runs_sentence\n"
+                      "RUNS = re.sub(r'In \\[\\d+\\]', 'In [N]', "
+                      "runs_sentence(jax_nbhelp.last().fixes[1]))[6:-1]"]
         else:
             cells += [SCALED_HELPER, failing or ""]
         cells += [f"%jax_nbhelp fix {fix}", check]

@@ -18,6 +18,7 @@ from jax_nbhelp.rewrite import CannotRewrite
 from jax_nbhelp.rewrite.collective_call import collective_call_at
 from jax_nbhelp.rewrite.drop_jit_decorator import remove_jit_decorator
 from jax_nbhelp.rewrite.jit_to_gpu_kernel import jit_call_to_kernel
+from jax_nbhelp.show import view
 
 # Examples use plgpu.kernel's positional output type, which works on jax 0.9 and 0.10 alike.
 pytestmark = pytest.mark.filterwarnings(
@@ -238,7 +239,7 @@ def test_runtime_wrapper_is_jnh106_not_the_flagship(loaded: Notebook) -> None:
     assert diagnosis.location.label == "In [3], line 7"
     assert diagnosis.location.function == "doubled_plus_one"
     fix = _fix("Call it without jax.jit")
-    assert "-@jax.jit" in fix.preview()
+    assert "-@jax.jit" in view.preview(fix)
     assert [run.label for run in fix.runs] == ["In [3]", "In [5]"]
     result = fix.apply()
     assert result.ok, result.traceback
@@ -290,7 +291,7 @@ def test_interpreted_kernel_fix_exercises_the_shared_allocation(loaded: Notebook
     assert fix.unavailable is None
     found = capabilities.gpu_interpret()
     assert not isinstance(found, str)
-    preview = fix.preview()
+    preview = view.preview(fix)
     assert found.import_line in preview
     assert "+out = run_in_gpu_kernel(shared_scale, \"wg\")(jnp.ones((8, 128)))" in preview
     result = fix.apply()

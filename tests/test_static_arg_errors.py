@@ -10,6 +10,7 @@ import jax_nbhelp
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.rewrite import CannotRewrite
 from jax_nbhelp.rewrite.remove_static_arg import remove_static_arg
+from jax_nbhelp.show import view
 
 IMPORTS = "from functools import partial"
 RAMP = '''\
@@ -61,7 +62,7 @@ def test_dropping_static_for_a_size_chains_to_the_tracer_error(loaded: Notebook)
     loaded.ok("n = jnp.int32(3)")
     loaded.run("out = ramp(jnp.zeros(3), n)")
     fix = _fix(_diagnosis("JNH307"), "Stop treating n as static")
-    assert "-@partial(jax.jit, static_argnames='n')\n+@jax.jit" in fix.preview()
+    assert "-@partial(jax.jit, static_argnames='n')\n+@jax.jit" in view.preview(fix)
     assert [run.label for run in fix.runs] == ["In [4]", "In [6]"]
     result = fix.apply()
     assert not result.ok
@@ -87,7 +88,7 @@ def test_inline_jit_on_the_calling_line(loaded: Notebook) -> None:
     # A float array: no int() conversion is offered.
     assert _labels(diagnosis) == ["Stop treating s as static"]
     fix = diagnosis.fixes[0]
-    assert "+out = jax.jit(scale)(jnp.ones(2), s)" in fix.preview()
+    assert "+out = jax.jit(scale)(jnp.ones(2), s)" in view.preview(fix)
     result = fix.apply()
     assert result.ok, result.traceback
     assert loaded["out"].tolist() == [3.0, 3.0]

@@ -9,6 +9,7 @@ from conftest import Notebook
 import jax_nbhelp
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import build_context
+from jax_nbhelp.show import view
 
 FLAG = '''\
 @jax.jit
@@ -49,7 +50,7 @@ def test_python_bool_flag_gets_static_argnames(loaded: Notebook) -> None:
     # Defined in an earlier cell: that cell is re-run with the change, then the failing one.
     assert [run.label for run in fix.runs] == ["In [3]", "In [4]"]
     # @jax.jit(static_argnames=...) where JAX has it, functools.partial(jax.jit, ...) before.
-    assert 'static_argnames=("add_one",))\n def step(x, add_one):' in fix.preview()
+    assert 'static_argnames=("add_one",))\n def step(x, add_one):' in view.preview(fix)
     _apply(fix)
     assert loaded["out"].tolist() == [2.0, 2.0, 2.0]
     # The user's cell is not changed: history keeps what they typed.
@@ -86,7 +87,7 @@ def test_partial_decorator_merges_static_argnames(loaded: Notebook) -> None:
               "    return x * scale + 1 if add_one else x * scale")
     loaded.run("out = step(jnp.ones(3), 2, add_one=True)")
     fix = _fix(_diagnosis("JNH301"), "Make add_one static")
-    assert "+@partial(jax.jit, static_argnames=('scale', 'add_one'))" in fix.preview()
+    assert "+@partial(jax.jit, static_argnames=('scale', 'add_one'))" in view.preview(fix)
     _apply(fix)
     assert loaded["out"].tolist() == [3.0, 3.0, 3.0]
 
@@ -97,7 +98,7 @@ def test_jit_call_form_in_an_earlier_cell(loaded: Notebook) -> None:
     loaded.run("out = fast_step(jnp.ones(3), False)")
     fix = _fix(_diagnosis("JNH301"), "Make add_one static")
     assert [run.label for run in fix.runs] == ["In [4]", "In [5]"]
-    assert '+fast_step = jax.jit(step, static_argnames=("add_one",))' in fix.preview()
+    assert '+fast_step = jax.jit(step, static_argnames=("add_one",))' in view.preview(fix)
     _apply(fix)
     assert loaded["out"].tolist() == [0.0, 0.0, 0.0]
 
@@ -202,7 +203,7 @@ def test_numpy_fix_keeps_numpy_constants(loaded: Notebook) -> None:
     loaded.run("out = f(-jnp.ones(3))")
     fix = _fix(_diagnosis("JNH305"), "Use jnp.abs")
     assert fix.safe
-    assert "+    return jnp.abs(x) * np.sqrt(4.0)" in fix.preview()
+    assert "+    return jnp.abs(x) * np.sqrt(4.0)" in view.preview(fix)
     _apply(fix)
     assert loaded["out"].tolist() == [2.0, 2.0, 2.0]
 

@@ -56,9 +56,3 @@ def shown(diagnosis: Diagnosis) -> Diagnosis:
         return diagnosis
     return replace(diagnosis, fixes=(), hidden_fixes=len(diagnosis.fixes))
 
-
-def hidden_line(count: int) -> str:
-    """What a card says in place of the fixes it keeps back."""
-    what = "1 fix is" if count == 1 else f"{count} fixes are"
-    return (f"Classroom mode: {what} ready but hidden. Try the change yourself first; "
-            "%jax_nbhelp fixes shows them.")

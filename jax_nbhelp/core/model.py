@@ -4,20 +4,21 @@ Everything here is plain data: strings, numbers and source text. A diagnosis nev
 frames, tracebacks or the exception itself, because those keep the user's arrays (and
 accelerator memory) alive for as long as the diagnosis is remembered.
 
-This is the bottom layer: it imports nothing of jax_nbhelp. What needs a higher layer is
-handed in: a ``Fix`` gets the callable that runs it from the fix layer that builds it, and
-``str(diagnosis)`` goes through the text renderer the package wires in at import.
+Every class is frozen and says nothing in prose: what a card says of them (the cause, the
+recommended fix, each safety sentence, an outcome) is decided once by the view model of the
+show layer (``show/view.py``). This is the bottom layer: it imports nothing of jax_nbhelp
+above ``core/``. What needs a higher layer is handed in: a ``Fix`` gets the callable that
+runs it from the fix layer that builds it, and ``str(diagnosis)`` and ``str(result)`` go
+through the text renderers the package wires in at import.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from jax_nbhelp.core import glance
 from jax_nbhelp.core.protocol import cell_label
 
 LocationKind = Literal["cell", "file", "code"]
@@ -139,13 +140,7 @@ class CellEdit:
                 "source": self.source}
 
 
-def keep_sentence(setup_line: str) -> str:
-    """How a user keeps a lasting mode in the notebook, one sentence for every surface."""
-    return (f"put `{setup_line}` after `%load_ext jax_nbhelp` in its first cell, so that a "
-            "fresh run of the notebook needs no click.")
-
-
-@dataclass
+@dataclass(frozen=True)
 class FixResult:
     """What happened when a fix ran."""
 
@@ -166,28 +161,14 @@ class FixResult:
     # the fix's set-up line (Fix.setup_line), said with a success: how to keep it
     setup_line: str | None = None
 
+    # how str() reads: the outcome's text form, wired in by jax_nbhelp/__init__.py
+    text_renderer: ClassVar[Callable[[FixResult], str] | None] = None
+
     def __str__(self) -> str:
-        if self.ok and self.repeated:
-            return (f"Ran, but not as if once: {self.fix_label!r} ran without error in "
-                    f"{self.seconds:.2f} s, and ran again what had run before the error: "
-                    f"{'; '.join(self.repeated)}.")
-        if self.ok and self.setup_line:
-            return (f"Fixed: {self.fix_label!r} ran without error in {self.seconds:.2f} s. "
-                    f"To keep it in the notebook: {keep_sentence(self.setup_line)}")
-        if self.ok:
-            return f"Fixed: {self.fix_label!r} ran without error in {self.seconds:.2f} s."
-        if self.stopped:
-            return f"Stopped: {self.fix_label!r} did not finish.\n  {self.error}"
-        lines = [f"Not fixed: {self.fix_label!r} failed.", f"  {self.error}"]
-        if self.restored:
-            lines.append(f"  Undone: {', '.join(self.restored)} "
-                         f"{'is' if len(self.restored) == 1 else 'are'} as before the fix.")
-        if self.diagnosis is not None:
-            lines.append(
-                f"  jax_nbhelp knows this error: {self.diagnosis.title} "
-                f"[{self.diagnosis.code}]; see `%jax_nbhelp`."
-            )
-        return "\n".join(lines)
+        renderer = FixResult.text_renderer
+        if renderer is None:
+            return f"{'Fixed' if self.ok else 'Not fixed'}: {self.fix_label!r}"
+        return renderer(self)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -201,6 +182,32 @@ class FixResult:
             "repeated": list(self.repeated),
             "stopped": self.stopped,
         }
+
+
+# Longer than this and the card says so before the fix runs, and the fix reports progress.
+LONG_SECONDS = 30.0
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """How long a Pallas kernel takes in an interpreter (``jaxapi/interpret_cost.py``)."""
+
+    steps: int
+    mode: str  # "hlo", "tpu" or "gpu"
+    seconds: float
+    step_seconds: float = 0.0  # one grid step, as estimated (calibration included)
+    calibrated: bool = False  # corrected by an interpreted run on this machine
+    # the fix's run reports its grid steps (it sets TPU interpret mode with jax_nbhelp's
+    # own params, which carry the per-step hook): until the first step, no bar
+    counted: bool = False
+
+    @property
+    def long(self) -> bool:
+        return self.seconds >= LONG_SECONDS
+
+    def to_json(self) -> dict[str, object]:
+        return {"steps": self.steps, "mode": self.mode, "seconds": round(self.seconds, 1),
+                "long": self.long, "calibrated": self.calibrated}
 
 
 RuntimeWrapper = Callable[[], AbstractContextManager[object]]
@@ -232,7 +239,7 @@ Progress = Callable[[FixProgress], None]
 FixRunner = Callable[["Fix", "Progress | None"], FixResult]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Fix:
     """One way out of an error. ``apply()`` runs it and reports what happened.
 
@@ -255,38 +262,13 @@ class Fix:
     # statements that read a name the fix changes but are not re-run (a loop, x += 1):
     # running them again would repeat their effects; the preview names them
     not_rerun: tuple[str, ...] = ()
-    # how long the kernel it runs takes in an interpreter (interpret_cost.Estimate), if known
-    estimate: Any = None
+    # how long the kernel it runs takes in an interpreter, if known
+    estimate: Estimate | None = None
     # a fix that leaves a mode on for the rest of the kernel: the line that turns it on,
     # for the notebook's first cell, so a fresh run of the notebook needs no click
     setup_line: str | None = None
     # what runs it (fix.rerun.apply_fix); None for a fix that was never given one
     runner: FixRunner | None = field(default=None, repr=False, compare=False)
-
-    def preview(self) -> str:
-        """The unified diff of the source it will run, or a description of a runtime fix."""
-        if self.unavailable and not self.diff:
-            return f"Cannot apply: {self.unavailable}"
-        parts: list[str] = []
-        if self.kind == "runtime":
-            parts.append(self.runtime_description)
-        if self.diff:
-            parts.append(self.diff.rstrip("\n"))
-        if self.runs:
-            parts.append(self.runs_sentence())
-        if self.not_rerun:
-            parts.append("Not re-run (running them again would repeat what they did): "
-                         + "; ".join(self.not_rerun) + ".")
-        if self.unavailable:
-            parts.append(f"Cannot apply here: {self.unavailable}")
-        for run in self.runs:
-            parts.append(f"── {run.description} ──")
-            parts.append(run.source.rstrip("\n"))
-        return "\n".join(parts)
-
-    def runs_sentence(self) -> str:
-        """``Runs: In [2], lines 3-7 (rewritten: def scaled); then In [3] from line 2.``"""
-        return "Runs: " + "; then ".join(run.description for run in self.runs) + "."
 
     def apply(self, progress: Progress | None = None) -> FixResult:
         """Run the fix in the current IPython shell and report success or the new error.
@@ -306,7 +288,6 @@ class Fix:
             "safety": self.safety,
             "safe": self.safe,
             "kind": self.kind,
-            "preview": self.preview(),
             "diff": self.diff,
             "available": self.unavailable is None,
             "unavailable": self.unavailable,
@@ -318,7 +299,7 @@ class Fix:
         }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Diagnosis:
     """A recognised error: what happened, where, why, and the ways out."""
 
@@ -364,75 +345,11 @@ class Diagnosis:
             "location": self.location.to_json() if self.location else None,
             "call_site": self.call_site.to_json() if self.call_site else None,
             "notes": list(self.notes),
-            "fixes": self._fixes_json(),
+            "fixes": [fix.to_json() for fix in self.fixes],
             "hidden_fixes": self.hidden_fixes,
             "general": self.general,
             "transforms": list(self.transforms),
             "values": [{"text": text, "summary": summary} for text, summary in self.values],
             "hints": list(self.hints),
             "doc_url": self.doc_url,
-            **self._recommended_json(),
-            **self.glance(),
         }
-
-    def glance(self) -> dict[str, Any]:
-        """What the card shows before its details (``core/glance.py``): the cause in one
-        sentence, the safety sentences the fixes share, and the recommended fix's line."""
-        return dict(self._glance)
-
-    @functools.cached_property
-    def _glance(self) -> dict[str, Any]:
-        # asked by every form the card takes (the bundle, the glance, the primary line)
-        found = self.recommended()
-        line = None
-        if found is not None:
-            fix = self.fixes[found[0] - 1]
-            estimate = fix.estimate.to_json() if fix.estimate is not None else None
-            line = glance.short_line(fix.safe, found[1], estimate)
-        return {"cause": glance.first_sentence(self.explanation),
-                "shared_safety": self.shared_safety(),
-                "recommended_line": line}
-
-    def shared_safety(self) -> list[str]:
-        return list(self._shared_safety)
-
-    @functools.cached_property
-    def _shared_safety(self) -> tuple[str, ...]:
-        # asked once per fix by every form the card takes; the fixes never change
-        return tuple(glance.shared_sentences([fix.safety for fix in self.fixes]))
-
-    def own_safety(self, fix: Fix) -> str:
-        """``fix.safety`` less what the fixes share (said once, above them)."""
-        return glance.without_sentences(fix.safety, self.shared_safety())
-
-    def _fixes_json(self) -> list[dict[str, Any]]:
-        fixes = [fix.to_json() for fix in self.fixes]
-        for data, fix in zip(fixes, self.fixes, strict=True):
-            data["own_safety"] = self.own_safety(fix)
-        return fixes
-
-    def recommended(self) -> tuple[int, str] | None:
-        """The fix every card puts first (1-based), and why; None when no fix is safe here.
-
-        The lasting fix wins: one that keeps the notebook working after this run (a rewrite
-        written into the cells, or a mode kept with its set-up line); then the first safe
-        one, which runs once. A fix that changes the numbers is never recommended."""
-        usable = [(number, fix) for number, fix in enumerate(self.fixes, 1)
-                  if fix.unavailable is None and fix.safe]
-        for number, fix in usable:
-            if fix.setup_line:
-                return number, ("It lasts: it stays on for the rest of this kernel, and its "
-                                "set-up line keeps it in the notebook.")
-            if fix.edits or fix.kind == "rewrite":
-                return number, ("It lasts: the fixed code goes into your cell, so the next "
-                                "run works too.")
-        if usable:
-            return usable[0][0], ("It is safe, and runs once: your code stays as it is, so a "
-                                  "fresh run of the notebook fails again.")
-        return None
-
-    def _recommended_json(self) -> dict[str, Any]:
-        found = self.recommended()
-        return {"recommended": found[0] if found else None,
-                "recommended_why": found[1] if found else None}
-

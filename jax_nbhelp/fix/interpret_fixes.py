@@ -12,10 +12,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, replace
 
-from jax_nbhelp.core import glance
 from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.core.state import current_shell
+from jax_nbhelp.core.units import duration
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import (
     NOT_A_CELL,
@@ -146,7 +146,8 @@ def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode, *, switched: bool = F
     ``switched``: the fix sets the interpreter through the switch, with jax_nbhelp's own
     params (in TPU interpret mode those count the grid steps as the fix runs)."""
     found = interpret_cost.estimate(ctx.kernel, mode, counted=switched and mode == "tpu")
-    summary = fix.summary + (f" {found.sentence()}" if found is not None and found.long else "")
+    summary = fix.summary + (f" {interpret_cost.sentence(found)}"
+                             if found is not None and found.long else "")
     return replace(fix, estimate=found, summary=summary)
 
 
@@ -262,7 +263,7 @@ def smaller_input_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fi
         label="Check on a smaller input",
         summary=(f"Run the kernel once in {info.name} on arrays cut to two blocks per "
                  "dimension, to check it in seconds rather than "
-                 f"{glance.duration(cost.seconds)}."),
+                 f"{duration(cost.seconds)}."),
         safety=("Changes the numbers: the result is the smaller problem's (check it against "
                 "plain JAX on the same input), and the names the cell sets hold the smaller "
                 "arrays. Your cell is not changed; run it as written on a TPU or GPU."),

@@ -23,11 +23,10 @@ running fix corrects its time left from the grid steps the interpreter has count
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
-from jax_nbhelp.core.glance import duration
-from jax_nbhelp.core.model import FixProgress
+from jax_nbhelp.core.model import Estimate, FixProgress
 from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.units import duration
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 
 # seconds a grid step costs by interpreter ("hlo" is interpret=True), before its work
@@ -38,34 +37,14 @@ _FLOPS = 30e9  # a matmul block's speed inside an interpreter
 _COMPILE_SECONDS = {"hlo": 0.4, "tpu": 1.0, "gpu": 1.0}
 # a calibration outside these bounds is a cell doing other work, not the machine's speed
 _SPEED_BOUNDS = (0.05, 20.0)
-# Longer than this and the card says so before the fix runs, and the fix reports progress.
-LONG_SECONDS = 30.0
 
 
-@dataclass(frozen=True)
-class Estimate:
-    steps: int
-    mode: str  # "hlo", "tpu" or "gpu"
-    seconds: float
-    step_seconds: float = 0.0  # one grid step, as estimated (calibration included)
-    calibrated: bool = False  # corrected by an interpreted run on this machine
-    # the fix's run reports its grid steps (it sets TPU interpret mode with jax_nbhelp's
-    # own params, which carry the per-step hook): until the first step, no bar
-    counted: bool = False
-
-    @property
-    def long(self) -> bool:
-        return self.seconds >= LONG_SECONDS
-
-    def sentence(self) -> str:
-        where = ("on this machine, going by the last interpreted run" if self.calibrated
-                 else "on a small CPU machine")
-        return (f"The kernel runs {self.steps:,} grid step{'s' if self.steps != 1 else ''}; "
-                f"interpreted, that takes roughly {duration(self.seconds)} {where}.")
-
-    def to_json(self) -> dict[str, object]:
-        return {"steps": self.steps, "mode": self.mode, "seconds": round(self.seconds, 1),
-                "long": self.long, "calibrated": self.calibrated}
+def sentence(found: Estimate) -> str:
+    """The estimate as a fix's summary says it."""
+    where = ("on this machine, going by the last interpreted run" if found.calibrated
+             else "on a small CPU machine")
+    return (f"The kernel runs {found.steps:,} grid step{'s' if found.steps != 1 else ''}; "
+            f"interpreted, that takes roughly {duration(found.seconds)} {where}.")
 
 
 def _dot_flops(shapes: tuple[tuple[int, ...], ...]) -> int:
@@ -166,7 +145,7 @@ def long_note(found: Estimate) -> str:
     """What a diagnosis says before a long interpreted fix."""
     counted = ("grid steps done and the time left" if found.mode == "tpu"
                else "the time elapsed against this estimate")
-    return (f"{found.sentence()} While a fix runs it, the card shows the {counted}; "
+    return (f"{sentence(found)} While a fix runs it, the card shows the {counted}; "
             "interrupting the kernel (the stop button, or Ctrl-C) stops only the fix and puts "
             "back what it changed. A smaller input (fewer blocks in the grid) runs the same "
             "kernel code in a fraction of the time, enough to check it before a real run on "

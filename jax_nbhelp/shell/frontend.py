@@ -15,7 +15,7 @@ from typing import Any
 from jax_nbhelp.core.model import FixProgress, Progress
 from jax_nbhelp.core.protocol import PROGRESS_MIME, RESULT_MIME
 from jax_nbhelp.core.state import STATE
-from jax_nbhelp.show.bundle import result_json
+from jax_nbhelp.show.bundle import not_applied_json, result_json
 
 __all__ = ["PROGRESS_MIME", "RESULT_MIME", "apply", "kept_mode", "result_json", "status"]
 
@@ -55,13 +55,14 @@ def apply(card_id: str, number: int, session: str | None = None) -> None:
     and answer its outcome; a card this kernel did not make is answered ``known: false``."""
     diagnosis = _held(card_id, session)
     if diagnosis is None:
-        _answer({"known": False, "session": STATE.session})
+        _answer({**not_applied_json(False), "session": STATE.session})
         return
     if type(number) is not int or not 1 <= number <= len(diagnosis.fixes):
-        _answer({"known": True, "ok": False, "error": f"there is no fix {number}"})
+        _answer(not_applied_json(True, f"there is no fix {number}"))
         return
-    result = diagnosis.fixes[number - 1].apply(progress=_progress_display(card_id, number))
-    _answer(result_json(result))
+    fix = diagnosis.fixes[number - 1]
+    result = fix.apply(progress=_progress_display(card_id, number))
+    _answer(result_json(result, fix=fix))
 
 
 def _progress_display(card_id: str, number: int) -> Progress:

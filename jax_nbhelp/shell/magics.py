@@ -134,7 +134,9 @@ def _apply(args: list[str]) -> None:
     fix = STATE.last.fixes[number - 1]
     print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ...")
     if fix.estimate is not None and fix.estimate.long:
-        print(f"jax_nbhelp: {fix.estimate.sentence()} Interrupt the kernel (stop button, or "
+        from jax_nbhelp.jaxapi.interpret_cost import sentence
+
+        print(f"jax_nbhelp: {sentence(fix.estimate)} Interrupt the kernel (stop button, or "
               "Ctrl-C) to stop only the fix.")
     reporter = _progress_printer(fix, number)
     result = fix.apply(progress=reporter)
@@ -190,7 +192,9 @@ def jax_nbhelp_magic(line: str) -> None:
             return
         number = _fix_number(args)
         if number is not None and STATE.last is not None:
-            print(STATE.last.fixes[number - 1].preview())
+            from jax_nbhelp.show.view import preview
+
+            print(preview(STATE.last.fixes[number - 1]))
     elif command == "list":
         _list()
     elif command == "interpret":

@@ -11,9 +11,11 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from jax_nbhelp.core.model import CellEdit, Diagnosis, FixResult
+from jax_nbhelp.core.model import CellEdit, Diagnosis, Fix, FixResult
 from jax_nbhelp.core.state import STATE, current_shell
 from jax_nbhelp.jaxapi import jax_probe
+from jax_nbhelp.show.card.html import strip_ansi
+from jax_nbhelp.show.view import CardView, card_view, not_applied_view, outcome_view
 
 # Diagnoses kept for the frontend, newest last; older cards answer "stale".
 _KEEP = 64
@@ -28,22 +30,30 @@ def register(diagnosis: Diagnosis, card_id: str | None = None) -> str:
     return card_id
 
 
-def bundle_json(diagnosis: Diagnosis, card_id: str | None) -> dict[str, Any]:
-    """The diagnosis as the mime bundle carries it: its JSON, the card id and the session."""
+def bundle_json(diagnosis: Diagnosis, card_id: str | None,
+                view: CardView | None = None) -> dict[str, Any]:
+    """The diagnosis as the mime bundle carries it: its JSON, the card id, the session and
+    its card view (``view``), with the fields older frontends read drawn from that view."""
+    versions = jax_probe.versions()  # for "Copy as Markdown" (a bug report)
+    view = view or card_view(diagnosis, versions)
     data = diagnosis.to_json()
-    data["card_id"] = card_id
-    data["session"] = STATE.session
-    data["versions"] = jax_probe.versions()  # for "Copy as Markdown" (a bug report)
+    for fix, shown in zip(data["fixes"], view.fixes, strict=True):
+        fix["preview"] = shown.preview
+        fix["own_safety"] = shown.safety
+    data.update(card_id=card_id, session=STATE.session, versions=versions,
+                recommended=view.recommended, recommended_why=view.recommended_why,
+                cause=view.cause, shared_safety=list(view.shared_safety),
+                recommended_line=view.recommended_line, view=view.to_json())
     return data
 
 
-def result_json(result: FixResult, copy: Sequence[CellEdit] = ()) -> dict[str, Any]:
-    """A fix's outcome for a frontend; a new error's diagnosis gets a card id of its own.
+def result_json(result: FixResult, copy: Sequence[CellEdit] = (),
+                fix: Fix | None = None) -> dict[str, Any]:
+    """A fix's outcome for a frontend, with its view; a new error's diagnosis gets a card
+    id of its own.
 
     ``copy``: the rewritten cells a frontend that cannot edit the notebook gives the user
     to copy (the anywidget card); the JupyterLab extension writes them itself."""
-    from jax_nbhelp.show.card.html import strip_ansi
-
     payload = result.to_json()
     payload["known"] = True
     payload["traceback"] = strip_ansi(result.traceback) if result.traceback else None
@@ -52,7 +62,19 @@ def result_json(result: FixResult, copy: Sequence[CellEdit] = ()) -> dict[str, A
     payload["value"] = _plain(result.value) if result.ok and result.value is not None else None
     if copy:
         payload["copy"] = [edit.to_json() for edit in copy]
+    payload["view"] = outcome_view(fix, result, copy if copy else None,
+                                   payload["value"]).to_json()
     return payload
+
+
+def not_applied_json(known: bool, text: str | None = None) -> dict[str, Any]:
+    """The answer to a click the kernel cannot act on: a card it does not hold (``known``
+    false: the kernel restarted), or a fix the card lacks (``text`` says so)."""
+    answer: dict[str, Any] = {"known": known}
+    if known:
+        answer.update(ok=False, error=text)
+    answer["view"] = (not_applied_view(text) if text else not_applied_view()).to_json()
+    return answer
 
 
 def _plain(value: Any) -> str:

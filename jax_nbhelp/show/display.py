@@ -16,15 +16,19 @@ from typing import Any
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.show.card.html import diagnosis_html
 from jax_nbhelp.show.render_text import MIME_TYPE, render_diagnosis
+from jax_nbhelp.show.view import card_view
 
 
 def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
+    """Every form of the card, drawn from one card view."""
+    from jax_nbhelp.jaxapi.jax_probe import versions
     from jax_nbhelp.show.bundle import bundle_json, register
 
+    view = card_view(diagnosis, versions())
     return {
-        "text/plain": render_diagnosis(diagnosis),
-        "text/html": diagnosis_html(diagnosis),
-        MIME_TYPE: bundle_json(diagnosis, register(diagnosis)),
+        "text/plain": render_diagnosis(diagnosis, view),
+        "text/html": diagnosis_html(diagnosis, view),
+        MIME_TYPE: bundle_json(diagnosis, register(diagnosis), view),
     }
 
 

@@ -1,4 +1,7 @@
-"""Plain-text rendering: terminal IPython, logs, and the text/plain part of every bundle."""
+"""Plain-text rendering: terminal IPython, logs, and the text/plain part of every bundle.
+
+It lays out the card's view (``show/view.py``) as text: every sentence comes from there.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ from functools import lru_cache
 
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.core.protocol import DIAGNOSIS_MIME, is_top_level
+from jax_nbhelp.show.view import CardView, card_view
 
 MIME_TYPE = DIAGNOSIS_MIME  # the bundle's (core/protocol.py)
 
@@ -26,7 +30,9 @@ def _location_lines(title: str, location: Location) -> list[str]:
     return lines
 
 
-def render_diagnosis(diagnosis: Diagnosis) -> str:
+def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None) -> str:
+    """The diagnosis as text; ``view``: its card view, when the caller has it already."""
+    view = view or card_view(diagnosis)
     lines = [f"jax_nbhelp [{diagnosis.code}] {diagnosis.title}", ""]
     lines.append(_wrap(diagnosis.explanation))
     if diagnosis.location is not None:
@@ -34,45 +40,34 @@ def render_diagnosis(diagnosis: Diagnosis) -> str:
     if diagnosis.call_site is not None:
         lines += _location_lines("Reached from:", diagnosis.call_site)
     if diagnosis.general:
-        return "\n".join(lines + _general_lines(diagnosis))
+        return "\n".join(lines + _general_lines(diagnosis, view))
     lines += ["", "Why:", _wrap(diagnosis.why)]
     for note in diagnosis.notes:
         lines += ["", _wrap("Note: " + note)]
-    if diagnosis.fixes:
-        lines += ["", "Fixes (run one with %jax_nbhelp fix N; preview: %jax_nbhelp preview N):"]
-        found = diagnosis.recommended()
-        for number, fix in enumerate(diagnosis.fixes, 1):
-            status = "" if fix.unavailable is None else "  [cannot apply here]"
-            if found is not None and number == found[0]:
-                status += "  [recommended]"
-            lines.append(_wrap(f"{number}. {fix.label}{status}: {fix.summary}", "  ")
-                         .replace("\n  ", "\n       "))
-            lines.append(_wrap(("Safe: " if fix.safe else "Changes results: ") + fix.safety,
-                               "       "))
-            if fix.unavailable:
-                lines.append(_wrap("Why not: " + fix.unavailable, "       "))
-    elif diagnosis.hidden_fixes:
-        from jax_nbhelp.core.classroom import hidden_line
-
-        lines += ["", _wrap(hidden_line(diagnosis.hidden_fixes), "")]
-    else:
-        lines += ["", "No mechanical fix is correct here; the explanation says what to change."]
+    if view.fixes:
+        lines += ["", view.text_fixes_heading]
+        for fix in view.fixes:
+            first, *rest = fix.text.split("\n")
+            lines.append(_wrap(first, "  ").replace("\n  ", "\n       "))
+            lines += [_wrap(line, "       ") for line in rest]
+    elif view.banner:
+        lines += ["", _wrap(view.banner, "")]
     return "\n".join(lines)
 
 
-def _general_lines(diagnosis: Diagnosis) -> list[str]:
+def _general_lines(diagnosis: Diagnosis, view: CardView) -> list[str]:
     """The general view's rest: what the line worked on, JAX's suggestions, its page."""
     lines: list[str] = []
     if diagnosis.values:
         width = max(len(text) for text, _ in diagnosis.values)
         lines += ["", "On that line:"]
         lines += [f"  {text.ljust(width)}  {summary}" for text, summary in diagnosis.values]
-    if diagnosis.hints:
-        lines += ["", _wrap("JAX suggests: " + " ".join(diagnosis.hints))]
+    if view.hints_line:
+        lines += ["", _wrap(view.hints_line)]
     if diagnosis.doc_url:
         lines += ["", f"  See {diagnosis.doc_url}"]
-    lines += ["", _wrap("(jax_nbhelp's general view: no entry of its catalog knows this "
-                        "error, so it claims no cause and offers no fix.)")]
+    if view.general_note:
+        lines += ["", _wrap(view.general_note)]
     return lines
 
 

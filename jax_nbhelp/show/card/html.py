@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 
-from jax_nbhelp.core.model import CellEdit, Diagnosis, Fix, FixResult, Location
+from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.core.protocol import is_top_level
 from jax_nbhelp.show.card.styles import CARD_CSS, hide_rules
+from jax_nbhelp.show.view import CardView, FixView, OutcomeView, card_view, window_lines
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
@@ -51,13 +51,7 @@ def style_tag() -> str:
 
 def source_window(location: Location, context: int = 2) -> str:
     """The offending line with ``context`` lines around it, numbered, the line itself marked."""
-    lines = location.source.splitlines() if location.source else []
-    if 0 < location.lineno <= len(lines):
-        first = max(1, location.lineno - context)
-        last = min(len(lines), location.lineno + context)
-        shown = [(n, lines[n - 1]) for n in range(first, last + 1)]
-    else:
-        shown = [(location.lineno, location.line)]
+    shown = window_lines(location, context)
     width = len(str(shown[-1][0]))
     rows = []
     for number, text in shown:
@@ -81,10 +75,10 @@ def location_html(heading: str, location: Location, context: int = 2) -> str:
     )
 
 
-def preview_html(fix: Fix) -> str:
-    """``fix.preview()`` line by line, diff lines coloured; its text is exactly the preview."""
+def preview_html(fix: FixView) -> str:
+    """A fix's preview line by line, diff lines coloured; its text is exactly the preview."""
     rows = []
-    for line in fix.preview().split("\n"):
+    for line in fix.preview.split("\n"):
         if line.startswith("+") and not line.startswith("+++"):
             css = "jnh-add"
         elif line.startswith("-") and not line.startswith("---"):
@@ -97,96 +91,55 @@ def preview_html(fix: Fix) -> str:
     return '<pre class="jnh-preview">' + "\n".join(rows) + "</pre>"
 
 
-def safety_html(fix: Fix, text: str | None = None) -> str:
-    """Whether the fix changes what the program computes, then why (``text``: the part of
-    its safety the card has not said above, ``Diagnosis.own_safety``)."""
-    if fix.safe:
-        badge = '<span class="jnh-safe">Safe:</span>'
-    else:
-        badge = '<span class="jnh-unsafe">Changes what the program computes:</span>'
-    return f'<div class="jnh-text">{badge} {inline(fix.safety if text is None else text)}</div>'
+def safety_html(fix: FixView) -> str:
+    """Whether the fix changes what the program computes, then why (what the card has not
+    said above it)."""
+    css = "jnh-safe" if fix.safe else "jnh-unsafe"
+    return (f'<div class="jnh-text"><span class="{css}">{esc(fix.badge)}</span> '
+            f"{inline(fix.safety)}</div>")
 
 
-def fix_details_html(fix: Fix, safety: str | None = None) -> str:
+def fix_details_html(fix: FixView) -> str:
     """What a fix does, how safe it is and exactly what it runs."""
-    parts = [f'<div class="jnh-text">{inline(fix.summary)}</div>', safety_html(fix, safety)]
+    parts = [f'<div class="jnh-text">{inline(fix.summary)}</div>', safety_html(fix)]
     if fix.unavailable:
-        parts.append(f'<div class="jnh-text jnh-unavailable">Cannot apply here: '
-                     f"{inline(fix.unavailable)}</div>")
+        parts.append(f'<div class="jnh-text jnh-unavailable">{inline(fix.unavailable)}</div>')
+    if fix.long:
+        parts.append(f'<div class="jnh-text jnh-estimate">{inline(fix.long)}</div>')
     parts.append('<div class="jnh-muted">What it runs:</div>' + preview_html(fix))
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
 
 
-def shown_order(diagnosis: Diagnosis) -> list[int]:
-    """The fix numbers in the order every card shows them: the recommended one first
-    (``Diagnosis.recommended``), the others as they are numbered."""
-    numbers = list(range(1, len(diagnosis.fixes) + 1))
-    found = diagnosis.recommended()
-    if found is not None:
-        numbers.remove(found[0])
-        numbers.insert(0, found[0])
-    return numbers
-
-
-def fix_groups(diagnosis: Diagnosis) -> tuple[int | None, list[int], str]:
-    """How every card groups the fixes: the recommended one's number (None when none is),
-    the others in the order shown, and the heading the others go under."""
-    order = shown_order(diagnosis)
-    found = diagnosis.recommended()
-    if found is None:
-        return None, order, "Fixes"
-    return found[0], order[1:], "Other fixes"
-
-
-def fix_html(number: int, fix: Fix, safety: str | None = None) -> str:
+def fix_html(fix: FixView) -> str:
     """A fix in the details: its title, what it does, how safe, what it runs."""
-    status = " (cannot apply here)" if fix.unavailable else ""
-    return (
-        f'<div class="jnh-fix"><div class="jnh-fix-title">Fix {number}: {esc(fix.label)}'
-        f"{status}</div>{fix_details_html(fix, safety)}</div>"
-    )
+    status = "" if fix.available else " (cannot apply here)"
+    return (f'<div class="jnh-fix"><div class="jnh-fix-title">{esc(fix.heading)}{status}</div>'
+            f"{fix_details_html(fix)}</div>")
 
 
-def glance_html(diagnosis: Diagnosis) -> str:
+def glance_html(diagnosis: Diagnosis, view: CardView | None = None) -> str:
     """The top of every card: the title and code, then the cause in one sentence with its
     place (the error line itself sits right above the card, in the traceback)."""
-    cause = diagnosis.glance()["cause"]
-    place = ""
-    # the place, unless the sentence names it already (these cards cannot link to it)
-    if diagnosis.location is not None and diagnosis.location.label not in cause:
-        place = f' <span class="jnh-muted jnh-place">({esc(diagnosis.location.label)})</span>'
+    view = view or card_view(diagnosis)
+    place = (f' <span class="jnh-muted jnh-place">({esc(view.place)})</span>'
+             if view.place else "")
     parts = [
-        f'<div class="jnh-title" role="heading" aria-level="3">{esc(diagnosis.title)} '
-        f'<span class="jnh-code">jax_nbhelp {esc(diagnosis.code)}</span></div>',
-        f'<div class="jnh-text jnh-cause">{inline(cause)}{place}</div>',
+        f'<div class="jnh-title" role="heading" aria-level="3">{esc(view.title)} '
+        f'<span class="jnh-code">{esc(view.code_label)}</span></div>',
+        f'<div class="jnh-text jnh-cause">{inline(view.cause)}{place}</div>',
     ]
-    if diagnosis.hidden_fixes:
-        from jax_nbhelp.core.classroom import hidden_line
-
-        parts.append(f'<div class="jnh-text jnh-muted jnh-hidden-fixes">'
-                     f"{esc(hidden_line(diagnosis.hidden_fixes))}</div>")
-    elif diagnosis.general:  # it knows no cause, so it cannot say that no fix is correct
-        parts.append(f'<div class="jnh-text jnh-muted jnh-general">{esc(GENERAL_LINE)}</div>')
-    elif not diagnosis.fixes:
-        parts.append('<div class="jnh-text jnh-muted">No mechanical fix is correct here; the '
-                     "explanation says what to change.</div>")
+    if view.banner:
+        kind = {"hidden": " jnh-hidden-fixes", "general": " jnh-general"}.get(
+            view.banner_kind or "", "")
+        parts.append(f'<div class="jnh-text jnh-muted{kind}">{esc(view.banner)}</div>')
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
 
 
-GENERAL_LINE = ("General view: no cause claimed, no fix. The details show what the line "
-                "worked on and what JAX suggests.")
-
-
-def recommended_line_html(diagnosis: Diagnosis) -> str:
-    """The one line beside the recommended fix's button; empty when none is recommended."""
-    line = diagnosis.glance()["recommended_line"]
-    return f'<div class="jnh-text jnh-short">{inline(line)}</div>' if line else ""
-
-
-def details_html(diagnosis: Diagnosis) -> str:
+def details_html(diagnosis: Diagnosis, view: CardView | None = None) -> str:
     """Everything past the glance, closed: the error line, the whole explanation, where
     with its lines, why, the notes, and each fix's safety and exactly what it runs (a
     safety sentence the fixes share said once)."""
+    view = view or card_view(diagnosis)
     parts = [f'<div class="jnh-error">{esc(diagnosis.error)}</div>',
              f'<div class="jnh-text">{inline(diagnosis.explanation)}</div>']
     if diagnosis.location is not None:
@@ -197,102 +150,54 @@ def details_html(diagnosis: Diagnosis) -> str:
                  f"{inline(diagnosis.why)}</div>")
     parts += [f'<div class="jnh-text"><strong>Note:</strong> {inline(note)}</div>'
               for note in diagnosis.notes]
-    shared = diagnosis.shared_safety()
-    if shared:
-        parts.append(f'<div class="jnh-text jnh-shared">All of these fixes: '
-                     f"{inline(' '.join(shared))}</div>")
-    parts += [fix_html(number, fix, diagnosis.own_safety(fix))
-              for number, fix in enumerate(diagnosis.fixes, 1)]
-    summary = ("Details: where it came from, and what the line worked on" if diagnosis.general
-               else "Details: why, and what each fix runs")
-    return (f'<details class="jnh-more"><summary>{summary}'
+    if view.shared_line:
+        parts.append(f'<div class="jnh-text jnh-shared">{inline(view.shared_line)}</div>')
+    parts += [fix_html(fix) for fix in view.fixes]
+    return (f'<details class="jnh-more"><summary>{esc(view.details_summary)}'
             '</summary><div class="jnh-body">' + "".join(parts) + "</div></details>")
 
 
-def fixed_sources_html(edits: Sequence[CellEdit]) -> str:
-    """The rewritten source of each cell a fix changed, to copy into the notebook."""
-    return "".join(
-        f'<div class="jnh-text">Fixed source of {esc(edit.label)}: copy it into the cell '
-        "(jax_nbhelp ran the fix but cannot edit your notebook).</div>"
-        f'<pre class="jnh-copy">{esc(edit.source)}</pre>'
-        for edit in edits
-    )
-
-
-def outcome_html(fix: Fix, result: FixResult, *, to_copy: Sequence[CellEdit] | None = None,
-                 traceback: bool = False) -> str:
+def outcome_html(outcome: OutcomeView, *, traceback: str | None = None) -> str:
     """The end of the card: fixed (and how long it took) or not, with the new error.
-
-    ``to_copy``: the cells whose fixed source differs from the user's cells (default: every
-    cell the fix rewrote).
-    """
-    label = esc(fix.label)
-    if to_copy is None:
-        to_copy = list(fix.edits)
-    if result.ok and result.repeated:
-        parts = [
-            f'<div class="jnh-outcome jnh-ok jnh-repeated"><strong>⚠ Ran, but not as if '
-            f"once.</strong> “{label}” ran without error in {result.seconds:.2f} s, and ran "
-            f"again what had run before the error: {esc('; '.join(result.repeated))}.</div>",
-            fixed_sources_html(to_copy),
-        ]
-    elif result.ok:
-        parts = [
-            f'<div class="jnh-outcome jnh-ok"><strong>✓ Fixed.</strong> “{label}” ran without '
-            f"error in {result.seconds:.2f} s.</div>",
-            fixed_sources_html(to_copy),
-        ]
-        if fix.setup_line:
-            # a static card cannot write the notebook: the line to paste
-            parts.append('<div class="jnh-text jnh-keep">To keep it in the notebook, put '
-                         f"<code>{esc(fix.setup_line)}</code> after <code>%load_ext "
-                         "jax_nbhelp</code> in its first cell, so that a fresh run of the "
-                         "notebook needs no click.</div>")
-    elif result.stopped:
-        return (f'<div class="jnh-outcome jnh-fail"><strong>■ Stopped.</strong> '
-                f"{esc(result.error or '')}</div>")
-    else:
-        parts = [
-            f'<div class="jnh-outcome jnh-fail"><strong>✗ Not fixed.</strong> “{label}” '
-            f'failed:<div class="jnh-error">{esc(result.error or "unknown error")}</div></div>'
-        ]
-        if result.restored:
-            parts.append('<div class="jnh-text jnh-muted">Undone: '
-                         f"{esc(', '.join(result.restored))} as before the fix.</div>")
-        if traceback and result.traceback:
-            parts.append(f'<details><summary>Traceback of the re-run</summary><pre '
-                         f'class="jnh-trace">{esc(strip_ansi(result.traceback))}</pre></details>')
-        if result.diagnosis is not None:
-            # a chain: the new error's fixes are built on the code this fix ran
-            start = (f" Its fixes start from your code as “{label}” rewrote it."
-                     if fix.edits else "")
-            parts.append('<div class="jnh-text">jax_nbhelp knows the new error; its '
-                         f"diagnosis follows.{start}</div>")
-        elif result.traceback:
-            parts.append('<div class="jnh-text jnh-muted">jax_nbhelp has no diagnosis for the '
-                         "new error.</div>")
+    A static copy cannot write the notebook: it gives the fixed cells to copy."""
+    css = {"fixed": "jnh-ok", "repeated": "jnh-ok jnh-repeated"}.get(outcome.kind, "jnh-fail")
+    box = f"<strong>{esc(outcome.headline)}</strong> {esc(outcome.text)}"
+    if outcome.error is not None:
+        box += f'<div class="jnh-error">{esc(outcome.error)}</div>'
+    parts = [f'<div class="jnh-outcome {css}">{box}</div>']
+    parts += [f'<div class="jnh-text">{esc(copy.sentence)}</div>'
+              f'<pre class="jnh-copy">{esc(copy.source)}</pre>' for copy in outcome.copies]
+    if outcome.keep:
+        parts.append(f'<div class="jnh-text jnh-keep">{inline(outcome.keep)}</div>')
+    if outcome.restored:
+        parts.append(f'<div class="jnh-text jnh-muted">{esc(outcome.restored)}</div>')
+    if traceback:
+        parts.append(f'<details><summary>Traceback of the re-run</summary><pre '
+                     f'class="jnh-trace">{esc(strip_ansi(traceback))}</pre></details>')
+    if outcome.next:
+        parts.append(f'<div class="jnh-text">{esc(outcome.next)}</div>')
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
 
 
-def card_html(diagnosis: Diagnosis, outcome: str = "", *, magic_hint: bool = True) -> str:
+def card_html(diagnosis: Diagnosis, outcome: str = "", *, magic_hint: bool = True,
+              view: CardView | None = None) -> str:
     """The whole card as static HTML, laid out as the live ones: the glance, the
     recommended fix with its line, the other fixes, the closed details, then ``outcome``.
     A static copy has no buttons: it names the fixes, and the magic applies them."""
-    parts = [glance_html(diagnosis)]
-    recommended, order, heading = fix_groups(diagnosis)
-    if recommended is not None:
-        fix = diagnosis.fixes[recommended - 1]
-        parts.append(f'<div class="jnh-primary"><span class="jnh-fix-title">Recommended: '
-                     f"Fix {recommended}: {esc(fix.label)}</span>"
-                     f"{recommended_line_html(diagnosis)}</div>")
-    if order:
-        names = " · ".join(f"Fix {n}: {esc(diagnosis.fixes[n - 1].label)}" for n in order)
-        parts.append(f'<div class="jnh-text jnh-others"><span class="jnh-muted">{heading}:'
-                     f"</span> {names}</div>")
-    if magic_hint and diagnosis.fixes:
-        parts.append('<div class="jnh-text jnh-muted">In a running kernel, apply fix N with '
-                     "<code>%jax_nbhelp fix N</code>.</div>")
-    parts.append(details_html(diagnosis))
+    view = view or card_view(diagnosis)
+    parts = [glance_html(diagnosis, view)]
+    if view.recommended_heading:
+        line = (f'<div class="jnh-text jnh-short">{inline(view.recommended_line)}</div>'
+                if view.recommended_line else "")
+        parts.append(f'<div class="jnh-primary"><span class="jnh-fix-title">'
+                     f"{esc(view.recommended_heading)}</span>{line}</div>")
+    if view.others:
+        names = " · ".join(esc(view.fix(n).heading) for n in view.others)
+        parts.append(f'<div class="jnh-text jnh-others"><span class="jnh-muted">'
+                     f"{esc(view.others_heading)}:</span> {names}</div>")
+    if magic_hint and view.magic_hint:
+        parts.append(f'<div class="jnh-text jnh-muted">{inline(view.magic_hint)}</div>')
+    parts.append(details_html(diagnosis, view))
     return f'<div class="jnh-card">{"".join(parts)}{outcome}</div>'
 
 
@@ -302,6 +207,6 @@ def static_html(card_id: str, body: str) -> str:
             f'<div class="jnh-static-{esc(card_id)}">{body}</div>')
 
 
-def diagnosis_html(diagnosis: Diagnosis) -> str:
+def diagnosis_html(diagnosis: Diagnosis, view: CardView | None = None) -> str:
     """The ``text/html`` of a diagnosis shown without a widget."""
-    return style_tag() + card_html(diagnosis)
+    return style_tag() + card_html(diagnosis, view=view)

@@ -29,9 +29,11 @@ from IPython.utils.capture import capture_output
 
 from jax_nbhelp.core.model import Diagnosis, Fix, FixProgress, FixResult
 from jax_nbhelp.core.state import STATE, edits_to_copy
-from jax_nbhelp.show.bundle import bundle_json, register, result_json
+from jax_nbhelp.jaxapi.jax_probe import versions
+from jax_nbhelp.show.bundle import bundle_json, not_applied_json, register, result_json
 from jax_nbhelp.show.card import html
 from jax_nbhelp.show.render_text import MIME_TYPE, render_diagnosis
+from jax_nbhelp.show.view import CardView, card_view, outcome_view
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -61,7 +63,9 @@ class LiveCard:
         self.card_id = register(diagnosis, uuid.uuid4().hex[:12])
         # what each card of the chain ran: card id -> (its diagnosis, the fix, its outcome)
         self.applied: dict[str, tuple[Diagnosis, Fix, FixResult, str | None]] = {}
-        self.widget = CardWidget(diagnosis=bundle_json(diagnosis, self.card_id))
+        self._views: dict[int, tuple[Diagnosis, CardView]] = {}
+        self.widget = CardWidget(diagnosis=bundle_json(diagnosis, self.card_id,
+                                                       self._view(diagnosis)))
         # with the JupyterLab extension, its native card shows and this one draws nothing
         # and hides (notebook.css); the static copy hides while this one is on the page
         # (html.hide_rules)
@@ -82,14 +86,14 @@ class LiveCard:
         it) as a click does, send the answer to the browser and return it."""
         diagnosis = STATE.cards.get(card_id) if isinstance(card_id, str) else None
         if diagnosis is None or (card_id != self.card_id and card_id not in self._nested()):
-            answer: dict[str, Any] = {"known": False}
+            answer = not_applied_json(False)
             outputs: list[dict[str, str]] = []
         elif type(number) is not int or not 1 <= number <= len(diagnosis.fixes):
-            answer, outputs = {"known": True, "ok": False, "error": f"there is no fix {number}"}, []
+            answer, outputs = not_applied_json(True, f"there is no fix {number}"), []
         else:
             fix = diagnosis.fixes[number - 1]
             result, outputs = self._run(card_id, number, fix)
-            answer = result_json(result, edits_to_copy(fix))
+            answer = result_json(result, edits_to_copy(fix), fix)
             new_id = (answer.get("diagnosis") or {}).get("card_id")
             self.applied[card_id] = (diagnosis, fix, result, new_id)
             self.republish()
@@ -127,20 +131,29 @@ class LiveCard:
 
     # -- the static copy --------------------------------------------------------------------
 
+    def _view(self, diagnosis: Diagnosis) -> CardView:
+        """The card view of ``diagnosis`` (this card's or a nested one), computed once."""
+        found = self._views.get(id(diagnosis))
+        if found is None or found[0] is not diagnosis:
+            found = self._views[id(diagnosis)] = (diagnosis,
+                                                  card_view(diagnosis, versions()))
+        return found[1]
+
     def _static_body(self, card_id: str, diagnosis: Diagnosis, top: bool) -> str:
         outcome = ""
         if card_id in self.applied:
             _, fix, result, new_id = self.applied[card_id]
-            outcome = html.outcome_html(fix, result, traceback=True, to_copy=edits_to_copy(fix))
+            outcome = html.outcome_html(outcome_view(fix, result, edits_to_copy(fix)),
+                                        traceback=result.traceback)
             if new_id is not None and result.diagnosis is not None:
                 outcome += self._static_body(new_id, result.diagnosis, False)
-        return html.card_html(diagnosis, outcome, magic_hint=top)
+        return html.card_html(diagnosis, outcome, magic_hint=top, view=self._view(diagnosis))
 
     def _static_text(self, card_id: str, diagnosis: Diagnosis) -> str:
-        text = render_diagnosis(diagnosis)
+        text = render_diagnosis(diagnosis, self._view(diagnosis))
         if card_id in self.applied:
-            _, _, result, new_id = self.applied[card_id]
-            text += "\n\n" + str(result)
+            _, fix, result, new_id = self.applied[card_id]
+            text += "\n\n" + outcome_view(fix, result).plain
             if new_id is not None and result.diagnosis is not None:
                 text += "\n\n" + self._static_text(new_id, result.diagnosis)
         return text
@@ -150,7 +163,7 @@ class LiveCard:
             "text/plain": self._static_text(self.card_id, self.diagnosis),
             "text/html": html.static_html(self.card_id,
                                           self._static_body(self.card_id, self.diagnosis, True)),
-            MIME_TYPE: bundle_json(self.diagnosis, self.card_id),
+            MIME_TYPE: bundle_json(self.diagnosis, self.card_id, self._view(self.diagnosis)),
         }
 
     def widget_bundle(self) -> dict[str, Any]:
