@@ -61,6 +61,7 @@ def make(shell: Any) -> dict[str, Any]:
     from jax_nbhelp.diagnosis.engine import entries
 
     diagnoses: list[dict[str, Any]] = []
+    lasting = None  # the first diagnosis with a fix that keeps a mode on
     for entry in entries():
         example = entry.EXAMPLES[0]
         if unmet(example) is not None:
@@ -71,7 +72,12 @@ def make(shell: Any) -> dict[str, Any]:
         for cell in example.setup:
             _run(shell, cell)
         _, captured = _run(shell, example.failing)
-        diagnoses += _published(captured)
+        published = _published(captured)
+        diagnoses += published
+        if lasting is None and any(fix["setup_line"] for d in published for fix in d["fixes"]):
+            from jax_nbhelp.core.state import STATE
+
+            lasting = STATE.cards[published[-1]["card_id"]]
 
     # The general view (JNH000): a JAX error no entry knows.
     shell.reset(new_session=True)
@@ -97,7 +103,7 @@ def make(shell: Any) -> dict[str, Any]:
     (eager,) = _published(captured)
     _, captured = _run(shell, f"f.apply({eager['card_id']!r}, 1)")
     chained = _answer(captured)
-    _, captured = _run(shell, "f.status('no-such-card')")
+    _, captured = _run(shell, "f.apply('no-such-card', 1)")
     unknown = _answer(captured)
     # Classroom mode: the same error, its fixes kept back.
     _run(shell, "%load_ext jax_nbhelp")
@@ -107,7 +113,38 @@ def make(shell: Any) -> dict[str, Any]:
     _run(shell, "%jax_nbhelp fixes")
     ids: dict[str, str] = {}
     return _stable({"diagnoses": diagnoses, "results": [fixed, chained, unknown],
-                    "classroom": [classroom], "progress": _progress(flagship["card_id"])}, ids)
+                    "classroom": [classroom], "progress": _progress(flagship["card_id"]),
+                    "outcomes": _outcomes(flagship, lasting)}, ids)
+
+
+REPEATED = "In [4], lines 2-3 (the for loop) and any iterations before the one that raised"
+
+
+def _outcomes(flagship: dict[str, Any], kept: Any) -> dict[str, Any]:
+    """The kernel's answers for the ends a fix can come to that the runs above do not reach
+    (stopped, ran again, a mode kept, a runtime fix), each as ``show/bundle.result_json``
+    makes it for a fix of a diagnosis above; ``kept_code``: the diagnosis of the kept one."""
+    from jax_nbhelp.core.model import FixResult
+    from jax_nbhelp.core.state import STATE
+    from jax_nbhelp.show.bundle import result_json
+
+    flag = STATE.cards[flagship["card_id"]]
+    once, lasts = flag.fixes
+    mode = next(fix for fix in kept.fixes if fix.setup_line)
+    return {
+        "stopped": result_json(FixResult(ok=False, fix_label=once.label, stopped=True,
+                                         error="Stopped by you after 4 s."), fix=once),
+        "runtime": result_json(FixResult(ok=True, fix_label=once.label, seconds=0.1), fix=once),
+        "repeated": result_json(FixResult(ok=True, fix_label=once.label, seconds=0.1,
+                                          repeated=(REPEATED,)), fix=once),
+        "failed": result_json(FixResult(ok=False, fix_label=once.label,
+                                        error="ValueError: no"), fix=once),
+        "rewrite": result_json(FixResult(ok=True, fix_label=lasts.label, seconds=0.2),
+                               fix=lasts),
+        "kept": result_json(FixResult(ok=True, fix_label=mode.label, seconds=0.1,
+                                      setup_line=mode.setup_line), fix=mode),
+        "kept_code": kept.code,
+    }
 
 
 def _progress(card_id: str) -> list[dict[str, Any]]:

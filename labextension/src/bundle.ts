@@ -152,6 +152,105 @@ export interface IDiagnosis {
   hints?: string[];
   /** JAX's page for the error. */
   doc_url?: string | null;
+  /** Everything the card says, decided by the kernel (`show/view.py`); absent in bundles
+   *  of releases before it, which the renderer shows as text only. */
+  view?: ICardView;
+}
+
+/** What the card says about one fix. */
+export interface IFixView {
+  number: number;
+  label: string;
+  /** "Fix 2: Interpret mode from now on" */
+  heading: string;
+  summary: string;
+  safe: boolean;
+  /** "Safe:" or "Changes what the program computes:" */
+  badge: string;
+  /** Its own safety: what the fixes share is the card's `shared_line`. */
+  safety: string;
+  available: boolean;
+  /** "Cannot apply here: ..." */
+  unavailable: string | null;
+  /** A long interpreted run, said before it starts. */
+  long: string | null;
+  /** A fix that leaves the notebook as it is says so. */
+  kernel_only: string | null;
+  preview: string;
+  /** "applies to the cell" or "runs in the kernel" */
+  action: string;
+  button_title: string;
+  button_aria: string;
+  /** "Running fix 2, “Interpret mode”…" */
+  running: string;
+  /** " of roughly 8 min", or "" */
+  expected: string;
+  text: string;
+}
+
+/** What the card says, in the order it says it (the kernel's `CardView`). */
+export interface ICardView {
+  code: string;
+  title: string;
+  code_label: string;
+  region_label: string;
+  cause: string;
+  /** Where, after the cause (null: the cause names it). */
+  place: string | null;
+  /** What stands in place of fixes. */
+  banner: string | null;
+  banner_kind: 'hidden' | 'general' | 'no-fix' | null;
+  recommended: number | null;
+  recommended_why: string | null;
+  recommended_heading: string | null;
+  recommended_line: string | null;
+  order: number[];
+  others: number[];
+  others_heading: string | null;
+  shared_safety: string[];
+  shared_line: string | null;
+  fixes: IFixView[];
+  details_summary: string;
+  magic_hint: string | null;
+  text_fixes_heading: string;
+  general_note: string | null;
+  hints_line: string | null;
+  /** "Copy as Markdown", up to the error; the fix applied and the versions follow. */
+  markdown: string;
+  markdown_versions: string | null;
+}
+
+/** A rewritten cell that a card which cannot edit the notebook gives the user to copy. */
+export interface ICopyView {
+  label: string;
+  sentence: string;
+  source: string;
+}
+
+/** What the card says when a fix has run (the kernel's `OutcomeView`). */
+export interface IOutcomeView {
+  kind: 'fixed' | 'repeated' | 'stopped' | 'failed' | 'not-applied';
+  ok: boolean;
+  headline: string;
+  text: string;
+  error: string | null;
+  /** "Out: 3.0" */
+  value: string | null;
+  restored: string | null;
+  /** How to keep a mode in the notebook (inline `code`), and its set-up line. */
+  keep: string | null;
+  keep_line: string | null;
+  /** With "{cells}": where the host wrote the fixed cells. */
+  written: string | null;
+  /** Said instead of `written` when the host wrote none. */
+  unchanged: string | null;
+  copies: ICopyView[];
+  /** About the new error's card, or that there is none. */
+  next: string | null;
+  /** The card folds to its header and this outcome. */
+  fold: boolean;
+  markdown: string | null;
+  plain: string;
 }
 
 export interface IVersions {
@@ -185,6 +284,8 @@ export interface IFixResult {
   /** The rewritten cells whose source differs from what the user's cells hold: what a
    *  card that cannot edit the notebook (the anywidget card) gives the user to copy. */
   copy?: IEdit[] | null;
+  /** What the card says of it (absent where the frontend made the answer itself). */
+  view?: IOutcomeView;
 }
 
 /** Whether `value` looks like a diagnosis bundle this frontend can show. */
@@ -198,5 +299,16 @@ export function isDiagnosis(value: unknown): value is IDiagnosis {
     typeof data.code === 'string' &&
     typeof data.title === 'string' &&
     Array.isArray(data.fixes)
+  );
+}
+
+/** Whether `value` is a diagnosis whose card the kernel described (its `view`). */
+export function hasView(value: IDiagnosis): value is IDiagnosis & { view: ICardView } {
+  const view = value.view as unknown;
+  return (
+    typeof view === 'object' &&
+    view !== null &&
+    Array.isArray((view as ICardView).fixes) &&
+    (view as ICardView).fixes.length === value.fixes.length
   );
 }

@@ -4,15 +4,20 @@
  * renderer wires its buttons to the kernel and the notebook.
  */
 
-import { IDiagnosis, IEdit, IFix, IFixResult, ILocation, IProgress } from './bundle';
-import { cardMarkdown, IApplied } from './markdown';
+import {
+  hasView,
+  ICardView,
+  ICopyView,
+  IDiagnosis,
+  IFixResult,
+  IFixView,
+  ILocation,
+  IOutcomeView,
+  IProgress
+} from './bundle';
+import { cardMarkdown } from './markdown';
 import { canLocate } from './locate';
 import { windowLines } from './window';
-
-/** What the general view's card says in place of fixes (JNH000: no entry knows the error). */
-export const GENERAL_LINE =
-  'General view: no cause claimed, no fix. The details show what the line worked on and ' +
-  'what JAX suggests.';
 
 /** Whether the card's buttons can act, and if not, why. */
 export type CardState =
@@ -100,8 +105,8 @@ function locationBlock(
   return block;
 }
 
-/** `fix.preview` line by line, diff lines marked; its text is exactly the preview. */
-export function previewBlock(doc: Document, fix: IFix): HTMLElement {
+/** A fix's preview line by line, diff lines marked; its text is exactly the preview. */
+export function previewBlock(doc: Document, fix: IFixView): HTMLElement {
   const pre = element(doc, 'pre', 'jnh-preview');
   fix.preview.split('\n').forEach((line, i, all) => {
     let css = '';
@@ -118,22 +123,6 @@ export function previewBlock(doc: Document, fix: IFix): HTMLElement {
     }
   });
   return pre;
-}
-
-/** Seconds as a person reads them: "40 s", "8 min", "1.5 h". */
-export function duration(seconds: number): string {
-  if (seconds < 90) {
-    return `${Math.max(1, Math.round(seconds))} s`;
-  }
-  if (seconds < 90 * 60) {
-    return `${Math.round(seconds / 60)} min`;
-  }
-  return `${(seconds / 3600).toFixed(1)} h`;
-}
-
-/** What a fix's button says: its name (what a click does is in its title and aria-label). */
-export function buttonLabel(_number: number, fix: IFix): string {
-  return fix.label;
 }
 
 /**
@@ -161,7 +150,21 @@ export const STALE =
   'This diagnosis is stale: the kernel restarted since the error. Run the failing cell ' +
   'again for a fresh one.';
 
-/** The card for one diagnosis; a failed fix nests the card of its new error. */
+/** What a card says of a bundle from a release before the card view: its text only. */
+export const OLD_BUNDLE =
+  'This card was saved by an earlier jax_nbhelp: run the cell again for a card with its fixes.';
+
+/** The banner's class by what it stands for. */
+const BANNER_CLASS: Record<string, string> = {
+  hidden: 'jnh-text jnh-muted jnh-hidden-fixes',
+  general: 'jnh-text jnh-muted jnh-general',
+  'no-fix': 'jnh-text jnh-muted'
+};
+
+/**
+ * The card for one diagnosis; a failed fix nests the card of its new error. It lays out
+ * the card view the kernel computed (`diagnosis.view`) and says nothing of its own.
+ */
 export class CardView {
   readonly node: HTMLElement;
   readonly buttons: HTMLButtonElement[] = [];
@@ -170,7 +173,9 @@ export class CardView {
   readonly nested: HTMLElement;
   readonly copyButton: HTMLButtonElement;
   readonly collapseButton: HTMLButtonElement;
-  private _applied: IApplied | null = null;
+  /** What the kernel said the card says; null for a bundle from an earlier release. */
+  readonly view: ICardView | null;
+  private _applied: string | null = null;
   private _state: CardState = { kind: 'live' };
   private _running = false;
   private _timer: number | null = null;
@@ -189,23 +194,26 @@ export class CardView {
     readonly writesCells = true
   ) {
     const d = diagnosis;
+    const v = hasView(d) ? d.view : null;
+    this.view = v;
     this.node = element(doc, 'div', 'jnh-native');
     this.node.dataset.jnhCode = d.code;
     this.node.setAttribute('role', 'region');
-    this.node.setAttribute('aria-label', `jax_nbhelp: ${d.title}`);
+    this.node.setAttribute('aria-label', v ? v.region_label : d.title);
     const header = element(doc, 'div', 'jnh-header');
-    const title = element(doc, 'div', 'jnh-title', d.title);
+    const title = element(doc, 'div', 'jnh-title', v ? v.title : d.title);
     title.setAttribute('role', 'heading');
     title.setAttribute('aria-level', '3');
     // a space, so that copied text does not run the title into the code
     title.appendChild(doc.createTextNode(' '));
-    title.appendChild(element(doc, 'span', 'jnh-code', `jax_nbhelp ${d.code}`));
+    title.appendChild(element(doc, 'span', 'jnh-code', v ? v.code_label : d.code));
     header.appendChild(title);
     const tools = element(doc, 'span', 'jnh-tools');
     this.copyButton = element(doc, 'button', 'jnh-tool jnh-copy-md', 'Copy as Markdown');
     this.copyButton.type = 'button';
     this.copyButton.title = 'The diagnosis, its place, the fix applied and the versions, for an issue';
     this.copyButton.addEventListener('click', () => void this.copyMarkdown());
+    this.copyButton.hidden = v === null;
     this.collapseButton = element(doc, 'button', 'jnh-tool jnh-collapse');
     this.collapseButton.type = 'button';
     this.collapseButton.addEventListener('click', () => this.setCollapsed(!this.collapsed));
@@ -213,71 +221,67 @@ export class CardView {
     tools.appendChild(this.collapseButton);
     header.appendChild(tools);
     this.node.appendChild(header);
+    this.status = element(doc, 'div', 'jnh-status');
+    this.outcome = element(doc, 'div', 'jnh-outcome-area');
+    this.outcome.setAttribute('aria-live', 'polite');
+    this.nested = element(doc, 'div', 'jnh-nested');
+    if (v === null) {
+      this.node.appendChild(textBlock(doc, 'jnh-text', d.explanation));
+      this.node.appendChild(element(doc, 'div', 'jnh-text jnh-muted jnh-old-bundle', OLD_BUNDLE));
+    } else {
+      this._glance(v, onLocate);
+      this.node.appendChild(this._details(v, onLocate));
+    }
+    this.node.appendChild(this.status);
+    this.node.appendChild(this.outcome);
+    this.node.appendChild(this.nested);
+    this.setCollapsed(false);
+    this._sync();
+  }
+
+  /** The cause with its place, the banner, the primary button and the others. */
+  private _glance(v: ICardView, onLocate: ((location: ILocation) => void) | null): void {
+    const doc = this.doc;
+    const d = this.diagnosis;
     // The cause in one sentence, with the place it happened (the error line itself sits
     // right above the card, in the traceback).
-    const cause = textBlock(doc, 'jnh-text jnh-cause', d.cause ?? d.explanation);
-    if (d.location) {
+    const cause = textBlock(doc, 'jnh-text jnh-cause', v.cause);
+    if (d.location && v.place) {
       cause.appendChild(doc.createTextNode(' '));
-      cause.appendChild(placeLink(doc, d.location, onLocate, `(${d.location.label})`));
+      cause.appendChild(placeLink(doc, d.location, onLocate, `(${v.place})`));
     }
     this.node.appendChild(cause);
-    const hidden = d.hidden_fixes ?? 0;
-    if (hidden > 0) {
-      const what = hidden === 1 ? '1 fix is' : `${hidden} fixes are`;
-      this.node.appendChild(
-        element(
-          doc,
-          'div',
-          'jnh-text jnh-muted jnh-hidden-fixes',
-          `Classroom mode: ${what} ready but hidden. Try the change yourself first; ` +
-            '%jax_nbhelp fixes shows them.'
-        )
-      );
-    } else if (d.general) {
-      // the general view knows no cause, so it cannot say that no fix is correct
-      this.node.appendChild(element(doc, 'div', 'jnh-text jnh-muted jnh-general', GENERAL_LINE));
-    } else if (d.fixes.length === 0) {
-      this.node.appendChild(
-        element(
-          doc,
-          'div',
-          'jnh-text jnh-muted',
-          'No mechanical fix is correct here; the explanation says what to change.'
-        )
-      );
+    if (v.banner) {
+      this.node.appendChild(element(doc, 'div', BANNER_CLASS[v.banner_kind ?? 'no-fix'], v.banner));
     }
     // One button per fix, made in the fixes' order (buttons[n - 1] is fix n); the
     // recommended one comes first, as the primary button, the others after it.
-    d.fixes.forEach((fix, i) => this.buttons.push(this._button(i + 1, fix, i + 1 === d.recommended)));
-    const recommended = d.recommended ?? null;
-    if (recommended !== null && d.fixes[recommended - 1]) {
+    v.fixes.forEach(fix => this.buttons.push(this._button(fix, fix.number === v.recommended)));
+    if (v.recommended !== null && this.buttons[v.recommended - 1]) {
       const primary = element(doc, 'div', 'jnh-primary');
-      primary.appendChild(this.buttons[recommended - 1]);
-      primary.appendChild(textBlock(doc, 'jnh-text jnh-short', d.recommended_line ?? d.recommended_why ?? ''));
+      primary.appendChild(this.buttons[v.recommended - 1]);
+      primary.appendChild(textBlock(doc, 'jnh-text jnh-short', v.recommended_line ?? ''));
       this.node.appendChild(primary);
     }
-    const others = d.fixes.map((_fix, i) => i + 1).filter(n => n !== recommended);
-    if (others.length > 0) {
+    if (v.others.length > 0) {
       const row = element(doc, 'div', 'jnh-others');
-      if (recommended !== null) {
-        row.appendChild(element(doc, 'span', 'jnh-muted', 'Other fixes: '));
+      if (v.others_heading) {
+        row.appendChild(element(doc, 'span', 'jnh-muted', `${v.others_heading}: `));
       }
-      for (const n of others) {
+      for (const n of v.others) {
         row.appendChild(this.buttons[n - 1]);
       }
       this.node.appendChild(row);
     }
-    // Everything else, one click away: the error line, the whole explanation, the places
-    // with their lines, why, the notes, and each fix's safety and exactly what it runs.
+  }
+
+  /** Everything else, one click away: the error line, the whole explanation, the places
+   *  with their lines, why, the notes, and each fix's safety and exactly what it runs. */
+  private _details(v: ICardView, onLocate: ((location: ILocation) => void) | null): HTMLElement {
+    const doc = this.doc;
+    const d = this.diagnosis;
     const more = element(doc, 'details', 'jnh-more');
-    more.appendChild(
-      element(
-        doc,
-        'summary',
-        undefined,
-        d.general ? 'Details: where it came from, and what the line worked on' : 'Details: why, and what each fix runs'
-      )
-    );
+    more.appendChild(element(doc, 'summary', undefined, v.details_summary));
     more.appendChild(element(doc, 'div', 'jnh-error', d.error));
     more.appendChild(textBlock(doc, 'jnh-text', d.explanation));
     if (d.location) {
@@ -294,22 +298,11 @@ export class CardView {
       appendInline(doc, text, note);
       more.appendChild(text);
     }
-    // the kernel decides what the fixes share (core/glance.py); older bundles: nothing
-    const shared = d.shared_safety ?? [];
-    if (shared.length > 0) {
-      more.appendChild(textBlock(doc, 'jnh-text jnh-shared', `All of these fixes: ${shared.join(' ')}`));
+    if (v.shared_line) {
+      more.appendChild(textBlock(doc, 'jnh-text jnh-shared', v.shared_line));
     }
-    d.fixes.forEach((fix, i) => more.appendChild(this._fixBlock(i + 1, fix)));
-    this.node.appendChild(more);
-    this.status = element(doc, 'div', 'jnh-status');
-    this.outcome = element(doc, 'div', 'jnh-outcome-area');
-    this.outcome.setAttribute('aria-live', 'polite');
-    this.nested = element(doc, 'div', 'jnh-nested');
-    this.node.appendChild(this.status);
-    this.node.appendChild(this.outcome);
-    this.node.appendChild(this.nested);
-    this.setCollapsed(false);
-    this._sync();
+    v.fixes.forEach(fix => more.appendChild(this._fixBlock(fix)));
+    return more;
   }
 
   /** Whether the card shows only its header (and an outcome): the one-line view. */
@@ -326,7 +319,7 @@ export class CardView {
 
   /** The card as Markdown (see markdown.ts), with the fix that ran last. */
   markdown(): string {
-    return cardMarkdown(this.diagnosis, this._applied);
+    return this.view ? cardMarkdown(this.view, this._applied) : `${this.diagnosis.title}\n`;
   }
 
   /** Put `markdown()` on the clipboard, and say so on the button. */
@@ -348,66 +341,39 @@ export class CardView {
     return copied;
   }
 
-  private _button(number: number, fix: IFix, primary: boolean): HTMLButtonElement {
+  private _button(fix: IFixView, primary: boolean): HTMLButtonElement {
     const doc = this.doc;
     const css = ['jnh-button', primary ? 'jnh-primary-button' : 'jnh-secondary'];
     if (!fix.safe) {
       css.push('jnh-warn');
     }
-    const button = element(doc, 'button', css.join(' '));
+    const button = element(doc, 'button', css.join(' '), fix.label);
     button.type = 'button';
-    button.textContent = buttonLabel(number, fix);
     // what a click does, said to the pointer and to a screen reader, not in the label
-    const action = fix.edits.length > 0 ? 'applies to the cell' : 'runs in the kernel';
-    button.title = `Fix ${number}, ${action}: ${fix.summary}`;
-    button.setAttribute('aria-label', `Fix ${number}: ${fix.label} (${action})`);
-    button.addEventListener('click', () => this.onApply(number));
+    button.title = fix.button_title;
+    button.setAttribute('aria-label', fix.button_aria);
+    button.addEventListener('click', () => this.onApply(fix.number));
     return button;
   }
 
   /** A fix in the details: what it does, how safe, and exactly what it runs. */
-  private _fixBlock(number: number, fix: IFix): HTMLElement {
+  private _fixBlock(fix: IFixView): HTMLElement {
     const doc = this.doc;
     const block = element(doc, 'div', 'jnh-fix');
-    block.appendChild(element(doc, 'div', 'jnh-fix-title', `Fix ${number}: ${fix.label}`));
+    block.appendChild(element(doc, 'div', 'jnh-fix-title', fix.heading));
     block.appendChild(textBlock(doc, 'jnh-text', fix.summary));
     const safety = element(doc, 'div', 'jnh-text');
-    safety.appendChild(
-      element(
-        doc,
-        'span',
-        fix.safe ? 'jnh-safe' : 'jnh-unsafe',
-        fix.safe ? 'Safe: ' : 'Changes what the program computes: '
-      )
-    );
-    appendInline(doc, safety, fix.own_safety ?? fix.safety);
+    safety.appendChild(element(doc, 'span', fix.safe ? 'jnh-safe' : 'jnh-unsafe', `${fix.badge} `));
+    appendInline(doc, safety, fix.safety);
     block.appendChild(safety);
     if (fix.unavailable) {
-      block.appendChild(
-        textBlock(doc, 'jnh-text jnh-unavailable', `Cannot apply here: ${fix.unavailable}`)
-      );
+      block.appendChild(textBlock(doc, 'jnh-text jnh-unavailable', fix.unavailable));
     }
-    if (fix.estimate && fix.estimate.long) {
-      block.appendChild(
-        element(
-          doc,
-          'div',
-          'jnh-text jnh-estimate',
-          `Long: ${fix.estimate.steps.toLocaleString('en-US')} grid steps interpreted, ` +
-            `roughly ${duration(fix.estimate.seconds)}. The card shows how far it is while it ` +
-            'runs, and Stop ends only the fix.'
-        )
-      );
+    if (fix.long) {
+      block.appendChild(element(doc, 'div', 'jnh-text jnh-estimate', fix.long));
     }
-    if (!fix.unavailable && fix.edits.length === 0) {
-      block.appendChild(
-        element(
-          doc,
-          'div',
-          'jnh-text jnh-muted',
-          'Runs in the kernel only: your notebook itself stays as it is.'
-        )
-      );
+    if (fix.kernel_only) {
+      block.appendChild(element(doc, 'div', 'jnh-text jnh-muted', fix.kernel_only));
     }
     const details = element(doc, 'details', 'jnh-details');
     details.appendChild(element(doc, 'summary', undefined, 'What it runs'));
@@ -437,8 +403,8 @@ export class CardView {
       view.clearInterval(this._timer);
     }
     this._timer = null;
-    if (number !== null) {
-      const fix = this.diagnosis.fixes[number - 1];
+    const fix = number !== null ? this.view?.fixes[number - 1] : undefined;
+    if (number !== null && fix) {
       const started = Date.now();
       this.status.className = 'jnh-status jnh-running';
       this.status.textContent = '';
@@ -449,11 +415,10 @@ export class CardView {
           return;
         }
         const seconds = Math.floor((Date.now() - started) / 1000);
-        const expected = fix.estimate ? ` of roughly ${duration(fix.estimate.seconds)}` : '';
-        text.textContent = `Running fix ${number}, “${fix.label}”… ${seconds} s${expected}`;
+        text.textContent = `${fix.running} ${seconds} s${fix.expected}`;
       };
       this._reported = false;
-      this._runningLabel = `Running fix ${number}, “${fix.label}”…`;
+      this._runningLabel = fix.running;
       tick();
       this.status.appendChild(text);
       if (this.onStop) {
@@ -506,8 +471,9 @@ export class CardView {
 
   private _sync(): void {
     const live = this._state.kind === 'live' && !this._running;
+    const fixes = this.view?.fixes ?? [];
     this.buttons.forEach((button, i) => {
-      button.disabled = !live || !this.diagnosis.fixes[i].available;
+      button.disabled = !live || !fixes[i].available;
     });
     if (this._state.kind === 'disabled') {
       this.status.className = 'jnh-status jnh-disabled';
@@ -521,10 +487,10 @@ export class CardView {
   /** Say why a fix did not run (nothing was changed). */
   showRefusal(number: number, reason: string): void {
     this.outcome.textContent = '';
-    const fix = this.diagnosis.fixes[number - 1];
+    const label = this.view?.fixes[number - 1]?.label ?? '';
     const box = element(this.doc, 'div', 'jnh-outcome jnh-fail');
     box.appendChild(element(this.doc, 'strong', undefined, '✗ Not applied. '));
-    box.appendChild(this.doc.createTextNode(`“${fix.label}”: ${reason}`));
+    box.appendChild(this.doc.createTextNode(`“${label}”: ${reason}`));
     this.outcome.appendChild(box);
   }
 
@@ -532,16 +498,9 @@ export class CardView {
    * After a fix that leaves a mode on: how to keep it in the notebook, with a button that
    * writes the line there when the card can reach the notebook.
    */
-  private showKeep(line: string): void {
+  private _showKeep(sentence: string, line: string): void {
     const d = this.doc;
-    const keep = element(d, 'div', 'jnh-text jnh-keep');
-    keep.appendChild(d.createTextNode('It stays on for this kernel. To keep it in the notebook, put '));
-    keep.appendChild(element(d, 'code', undefined, line));
-    keep.appendChild(d.createTextNode(' after '));
-    keep.appendChild(element(d, 'code', undefined, '%load_ext jax_nbhelp'));
-    keep.appendChild(
-      d.createTextNode(' in its first cell, so that a fresh run of the notebook needs no click. ')
-    );
+    const keep = textBlock(d, 'jnh-text jnh-keep', `${sentence} `);
     if (this.onKeep !== null) {
       const onKeep = this.onKeep;
       const button = element(d, 'button', 'jnh-keep-button', 'Keep it in the notebook') as HTMLButtonElement;
@@ -557,16 +516,10 @@ export class CardView {
 
   /** The fixed source of each cell the fix rewrote, with a button that copies it: a
    *  host that cannot edit the notebook leaves the edit to the user. */
-  private _showCopies(edits: IEdit[]): void {
+  private _showCopies(copies: ICopyView[]): void {
     const d = this.doc;
-    for (const edit of edits) {
-      const line = element(
-        d,
-        'div',
-        'jnh-text',
-        `Fixed source of ${edit.label}: copy it into the cell (the kernel ran it; this ` +
-          'card cannot edit your notebook). '
-      );
+    for (const copy of copies) {
+      const line = element(d, 'div', 'jnh-text', `${copy.sentence} `);
       const button = element(d, 'button', 'jnh-tool jnh-copy-source', 'Copy') as HTMLButtonElement;
       button.type = 'button';
       button.addEventListener('click', () => {
@@ -575,14 +528,14 @@ export class CardView {
           button.textContent = copied ? 'Copied' : 'Copy failed (select the text)';
         };
         if (clipboard) {
-          clipboard.writeText(edit.source).then(() => done(true), () => done(false));
+          clipboard.writeText(copy.source).then(() => done(true), () => done(false));
         } else {
           done(false);
         }
       });
       line.appendChild(button);
       this.outcome.appendChild(line);
-      this.outcome.appendChild(element(d, 'pre', 'jnh-copy', edit.source));
+      this.outcome.appendChild(element(d, 'pre', 'jnh-copy', copy.source));
     }
   }
 
@@ -623,92 +576,55 @@ export class CardView {
     written: string[],
     reveal = true
   ): void {
-    const fix = this.diagnosis.fixes[number - 1];
-    this._applied = { label: fix.label, ok: !!result.ok, error: result.error };
-    this._fillOutcome(number, result, outputs, written);
-    const fixed = !!result.ok && (result.repeated ?? []).length === 0;
-    if (fixed) {
+    const outcome = result.view ?? noAnswer(result);
+    this._applied = outcome.markdown;
+    this._fillOutcome(outcome, result, outputs, written);
+    if (outcome.fold) {
       // the fix worked: the card folds to its header and the outcome, details one click away
       this.setCollapsed(true);
     }
-    const outcome = this.outcome as HTMLElement & { scrollIntoView?: (arg?: unknown) => void };
-    if (reveal && typeof outcome.scrollIntoView === 'function') {
-      outcome.scrollIntoView({ block: 'nearest' });
+    const area = this.outcome as HTMLElement & { scrollIntoView?: (arg?: unknown) => void };
+    if (reveal && typeof area.scrollIntoView === 'function') {
+      area.scrollIntoView({ block: 'nearest' });
     }
   }
 
   private _fillOutcome(
-    number: number,
+    view: IOutcomeView,
     result: IFixResult,
     outputs: IRunOutput[],
     written: string[]
   ): void {
     const d = this.doc;
-    const fix = this.diagnosis.fixes[number - 1];
     this.outcome.textContent = '';
     this.nested.textContent = '';
     for (const output of outputs) {
       this.outcome.appendChild(element(d, 'pre', `jnh-run-output jnh-${output.name}`, output.text));
     }
-    const box = element(d, 'div', result.ok ? 'jnh-outcome jnh-ok' : 'jnh-outcome jnh-fail');
-    if (!result.known) {
-      box.appendChild(element(d, 'strong', undefined, '✗ Not applied. '));
-      box.appendChild(
-        d.createTextNode(
-          'The kernel no longer knows this diagnosis (it restarted): run the failing cell ' +
-            'again for a fresh one.'
-        )
-      );
-      this.outcome.appendChild(box);
-      return;
+    const css = { fixed: 'jnh-ok', repeated: 'jnh-ok jnh-repeated' }[view.kind as string] ?? 'jnh-fail';
+    const box = element(d, 'div', `jnh-outcome ${css}`);
+    box.appendChild(element(d, 'strong', undefined, `${view.headline} `));
+    box.appendChild(d.createTextNode(view.text));
+    if (view.error !== null) {
+      box.appendChild(element(d, 'div', 'jnh-error', view.error));
     }
-    if (result.ok) {
-      const repeated = result.repeated ?? [];
-      const took = `“${fix.label}” ran without error in ${(result.seconds ?? 0).toFixed(2)} s`;
-      if (repeated.length > 0) {
-        box.classList.add('jnh-repeated');
-        box.appendChild(element(d, 'strong', undefined, '⚠ Ran, but not as if once. '));
-        box.appendChild(
-          d.createTextNode(`${took}, and ran again what had run before the error: ${repeated.join('; ')}.`)
-        );
-      } else {
-        box.appendChild(element(d, 'strong', undefined, '✓ Fixed. '));
-        box.appendChild(d.createTextNode(`${took}.`));
-      }
-      this.outcome.appendChild(box);
-      if (result.value) {
-        this.outcome.appendChild(element(d, 'pre', 'jnh-value', `Out: ${result.value}`));
-      }
+    this.outcome.appendChild(box);
+    if (view.value) {
+      this.outcome.appendChild(element(d, 'pre', 'jnh-value', view.value));
+    }
+    if (view.restored) {
+      this.outcome.appendChild(element(d, 'div', 'jnh-text jnh-muted', view.restored));
+    }
+    if (view.keep && view.keep_line) {
+      this._showKeep(view.keep, view.keep_line);
+    } else if (!this.writesCells && view.copies.length > 0) {
+      this._showCopies(view.copies);
+    } else if (view.ok) {
       const where =
-        written.length > 0
-          ? `Written into ${written.join(', ')} (Ctrl+Z in a cell undoes it).`
-          : fix.edits.length === 0
-            ? 'Your notebook is unchanged: this fix ran in the kernel only, so a fresh run ' +
-              'of the notebook fails again until the code changes.'
-            : 'Your cells already held the fixed source.';
-      if (fix.setup_line) {
-        this.showKeep(fix.setup_line);
-      } else if (!this.writesCells && fix.edits.length > 0) {
-        this._showCopies(result.copy ?? fix.edits);
-      } else {
+        written.length > 0 && view.written ? view.written.replace('{cells}', written.join(', ')) : view.unchanged;
+      if (where) {
         this.outcome.appendChild(element(d, 'div', 'jnh-text', where));
       }
-      return;
-    }
-    if (result.stopped) {
-      box.appendChild(element(d, 'strong', undefined, '■ Stopped. '));
-      box.appendChild(d.createTextNode(result.error ?? `“${fix.label}” was stopped.`));
-      this.outcome.appendChild(box);
-      return;
-    }
-    box.appendChild(element(d, 'strong', undefined, '✗ Not fixed. '));
-    box.appendChild(d.createTextNode(`“${fix.label}” failed:`));
-    box.appendChild(element(d, 'div', 'jnh-error', result.error ?? 'unknown error'));
-    this.outcome.appendChild(box);
-    if (result.restored && result.restored.length > 0) {
-      this.outcome.appendChild(
-        element(d, 'div', 'jnh-text jnh-muted', `Undone: ${result.restored.join(', ')} as before the fix.`)
-      );
     }
     if (result.traceback) {
       const details = element(d, 'details', 'jnh-details');
@@ -716,13 +632,30 @@ export class CardView {
       details.appendChild(element(d, 'pre', 'jnh-trace', result.traceback));
       this.outcome.appendChild(details);
     }
-    if (result.diagnosis) {
-      // a chain: the new error's fixes are built on the code this fix ran
-      const start =
-        fix.edits.length > 0 ? ` Its fixes start from your code as “${fix.label}” rewrote it.` : '';
-      this.outcome.appendChild(
-        element(d, 'div', 'jnh-text', `jax_nbhelp knows the new error; its diagnosis follows.${start}`)
-      );
+    if (view.next) {
+      this.outcome.appendChild(element(d, 'div', 'jnh-text', view.next));
     }
   }
+}
+
+/** An answer the frontend made itself (the kernel did not answer): its error, as it is. */
+function noAnswer(result: IFixResult): IOutcomeView {
+  return {
+    kind: 'not-applied',
+    ok: false,
+    headline: '✗ No answer.',
+    text: result.error ?? '',
+    error: null,
+    value: null,
+    restored: null,
+    keep: null,
+    keep_line: null,
+    written: null,
+    unchanged: null,
+    copies: [],
+    next: null,
+    fold: false,
+    markdown: null,
+    plain: result.error ?? ''
+  };
 }

@@ -8,13 +8,14 @@ import Ajv2020 from 'ajv/dist/2020';
 
 import schema from '../../docs/diagnosis.schema.json';
 import { IDiagnosis, IFixResult, IProgress, isDiagnosis } from '../src/bundle';
-import { buttonLabel, CardView, GENERAL_LINE } from '../src/card';
+import { CardView, OLD_BUNDLE } from '../src/card';
 import { frontendCall } from '../src/kernel';
 import { cellIndexOf, relativeTo } from '../src/locate';
 import fixtures from './fixtures/bundles.json';
 
 const diagnoses = fixtures.diagnoses as unknown as IDiagnosis[];
 const results = fixtures.results as unknown as IFixResult[];
+const outcomes = (fixtures as any).outcomes as Record<string, IFixResult> & { kept_code: string };
 
 const ajv = new Ajv2020({ allErrors: true, strict: false });
 const validateDiagnosis = ajv.compile(schema);
@@ -78,8 +79,10 @@ describe('CardView', () => {
   });
 
   it('warns of a long interpreted fix, shows how far it is while it runs, and stops it', () => {
+    // what the kernel's view says of a long interpreted fix (show/view.py, tested there)
     const long = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
-    long.fixes[0].estimate = { steps: 32768, mode: 'tpu', seconds: 657, long: true };
+    long.view!.fixes[0].long = 'Long: 32,768 grid steps interpreted, roughly 11 min.';
+    long.view!.fixes[0].expected = ' of roughly 11 min';
     let stops = 0;
     const view = new CardView(document, long, () => undefined, () => stops++);
     const text = view.node.textContent ?? '';
@@ -93,12 +96,7 @@ describe('CardView', () => {
     expect(stops).toBe(1);
     expect(stop.disabled).toBe(true);
     view.setRunning(null);
-    view.showOutcome(
-      1,
-      { known: true, ok: false, stopped: true, error: 'Stopped by you after 4 s.' },
-      [],
-      []
-    );
+    view.showOutcome(1, outcomes.stopped, [], []);
     expect(view.outcome.textContent).toContain('■ Stopped. Stopped by you after 4 s.');
     expect(view.status.querySelector('button.jnh-stop')).toBeNull();
   });
@@ -133,6 +131,7 @@ describe('CardView', () => {
   it('shows `inline code` as code, and never as markup', () => {
     const marked = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
     marked.why = 'Run `%jax_nbhelp interpret off` before `if flag:` <b>x</b>';
+    marked.view!.cause = marked.why;
     const view = card(marked);
     const codes = Array.from(view.node.querySelectorAll('.jnh-text code')).map(c => c.textContent);
     expect(codes).toEqual(expect.arrayContaining(['%jax_nbhelp interpret off', 'if flag:']));
@@ -161,19 +160,19 @@ describe('CardView', () => {
     expect(view.collapseButton.textContent).toBe('Details ▸');
     view.collapseButton.click();
     expect(view.collapsed).toBe(false);
-    view.showOutcome(1, { known: true, ok: false, error: 'ValueError: no' }, [], []);
+    view.showOutcome(1, outcomes.failed, [], []);
     expect(view.collapsed).toBe(false); // a failure keeps everything in view
-    view.showOutcome(1, { known: true, ok: true, seconds: 0.2 }, [], []);
+    view.showOutcome(1, outcomes.runtime, [], []);
     expect(view.collapsed).toBe(true);
     expect(view.outcome.textContent).toContain('✓ Fixed.');
   });
 
   it('copies as Markdown: cause, place, error, the fix applied and the versions', () => {
     const marked = JSON.parse(JSON.stringify(flagship)) as IDiagnosis;
-    marked.versions = { python: '3.11.7', jax: '0.10.2', jaxlib: '0.10.2', backend: 'cpu' };
+    marked.view!.markdown_versions = '**Versions:** python 3.11.7, jax 0.10.2, jaxlib 0.10.2, backend cpu';
     const view = card(marked);
     expect(view.markdown()).not.toContain('Fix applied');
-    view.showOutcome(2, { known: true, ok: true, seconds: 0.2 }, [], []);
+    view.showOutcome(2, outcomes.rewrite, [], []);
     const text = view.markdown();
     expect(text.startsWith(`### ${marked.title} (jax_nbhelp ${marked.code})\n\n${marked.explanation}`)).toBe(true);
     expect(text).toContain(`**Where:** ${marked.location!.label}`);
@@ -224,9 +223,7 @@ describe('CardView', () => {
     expect(text).toContain(flagship.title);
     expect(text).toContain(flagship.error);
     expect(text).toContain(`Where: ${flagship.location!.label}`);
-    expect(view.buttons.map(b => b.textContent)).toEqual(
-      flagship.fixes.map((fix, i) => buttonLabel(i + 1, fix))
-    );
+    expect(view.buttons.map(b => b.textContent)).toEqual(flagship.fixes.map(fix => fix.label));
     expect(view.buttons[1].getAttribute('aria-label')).toContain('(applies to the cell)');
     expect(view.buttons[0].getAttribute('aria-label')).toContain('(runs in the kernel)');
   });
@@ -267,17 +264,23 @@ describe('CardView', () => {
     expect(safeties.some(t => t.includes('simulated on the CPU'))).toBe(false);
   });
 
-  it('shows the glance the kernel decided, and renders an older bundle without one', () => {
+  it('lays out the view the kernel decided, and shows an older bundle as text', () => {
     const cpu = diagnoses.find(d => d.code === 'JNH201')!;
     const view = card(cpu);
-    expect(view.node.querySelector('.jnh-cause')!.textContent).toContain(cpu.cause!);
-    expect(view.node.querySelector('.jnh-short')!.textContent).toBe(cpu.recommended_line);
-    expect(cpu.shared_safety!.length).toBeGreaterThan(0);
-    const {cause: _c, shared_safety: _s, recommended_line: _r, ...older} = cpu;
-    const old = card({...older, fixes: cpu.fixes.map(({own_safety: _o, ...fix}) => fix)});
-    expect(old.node.querySelector('.jnh-cause')!.textContent).toContain(cpu.explanation);
-    expect(old.node.querySelector('.jnh-shared')).toBeNull();
-    expect(old.buttons.length).toBe(cpu.fixes.length);
+    expect(view.node.querySelector('.jnh-cause')!.textContent).toContain(cpu.view!.cause);
+    expect(cpu.view!.cause).toBe(cpu.cause);
+    expect(view.node.querySelector('.jnh-short')!.textContent).toBe(cpu.view!.recommended_line);
+    expect(cpu.view!.shared_safety.length).toBeGreaterThan(0);
+    for (const d of diagnoses) {
+      // the older fields are the view's, for frontends that read them
+      expect(d.view!.recommended).toBe(d.recommended);
+      expect(d.view!.fixes.map(f => f.preview)).toEqual(d.fixes.map(f => f.preview));
+    }
+    const { view: _v, ...older } = cpu;
+    const old = card(older);
+    expect(old.node.textContent).toContain(cpu.explanation);
+    expect(old.node.textContent).toContain(OLD_BUNDLE);
+    expect(old.buttons.length).toBe(0);
   });
 
   it('shows each preview exactly, with what runs', () => {
@@ -334,17 +337,17 @@ describe('CardView', () => {
 
   it('says a runtime fix leaves the notebook unchanged', () => {
     const view = card(flagship);
-    view.showOutcome(1, { known: true, ok: true, seconds: 0.1 }, [], []);
+    view.showOutcome(1, outcomes.runtime, [], []);
     expect(view.outcome.textContent).toContain('Your notebook is unchanged');
   });
 
   it('offers to keep a lasting mode in the notebook', () => {
-    const lasting = diagnoses.find(d => d.fixes.some(f => f.setup_line));
+    const lasting = diagnoses.find(d => d.code === outcomes.kept_code);
     expect(lasting).toBeDefined();
     const number = lasting!.fixes.findIndex(f => f.setup_line) + 1;
     const kept: string[] = [];
     const view = new CardView(document, lasting!, () => undefined, null, line => kept.push(line));
-    view.showOutcome(number, { known: true, ok: true, seconds: 0.1 }, [], []);
+    view.showOutcome(number, outcomes.kept, [], []);
     const text = view.outcome.textContent ?? '';
     const line = lasting!.fixes[number - 1].setup_line!;
     expect(line).toMatch(/^%jax_nbhelp interpret (tpu|gpu|hlo)$/);
@@ -357,11 +360,11 @@ describe('CardView', () => {
 
   it('does not call a fix that ran statements again plain "Fixed"', () => {
     const view = card(flagship);
-    const repeated = ['In [4], lines 2-3 (the for loop) and any iterations before the one that raised'];
-    view.showOutcome(1, { known: true, ok: true, seconds: 0.1, repeated }, [], []);
+    view.showOutcome(1, outcomes.repeated, [], []);
     const text = view.outcome.textContent ?? '';
     expect(text).toContain('Ran, but not as if once.');
-    expect(text).toContain(repeated[0]);
+    expect(text).toContain(outcomes.repeated.repeated![0]);
+    expect(view.collapsed).toBe(false);
     expect(text).not.toContain('✓ Fixed.');
   });
 
@@ -407,7 +410,8 @@ describe('the general view (JNH000)', () => {
     expect(general.general).toBe(true);
     const card = new CardView(document, general, () => undefined);
     const text = card.node.textContent ?? '';
-    expect(text).toContain(GENERAL_LINE);
+    expect(text).toContain(general.view!.banner!);
+    expect(general.view!.banner_kind).toBe('general');
     expect(text).not.toContain('No mechanical fix is correct');
     expect(card.node.querySelectorAll('button.jnh-button').length).toBe(0);
     expect(card.node.querySelector('details.jnh-more summary')?.textContent).toContain(

@@ -76,19 +76,19 @@ describe('the anywidget card', () => {
     primary(el).click(); // running: a second click sends nothing
     expect(model.sent).toEqual([{ kind: 'apply', card_id: flagship.card_id, number }]);
     expect(el.querySelector('.jnh-status')!.textContent).toContain('Running fix');
-    const edit = { label: 'In [3]', cell: 3, original: 'old', source: 'def fixed():\n    pass' };
+    const copy = results[0].view!.copies[0];
     model.answer({
       kind: 'result',
       card_id: flagship.card_id!,
       number,
-      result: { ...results[0], copy: [edit] },
+      result: results[0],
       outputs: [{ name: 'stdout', text: 'numbers: 3\n' }]
     });
     const outcome = el.querySelector('.jnh-outcome-area')!.textContent!;
     expect(outcome).toContain('✓ Fixed.');
     expect(outcome).toContain('numbers: 3');
-    expect(outcome).toContain('Fixed source of In [3]: copy it into the cell');
-    expect(el.querySelector('pre.jnh-copy')!.textContent).toBe(edit.source);
+    expect(outcome).toContain(`Fixed source of ${copy.label}: copy it into the cell`);
+    expect(el.querySelector('pre.jnh-copy')!.textContent).toBe(copy.source);
     expect(outcome).not.toContain('Written into');
     expect(primary(el).disabled).toBe(false);
   });
@@ -109,7 +109,7 @@ describe('the anywidget card', () => {
     const model = new Model(flagship);
     const el = render(model);
     primary(el).click();
-    model.answer({ kind: 'result', card_id: flagship.card_id!, number: 1, result: { known: false } });
+    model.answer({ kind: 'result', card_id: flagship.card_id!, number: 1, result: results[2] });
     expect(el.querySelector('.jnh-status')!.textContent).toContain('stale');
     expect(primary(el).disabled).toBe(true);
   });
