@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from jax_nbhelp._version import __version__
 from jax_nbhelp.core.model import Diagnosis as _Diagnosis
+from jax_nbhelp.core.model import Fix as _Fix
 from jax_nbhelp.core.model import FixResult as _FixResult
 
 if TYPE_CHECKING:
@@ -76,6 +77,12 @@ def _render_text(diagnosis: Diagnosis) -> str:
     return render_diagnosis(diagnosis)
 
 
+def _preview(fix: _Fix) -> str:
+    from jax_nbhelp.show.view import preview
+
+    return preview(fix)
+
+
 def _render_result(result: _FixResult) -> str:
     from jax_nbhelp.show.view import outcome_view
 
@@ -86,6 +93,7 @@ def _render_result(result: _FixResult) -> str:
 # renderer of the show layer above it, which it must not import itself.
 _Diagnosis.text_renderer = _render_text
 _FixResult.text_renderer = _render_result
+_Fix.previewer = _preview
 
 
 def _jupyter_labextension_paths() -> list[dict[str, str]]:

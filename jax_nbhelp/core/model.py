@@ -270,6 +270,14 @@ class Fix:
     # what runs it (fix.rerun.apply_fix); None for a fix that was never given one
     runner: FixRunner | None = field(default=None, repr=False, compare=False)
 
+    # how preview() reads: the view model's preview, wired in by jax_nbhelp/__init__.py
+    previewer: ClassVar[Callable[[Fix], str] | None] = None
+
+    def preview(self) -> str:
+        """What the fix will run, as every card shows it (``show.view.preview``)."""
+        previewer = Fix.previewer
+        return previewer(self) if previewer is not None else self.diff
+
     def apply(self, progress: Progress | None = None) -> FixResult:
         """Run the fix in the current IPython shell and report success or the new error.
 

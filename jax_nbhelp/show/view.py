@@ -224,7 +224,8 @@ class CardView:
     code_label: str  # "jax_nbhelp JNH201", beside the title
     region_label: str  # the card's accessible name
     cause: str  # one sentence
-    place: str | None  # where, after the cause, unless the cause names it
+    place: str | None  # where it happened, after the cause (a link where the card can go)
+    place_named: bool  # the cause names the place already: a card that cannot link omits it
     banner: str | None  # what stands in place of fixes
     banner_kind: BannerKind | None
     recommended: int | None
@@ -288,7 +289,8 @@ def card_view(diagnosis: Diagnosis, versions: dict[str, Any] | None = None) -> C
         code_label=f"jax_nbhelp {diagnosis.code}",
         region_label=f"jax_nbhelp: {diagnosis.title}",
         cause=cause,
-        place=location.label if location is not None and location.label not in cause else None,
+        place=location.label if location is not None else None,
+        place_named=location is not None and location.label in cause,
         banner=banner, banner_kind=kind,
         recommended=number, recommended_why=found[1] if found else None,
         recommended_heading=(f"Recommended: Fix {number}: {recommended_fix.label}"

@@ -195,8 +195,10 @@ export interface ICardView {
   code_label: string;
   region_label: string;
   cause: string;
-  /** Where, after the cause (null: the cause names it). */
+  /** Where it happened, after the cause (null: nowhere known). */
   place: string | null;
+  /** The cause names the place: a card that cannot link to it leaves it out. */
+  place_named: boolean;
   /** What stands in place of fixes. */
   banner: string | null;
   banner_kind: 'hidden' | 'general' | 'no-fix' | null;

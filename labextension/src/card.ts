@@ -246,7 +246,9 @@ export class CardView {
     // The cause in one sentence, with the place it happened (the error line itself sits
     // right above the card, in the traceback).
     const cause = textBlock(doc, 'jnh-text jnh-cause', v.cause);
-    if (d.location && v.place) {
+    // the place: a link where the card can go there, else its name unless the cause says it
+    const linked = d.location !== null && onLocate !== null && canLocate(doc, d.location);
+    if (d.location && v.place && (linked || !v.place_named)) {
       cause.appendChild(doc.createTextNode(' '));
       cause.appendChild(placeLink(doc, d.location, onLocate, `(${v.place})`));
     }

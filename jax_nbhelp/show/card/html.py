@@ -121,8 +121,9 @@ def glance_html(diagnosis: Diagnosis, view: CardView | None = None) -> str:
     """The top of every card: the title and code, then the cause in one sentence with its
     place (the error line itself sits right above the card, in the traceback)."""
     view = view or card_view(diagnosis)
+    # a static card cannot link to the place: it names it unless the cause does
     place = (f' <span class="jnh-muted jnh-place">({esc(view.place)})</span>'
-             if view.place else "")
+             if view.place and not view.place_named else "")
     parts = [
         f'<div class="jnh-title" role="heading" aria-level="3">{esc(view.title)} '
         f'<span class="jnh-code">{esc(view.code_label)}</span></div>',
