@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import traceback
 import uuid
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -35,6 +36,21 @@ class FailedFix:
 
 
 @dataclass
+class Failures:
+    """Internal errors of jax_nbhelp, kept as text so they can be reported and tested: a
+    diagnosis or a fix that crashed is skipped and remembered here, and never hides the
+    user's traceback or another diagnosis."""
+
+    items: list[str] = field(default_factory=list)
+    count: int = 0
+
+    def record(self, where: str) -> None:
+        self.count += 1
+        self.items.append(f"{where}: {traceback.format_exc(limit=-3)}")
+        del self.items[:-20]
+
+
+@dataclass
 class State:
     shell: Any = None
     last: Diagnosis | None = None
@@ -56,6 +72,8 @@ class State:
     # per interpreter ("hlo", "tpu", "gpu"): how much longer than estimated the last
     # interpreted fix ran on this machine (interpret_cost.calibrate), to correct the next one
     interpret_speed: dict[str, float] = field(default_factory=dict)
+    # jax_nbhelp's own errors (Failures.record), newest last
+    failures: Failures = field(default_factory=Failures)
 
 
 STATE = State()

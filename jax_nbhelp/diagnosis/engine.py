@@ -1,17 +1,17 @@
 """Runs the catalog against an error, each diagnosis isolated from the others.
 
-A diagnosis that crashes is skipped and remembered in ``FAILURES`` (for ``%jax_nbhelp``
-and the tests); it never hides the user's traceback or another diagnosis.
+A diagnosis that crashes is skipped and remembered in ``STATE.failures`` (for the hook's
+line and the tests); it never hides the user's traceback or another diagnosis.
 """
 
 from __future__ import annotations
 
-import traceback
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import cache
 from typing import Any, Protocol
 
 from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.state import STATE
 from jax_nbhelp.diagnosis import catalog_index
 from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
 
@@ -26,21 +26,6 @@ class Entry(Protocol):
 
     def diagnose(self, ctx: ErrorContext) -> Diagnosis | None: ...
 
-
-@dataclass
-class Failures:
-    """Internal errors of jax_nbhelp, kept as text so they can be reported and tested."""
-
-    items: list[str] = field(default_factory=list)
-    count: int = 0
-
-    def record(self, where: str) -> None:
-        self.count += 1
-        self.items.append(f"{where}: {traceback.format_exc(limit=-3)}")
-        del self.items[:-20]
-
-
-FAILURES = Failures()
 
 # The catalog's families whose entries speak for errors JAX did not raise: a library of the
 # JAX ecosystem that is not installed. Every other entry needs JAX's own error.
@@ -72,7 +57,7 @@ def matching(ctx: ErrorContext, among: tuple[Any, ...] | None = None) -> list[Di
         try:
             diagnosis = entry.diagnose(ctx)
         except Exception:
-            FAILURES.record(f"diagnosis {entry.CODE} ({entry.__name__})")
+            STATE.failures.record(f"diagnosis {entry.CODE} ({entry.__name__})")
             continue
         if diagnosis is not None:
             results.append(diagnosis)
@@ -125,7 +110,7 @@ def _general(ctx: ErrorContext) -> Diagnosis | None:
     try:
         return general.diagnosis(ctx)
     except Exception:
-        FAILURES.record("the general view (JNH000)")
+        STATE.failures.record("the general view (JNH000)")
         return None
 
 

@@ -205,9 +205,7 @@ def rewrite_fix(
     try:
         rewritten = _rewrite(ctx, location, transform, refused)
     except Exception as exc:
-        from jax_nbhelp.diagnosis.engine import FAILURES
-
-        FAILURES.record(f"fix {label!r}")
+        STATE.failures.record(f"fix {label!r}")
         return refused(f"jax_nbhelp could not prepare this fix ({type(exc).__name__})")
     if isinstance(rewritten, Fix):
         return rewritten

@@ -98,9 +98,9 @@ def interpreted_kernel_fix(ctx: ErrorContext, location: Location | None) -> Fix 
     try:
         return _interpreted_kernel_fix(ctx, location)
     except Exception:
-        from jax_nbhelp.diagnosis.engine import FAILURES
+        from jax_nbhelp.core.state import STATE
 
-        FAILURES.record(f"fix {LABEL!r}")
+        STATE.failures.record(f"fix {LABEL!r}")
         return None
 
 

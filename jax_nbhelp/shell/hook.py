@@ -113,16 +113,16 @@ class ExceptionHook:
             return  # every error jax_nbhelp knows comes from JAX, or is a missing library
         try:
             from jax_nbhelp.core.state import STATE
-            from jax_nbhelp.diagnosis.engine import FAILURES, diagnose
+            from jax_nbhelp.diagnosis.engine import diagnose
             from jax_nbhelp.show.display import show
 
-            failures_before = FAILURES.count
+            failures_before = STATE.failures.count
             diagnosis = diagnose(value, self.shell)
-            if FAILURES.count != failures_before:
+            if STATE.failures.count != failures_before:
                 # an entry that crashed may have been the one that knew this error: say so,
                 # whether or not the general view stands in for it
                 print("jax_nbhelp: a diagnosis failed on this error (see "
-                      "jax_nbhelp.diagnosis.engine.FAILURES); the traceback above is complete.",
+                      "jax_nbhelp.core.state.STATE.failures); the traceback above is complete.",
                       file=sys.stderr)
             if diagnosis is None:
                 return
