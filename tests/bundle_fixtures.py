@@ -159,12 +159,26 @@ def _progress(card_id: str) -> list[dict[str, Any]]:
     return [{"card_id": card_id, "fix": 1, **report.to_json()} for report in reports]
 
 
+def _without_local_paths(text: str) -> str:
+    """The fixtures name no directory of the machine that made them: JAX's own frames in
+    error text point into a neutral site-packages, and this checkout is "jax_nbhelp"."""
+    import jax
+
+    site = str(Path(jax.__file__).resolve().parent.parent)
+    home = str(Path.home())
+    for local, neutral in ((site, "/usr/lib/python3/site-packages"), (str(ROOT), "jax_nbhelp"),
+                           (home, "~")):
+        text = text.replace(local, neutral)
+    return text
+
+
 def main() -> None:
     from IPython.core.interactiveshell import InteractiveShell
 
     shell = InteractiveShell.instance(colors="nocolor")
     FIXTURES.parent.mkdir(parents=True, exist_ok=True)
-    FIXTURES.write_text(json.dumps(make(shell), indent=1, sort_keys=True) + "\n")
+    text = json.dumps(make(shell), indent=1, sort_keys=True) + "\n"
+    FIXTURES.write_text(_without_local_paths(text))
     print(f"wrote {FIXTURES.relative_to(ROOT)}")
 
 
