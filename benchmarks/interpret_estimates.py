@@ -34,7 +34,7 @@ import jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
 
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import InterpretSpeed
 from jax_nbhelp.diagnosis import kernel_facts
 from jax_nbhelp.jaxapi import grid_progress, interpret_cost, interpret_modes
 
@@ -76,6 +76,10 @@ def _matmul(n: int, bm: int, bk: int, bn: int, dtype: Any, interpret: Any) -> An
     )
 
 
+# what the runs so far taught, as a session learns it from its interpreted fixes
+_SPEED = InterpretSpeed()
+
+
 def _facts(n: int, bm: int, bk: int, bn: int, dtype: Any) -> Any:
     x = jnp.ones((n, n), dtype)
     try:
@@ -89,11 +93,8 @@ def _run(case: tuple[Any, ...]) -> dict[str, Any]:
     mode, n, bm, bk, bn, dtype_name = case
     dtype = jnp.dtype(dtype_name)
     facts = _facts(n, bm, bk, bn, dtype)
-    saved = dict(STATE.interpret_speed)
-    STATE.interpret_speed.clear()
     fresh = interpret_cost.estimate(facts, mode, counted=mode == "tpu")
-    STATE.interpret_speed.update(saved)
-    found = interpret_cost.estimate(facts, mode, counted=mode == "tpu")
+    found = interpret_cost.estimate(facts, mode, _SPEED, counted=mode == "tpu")
     assert fresh is not None
     assert found is not None
     x = jnp.ones((n, n), dtype)
@@ -116,7 +117,8 @@ def _run(case: tuple[Any, ...]) -> dict[str, Any]:
         kernel(x, x).block_until_ready()
         real = counter.elapsed()
         done.set()
-    interpret_cost.calibrate(found, real, counter.steps, counter.first_at, counter.last_at)
+    interpret_cost.calibrate(_SPEED, found, real, counter.steps, counter.first_at,
+                             counter.last_at)
     return {"case": case, "steps": found.steps, "fresh": fresh.seconds,
             "calibrated": found.seconds if found.calibrated else None,
             "at20": predicted[0] if predicted else None, "real": real,

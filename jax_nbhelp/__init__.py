@@ -51,16 +51,16 @@ def diagnose(exc: BaseException) -> Diagnosis | None:
 
 def last() -> Diagnosis | None:
     """The last diagnosis shown (or produced by a fix's re-run), or None."""
-    from jax_nbhelp.core.state import STATE
+    from jax_nbhelp.core.session import current
 
-    return STATE.last
+    return current().last
 
 
 def last_result() -> FixResult | None:
     """The outcome of the last fix applied, or None."""
-    from jax_nbhelp.core.state import STATE
+    from jax_nbhelp.core.session import current
 
-    return STATE.last_result
+    return current().last_result
 
 
 def __getattr__(name: str) -> Any:

@@ -46,12 +46,13 @@ def _table_cell(text: str) -> str:
 def _run_example(shell: Any, example: Any) -> tuple[str, Any]:
     from IPython.utils.capture import capture_output
 
-    from jax_nbhelp.core.state import STATE
+    from jax_nbhelp.core.session import current
 
     shell.reset(new_session=True)
-    STATE.last = None
+    session = current()
+    session.last = None
     # the page gives the built-in estimates, not this machine's calibration of them
-    STATE.interpret_speed.clear()
+    session.speed.clear()
     with capture_output():
         shell.run_cell(PRELUDE, store_history=True)
         for cell in example.setup:
@@ -64,7 +65,7 @@ def _run_example(shell: Any, example: Any) -> tuple[str, Any]:
     summary = re.sub(r" at 0x[0-9a-fA-F]+>", " at 0x...>", summary)
     # Nor may an install path Python appends ("cannot import name 'x' from 'jax' (/...)").
     summary = re.sub(r" \((?:/|[A-Za-z]:\\)[^()]*\)$", "", summary)
-    return summary, STATE.last
+    return summary, session.last
 
 
 def _entry_section(shell: Any, entry: Any) -> str:

@@ -75,9 +75,9 @@ def make(shell: Any) -> dict[str, Any]:
         published = _published(captured)
         diagnoses += published
         if lasting is None and any(fix["setup_line"] for d in published for fix in d["fixes"]):
-            from jax_nbhelp.core.state import STATE
+            from jax_nbhelp.core.session import current
 
-            lasting = STATE.cards[published[-1]["card_id"]]
+            lasting = current().cards[published[-1]["card_id"]]
 
     # The general view (JNH000): a JAX error no entry knows.
     shell.reset(new_session=True)
@@ -125,10 +125,10 @@ def _outcomes(flagship: dict[str, Any], kept: Any) -> dict[str, Any]:
     (stopped, ran again, a mode kept, a runtime fix), each as ``show/bundle.result_json``
     makes it for a fix of a diagnosis above; ``kept_code``: the diagnosis of the kept one."""
     from jax_nbhelp.core.model import FixResult
-    from jax_nbhelp.core.state import STATE
+    from jax_nbhelp.core.session import current
     from jax_nbhelp.show.bundle import result_json
 
-    flag = STATE.cards[flagship["card_id"]]
+    flag = current().cards[flagship["card_id"]]
     once, lasts = flag.fixes
     mode = next(fix for fix in kept.fixes if fix.setup_line)
     return {

@@ -15,7 +15,7 @@ from IPython.utils.capture import capture_output
 
 import jax_nbhelp
 from jax_nbhelp.catalog._example import PRELUDE
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import current
 from jax_nbhelp.jaxapi.capabilities import clear_failed_gpu_interpreter
 from jax_nbhelp.show.render_text import MIME_TYPE
 
@@ -150,8 +150,8 @@ def ipython() -> InteractiveShell:
 def nb(ipython: InteractiveShell) -> Iterator[Notebook]:
     """A fresh notebook session (In [1] is the first cell) with jax_nbhelp not loaded."""
     ipython.reset(new_session=True)
-    STATE.last = STATE.last_result = None
-    STATE.interpret_speed.clear()  # an earlier test's interpreted fix calibrates estimates
+    current().last = current().last_result = None
+    current().speed.clear()  # an earlier test's interpreted fix calibrates estimates
     yield Notebook(ipython)
     # the shell is shared by the tests, not a user's: a test that ended with a kernel failed
     # inside the GPU interpreter (jax_nbhelp not loaded) must not reach into the next

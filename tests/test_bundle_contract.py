@@ -11,7 +11,7 @@ from bundle_fixtures import FIXTURES
 from conftest import SCALED_HELPER, Notebook, validate_bundle
 
 from jax_nbhelp.catalog._example import unmet
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import current
 from jax_nbhelp.diagnosis.engine import entries
 from jax_nbhelp.shell.frontend import RESULT_MIME
 
@@ -29,10 +29,10 @@ def test_a_published_bundle_carries_its_card_and_session(loaded: Notebook) -> No
     loaded.ok(SCALED_HELPER)
     (bundle,) = loaded.run(CALL).diagnoses
     validate_bundle(bundle)
-    assert bundle["session"] == STATE.session
-    assert bundle["card_id"] in STATE.cards
+    assert bundle["session"] == current().id
+    assert bundle["card_id"] in current().cards
     assert _answer(loaded, f"status({bundle['card_id']!r})") == {
-        "known": True, "session": STATE.session}
+        "known": True, "session": current().id}
 
 
 def test_apply_from_the_frontend_reports_the_outcome_and_value(loaded: Notebook) -> None:
@@ -53,7 +53,7 @@ def test_a_failed_fix_answers_the_new_diagnosis_with_its_own_card(loaded: Notebo
     nested = answer["diagnosis"]
     assert isinstance(nested, dict)
     assert nested["code"] == "JNH101"
-    assert nested["card_id"] in STATE.cards
+    assert nested["card_id"] in current().cards
     again = _answer(loaded, f"apply({nested['card_id']!r}, 2)")
     assert again["ok"] is True
 
@@ -69,7 +69,7 @@ def test_a_known_card_id_from_another_session_is_refused(loaded: Notebook) -> No
     loaded.ok(SCALED_HELPER)
     (bundle,) = loaded.run(CALL).diagnoses
     card = bundle["card_id"]
-    assert _answer(loaded, f"status({card!r}, {STATE.session!r})")["known"] is True
+    assert _answer(loaded, f"status({card!r}, {current().id!r})")["known"] is True
     assert _answer(loaded, f"status({card!r}, 'another-kernel')")["known"] is False
     assert _answer(loaded, f"apply({card!r}, 2, 'another-kernel')")["known"] is False
     assert "out" not in loaded.shell.user_ns  # nothing ran

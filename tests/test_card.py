@@ -21,7 +21,7 @@ from conftest import Notebook
 
 import jax_nbhelp
 from jax_nbhelp.core.model import Location
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import current
 from jax_nbhelp.jaxapi import jax_probe
 from jax_nbhelp.show import view
 from jax_nbhelp.show.bundle import bundle_json
@@ -99,8 +99,8 @@ def test_card_shows_cause_location_call_site_and_fixes(loaded: Notebook) -> None
     shown = view.card_view(diagnosis, jax_probe.versions())
     assert bundle == bundle_json(diagnosis, card.card.card_id, shown)
     assert bundle["view"] == shown.to_json()
-    assert bundle["session"] == STATE.session
-    assert STATE.cards[card.card.card_id] is diagnosis
+    assert bundle["session"] == current().id
+    assert current().cards[card.card.card_id] is diagnosis
     assert "export" in card.card.widget._esm
     assert ".jnh-native" in card.card.widget._css
     assert [fix["label"] for fix in bundle["fixes"]] == ["Run as one program",
@@ -168,7 +168,7 @@ def test_failing_fix_shows_the_new_error_diagnosed_in_a_nested_card(loaded: Note
     assert nested["code"] == "JNH101"
     assert [fix["label"] for fix in nested["fixes"]] == ["Run as one program",
                                                          "Remove collective_axes"]
-    second = card.click(_number(STATE.cards[nested["card_id"]], "Remove collective_axes"),
+    second = card.click(_number(current().cards[nested["card_id"]], "Remove collective_axes"),
                         nested["card_id"])["result"]
     assert second["ok"], second
     assert float(loaded["out"].sum()) == 3.0 * 8 * 128
@@ -192,7 +192,7 @@ def test_a_chain_of_fixes_through_the_card_keeps_the_first(loaded: Notebook) -> 
     assert not first["ok"]
     nested = first["diagnosis"]
     assert nested["code"] == "JNH201"
-    second = card.click(_number(STATE.cards[nested["card_id"]], "Pass interpret=True"),
+    second = card.click(_number(current().cards[nested["card_id"]], "Pass interpret=True"),
                         nested["card_id"])["result"]
     assert second["ok"], second
     assert loaded["out"].tolist() == [1.0] * 8

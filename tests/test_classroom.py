@@ -14,7 +14,7 @@ import pytest
 from conftest import SCALED_HELPER, Notebook, validate_bundle
 from nbclient import NotebookClient
 
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import current
 from jax_nbhelp.show.render_text import MIME_TYPE
 
 FAILING = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
@@ -37,7 +37,7 @@ def test_hints_keep_fixes_back_in_text_card_and_bundle(loaded: Notebook) -> None
     text, card, data = bundle["text/plain"], bundle["text/html"], bundle[MIME_TYPE]
     validate_bundle(data)
     assert data["fixes"] == []
-    assert data["hidden_fixes"] == len(STATE.last.fixes) >= 2
+    assert data["hidden_fixes"] == len(current().last.fixes) >= 2
     assert data["code"] == "JNH101"
     assert data["location"] is not None
     for shown in (text, card):
@@ -49,13 +49,13 @@ def test_hints_keep_fixes_back_in_text_card_and_bundle(loaded: Notebook) -> None
     # The student cannot apply or preview a hidden fix by number...
     refused = loaded.ok("%jax_nbhelp fix 1")
     assert "classroom mode keeps the fixes back" in refused.stdout
-    assert STATE.last_result is None
+    assert current().last_result is None
     assert "keeps the fixes back" in loaded.ok("%jax_nbhelp preview 1").stdout
     assert "ready but hidden" in loaded.ok("%jax_nbhelp").stdout
     # ...until they ask: the diagnosis comes back with its fixes, and one applies.
     revealed = loaded.ok("%jax_nbhelp fixes")
     again = _bundle(revealed)[MIME_TYPE]
-    assert [fix["label"] for fix in again["fixes"]] == [f.label for f in STATE.last.fixes]
+    assert [fix["label"] for fix in again["fixes"]] == [f.label for f in current().last.fixes]
     assert again["hidden_fixes"] == 0
     applied = loaded.ok("%jax_nbhelp fix 1")
     assert "Fixed" in applied.stdout

@@ -153,7 +153,7 @@ def test_the_lasting_fix_says_how_to_keep_it(session: Notebook) -> None:
 
     diagnosis = jax_nbhelp.last()
     assert diagnosis is not None
-    result = jax_nbhelp.core.state.STATE.last_result
+    result = jax_nbhelp.last_result()
     html = outcome_html(outcome_view(diagnosis.fixes[0], result))
     assert "<code>%jax_nbhelp interpret hlo</code>" in html
     # The line, run in a fresh session, is what the fix left on.

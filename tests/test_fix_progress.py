@@ -15,7 +15,7 @@ from conftest import Notebook, iopub_of, real_kernel, validate_bundle
 from jax.experimental import pallas as pl
 
 from jax_nbhelp.catalog.pallas.pallas_kernel_compiled_for_cpu import BIG_MATMUL
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import InterpretSpeed
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 from jax_nbhelp.jaxapi import grid_progress, interpret_cost, interpret_modes
 from jax_nbhelp.shell.frontend import PROGRESS_MIME
@@ -82,29 +82,31 @@ def test_without_steps_the_bar_follows_the_estimate_and_stops_claiming_past_it()
 def test_an_interpreted_run_calibrates_the_next_estimate() -> None:
     facts = KernelFacts(grid=(16, 16, 16), block_shapes=((128, 128),) * 3,
                         primitives=("dot_general",), array_bytes=3 * 2048 * 2048 * 4)
-    STATE.interpret_speed.clear()
-    try:
-        before = interpret_cost.estimate(facts, "tpu")
-        assert before is not None
-        assert not before.calibrated
-        assert "on a small CPU machine" in interpret_cost.sentence(before)
-        # the run's steps went three times as slow as estimated
-        step = before.step_seconds * 3
-        interpret_cost.calibrate(before, 60.0, steps=101, first_at=1.0, last_at=1.0 + 100 * step)
-        after = interpret_cost.estimate(facts, "tpu")
-        assert after is not None
-        assert after.calibrated
-        assert after.step_seconds == pytest.approx(before.step_seconds * 3)
-        assert ("on this machine, going by the last interpreted run"
-                in interpret_cost.sentence(after))
-        assert after.to_json()["calibrated"] is True
-        # an HLO run counts no steps: its whole time calibrates, within sane bounds
-        hlo = interpret_cost.estimate(facts, "hlo")
-        assert hlo is not None
-        interpret_cost.calibrate(hlo, 1e6)
-        assert STATE.interpret_speed["hlo"] == 20.0
-    finally:
-        STATE.interpret_speed.clear()
+    speed = InterpretSpeed()  # a session's: what its interpreted fixes taught it
+    before = interpret_cost.estimate(facts, "tpu", speed)
+    assert before is not None
+    assert not before.calibrated
+    assert "on a small CPU machine" in interpret_cost.sentence(before)
+    # the run's steps went three times as slow as estimated
+    step = before.step_seconds * 3
+    interpret_cost.calibrate(speed, before, 60.0, steps=101, first_at=1.0,
+                             last_at=1.0 + 100 * step)
+    after = interpret_cost.estimate(facts, "tpu", speed)
+    assert after is not None
+    assert after.calibrated
+    assert after.step_seconds == pytest.approx(before.step_seconds * 3)
+    assert ("on this machine, going by the last interpreted run"
+            in interpret_cost.sentence(after))
+    assert after.to_json()["calibrated"] is True
+    # an HLO run counts no steps: its whole time calibrates, within sane bounds
+    hlo = interpret_cost.estimate(facts, "hlo", speed)
+    assert hlo is not None
+    interpret_cost.calibrate(speed, hlo, 1e6)
+    assert speed.factor("hlo") == 20.0
+    # another session's estimates are its own
+    fresh = interpret_cost.estimate(facts, "tpu", InterpretSpeed())
+    assert fresh is not None
+    assert not fresh.calibrated
 
 
 def test_the_estimate_grows_with_a_step_s_work() -> None:

@@ -18,7 +18,7 @@ from traitlets import Bool
 from traitlets.config import Configurable
 
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import current
 
 
 class JaxNbhelp(Configurable):
@@ -33,17 +33,18 @@ class JaxNbhelp(Configurable):
 
 def settings(shell: Any = None) -> JaxNbhelp:
     """The settings of this process, configured from ``shell`` when first asked."""
-    if STATE.settings is None:
+    session = current()
+    if session.settings is None:
         configured = (isinstance(shell, Configurable)
                       and getattr(shell, "config", None) is not None)
-        STATE.settings = JaxNbhelp(parent=shell) if configured else JaxNbhelp()
-    settings: JaxNbhelp = STATE.settings
+        session.settings = JaxNbhelp(parent=shell) if configured else JaxNbhelp()
+    settings: JaxNbhelp = session.settings
     return settings
 
 
 def forget() -> None:
     """Drop the settings (``%unload_ext``): a later load reads the configuration again."""
-    STATE.settings = None
+    current().settings = None
 
 
 def fixes_shown() -> bool:

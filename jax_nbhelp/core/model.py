@@ -236,7 +236,9 @@ class FixProgress:
 
 Progress = Callable[[FixProgress], None]
 # Runs a fix in the current shell: handed to each Fix by the fix layer (fix/rerun.py).
-FixRunner = Callable[["Fix", "Progress | None"], FixResult]
+# (the fix, its progress callback, the session it runs in: a core.session.Session, which
+# imports this module, hence object here)
+FixRunner = Callable[["Fix", "Progress | None", object], FixResult]
 
 
 @dataclass(frozen=True)
@@ -278,8 +280,9 @@ class Fix:
         previewer = Fix.previewer
         return previewer(self) if previewer is not None else self.diff
 
-    def apply(self, progress: Progress | None = None) -> FixResult:
-        """Run the fix in the current IPython shell and report success or the new error.
+    def apply(self, progress: Progress | None = None, session: object = None) -> FixResult:
+        """Run the fix in the shell of ``session`` (a ``core.session.Session``; the current
+        one by default) and report success or the new error.
 
         ``progress(FixProgress)`` is called from another thread while a long fix runs. An
         interrupt (KeyboardInterrupt) stops only the fix: what it changed is put back.
@@ -287,7 +290,7 @@ class Fix:
         if self.runner is None:
             reason = self.unavailable or "nothing was given to run this fix"
             return FixResult(ok=False, fix_label=self.label, error=f"Cannot apply: {reason}")
-        return self.runner(self, progress)
+        return self.runner(self, progress, session)
 
     def to_json(self) -> dict[str, Any]:
         return {

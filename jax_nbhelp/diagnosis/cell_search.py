@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jax_nbhelp.core.model import Location
-from jax_nbhelp.core.state import current_shell
+from jax_nbhelp.core.session import current_shell
 
 
 @dataclass(frozen=True)

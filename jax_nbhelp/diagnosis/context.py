@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.core.protocol import cell_label
+from jax_nbhelp.core.session import Session, current
 from jax_nbhelp.diagnosis import kernel_facts
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 from jax_nbhelp.diagnosis.line_values import (
@@ -114,8 +115,12 @@ class ErrorContext:
         kernel: KernelFacts | None = _UNSET,
         shell: Any = None,
         exc: BaseException | None = None,
+        session: Session | None = None,
     ) -> None:
         self.chain = chain
+        # what this load of jax_nbhelp remembers: the raised lines the planner reads, a
+        # failed fix whose error this is, this machine's interpreter speed
+        self.session = session or current()
         self._shell = shell
         self._exc = exc
         self._module_aliases = module_aliases
@@ -137,7 +142,8 @@ class ErrorContext:
             "kernel": self._kernel,
         }
         parts.update(changes)
-        return ErrorContext(self.chain, shell=self._shell, exc=self._exc, **parts)
+        return ErrorContext(self.chain, shell=self._shell, exc=self._exc, session=self.session,
+                            **parts)
 
     def with_chain(self, chain: tuple[Link, ...]) -> ErrorContext:
         """The same error seen through another chain (the exceptions a wrapper's text holds)."""
@@ -358,10 +364,11 @@ def _link(exc: BaseException, shell: Any) -> Link:
     )
 
 
-def build_context(exc: BaseException, shell: Any = None) -> ErrorContext:
+def build_context(exc: BaseException, shell: Any = None,
+                  session: Session | None = None) -> ErrorContext:
     """Flatten ``exc`` and its causes into an ``ErrorContext`` (no live frames kept)."""
-    links = tuple(_link(current, shell) for current in exception_chain(exc))
-    return ErrorContext(links, shell=shell, exc=exc)
+    links = tuple(_link(link, shell) for link in exception_chain(exc))
+    return ErrorContext(links, shell=shell, exc=exc, session=session)
 
 
 def _module_aliases(shell: Any) -> dict[str, str]:

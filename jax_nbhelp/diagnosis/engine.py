@@ -1,6 +1,6 @@
 """Runs the catalog against an error, each diagnosis isolated from the others.
 
-A diagnosis that crashes is skipped and remembered in ``STATE.failures`` (for the hook's
+A diagnosis that crashes is skipped and remembered in the session's ``failures`` (for the hook's
 line and the tests); it never hides the user's traceback or another diagnosis.
 """
 
@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any, Protocol
 
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import Session, current
 from jax_nbhelp.diagnosis import catalog_index
 from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
 
@@ -57,28 +57,28 @@ def matching(ctx: ErrorContext, among: tuple[Any, ...] | None = None) -> list[Di
         try:
             diagnosis = entry.diagnose(ctx)
         except Exception:
-            STATE.failures.record(f"diagnosis {entry.CODE} ({entry.__name__})")
+            ctx.session.failures.record(f"diagnosis {entry.CODE} ({entry.__name__})")
             continue
         if diagnosis is not None:
             results.append(diagnosis)
     return results
 
 
-def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
+def diagnose(exc: BaseException, shell: Any = None,
+             session: Session | None = None) -> Diagnosis | None:
     """The diagnosis for ``exc``: the catalog's, else the general view (``JNH000``) when JAX
     raised it; for an error JAX did not raise, only what an entry of ``OUTSIDE_JAX`` says
     (usually None)."""
     from jax_nbhelp.diagnosis.provenance import raised_by_jax
 
+    session = session or current()
     if shell is None:
-        from jax_nbhelp.core.state import current_shell
-
-        shell = current_shell()
+        shell = session.running_shell()
     if not raised_by_jax(exc):
         # a message alone is never enough: JAX must have raised it, or the error is one an
         # entry outside JAX knows (asked by the exception's class alone, which is cheap)
-        return _outside_jax(exc, shell)
-    ctx = build_context(exc, shell)
+        return _outside_jax(exc, shell, session)
+    ctx = build_context(exc, shell, session)
     inside = _inside_callback(ctx)
     if inside is not None and not inside[2]:
         return None  # a user's own error inside a callback: its text may sound like JAX's
@@ -88,7 +88,7 @@ def diagnose(exc: BaseException, shell: Any = None) -> Diagnosis | None:
     return _general(ctx) if raised_by_jax(exc, strictly=True) else None
 
 
-def _outside_jax(exc: BaseException, shell: Any) -> Diagnosis | None:
+def _outside_jax(exc: BaseException, shell: Any, session: Session) -> Diagnosis | None:
     """The diagnosis of an error JAX did not raise, by the entries of ``OUTSIDE_JAX`` whose
     triggers its class names carry; None, without reading any context, for every other."""
     classes = " ".join(getattr(kind, "__name__", "") for kind in type(exc).__mro__)
@@ -98,7 +98,7 @@ def _outside_jax(exc: BaseException, shell: Any) -> Diagnosis | None:
     names = [name for name in names if name.split(".")[0] in OUTSIDE_JAX]
     if not names:
         return None
-    found = matching(build_context(exc, shell), catalog_index.import_entries(names))
+    found = matching(build_context(exc, shell, session), catalog_index.import_entries(names))
     return found[0] if found else None
 
 
@@ -110,7 +110,7 @@ def _general(ctx: ErrorContext) -> Diagnosis | None:
     try:
         return general.diagnosis(ctx)
     except Exception:
-        STATE.failures.record("the general view (JNH000)")
+        ctx.session.failures.record("the general view (JNH000)")
         return None
 
 

@@ -12,7 +12,7 @@ from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.core.model import Location
-from jax_nbhelp.core.state import STATE, typed_source
+from jax_nbhelp.core.session import current, typed_source
 
 
 @cache
@@ -34,7 +34,7 @@ _USER_PSEUDO_FILES = frozenset({"<timed exec>", "<timed eval>", "<magic-timeit>"
 
 
 def _cell_number(filename: str, shell: Any) -> int | None:
-    rerun = STATE.reruns.get(filename)
+    rerun = current().reruns.get(filename)
     if rerun is not None:
         return rerun.cell
     mapping = getattr(getattr(shell, "compile", None), "_filename_map", None)
@@ -50,7 +50,7 @@ def _cell_number(filename: str, shell: Any) -> int | None:
 
 
 def _raw_cell_source(filename: str, number: int, shell: Any) -> str | None:
-    rerun = STATE.reruns.get(filename)
+    rerun = current().reruns.get(filename)
     if rerun is not None:
         return rerun.source
     return typed_source(shell, number)
@@ -101,7 +101,7 @@ def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | 
             function=function,
             cell=number,
             source=raw,
-            rewritten=filename in STATE.reruns,
+            rewritten=filename in current().reruns,
         )
     if is_user_file(filename):
         lines = linecache.getlines(filename)

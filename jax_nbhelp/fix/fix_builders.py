@@ -13,7 +13,6 @@ from typing import Any
 
 from jax_nbhelp.core import protocol
 from jax_nbhelp.core.model import CellEdit, CellRun, Fix, Location, RuntimeWrapper
-from jax_nbhelp.core.state import STATE, current_shell
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.rerun import apply_fix
 from jax_nbhelp.fix.run_plan import FailingCell, plan_runs
@@ -50,7 +49,7 @@ def failing_cell(ctx: ErrorContext) -> FailingCell | str:
     if failing.source is None:
         return f"the source of {cell_label(failing)} is no longer in the shell's history"
     restart = restart_last = None
-    undone = STATE.failed_fix
+    undone = ctx.session.failed_fix
     if undone is not None and undone.filename == failing.filename:
         restart = undone.run.first_line
         restart_last = None if undone.run.resumed else undone.run.last_line or None
@@ -90,8 +89,8 @@ def plan(
     if isinstance(failing, str):
         return failing
     edits = dict(edits or {})
-    namespace = getattr(current_shell(), "user_ns", None)
-    undone = STATE.failed_fix if failing.restart_line is not None else None
+    namespace = getattr(ctx.session.running_shell(), "user_ns", None)
+    undone = ctx.session.failed_fix if failing.restart_line is not None else None
     # A fix for an error that an earlier fix's run raised starts from the code as that fix
     # left it: its rewritten cells (it was undone, but it is part of the chain).
     sources = dict(ctx.cell_sources)
@@ -101,7 +100,7 @@ def plan(
         failing = replace(failing, source=sources.get(failing.cell, failing.source))
     planned = plan_runs(failing, sources, edits=edits, touch=touch,
                         namespace=namespace if isinstance(namespace, dict) else None,
-                        raised=STATE.raised, mentions=ctx.cells_mentioning)
+                        raised=ctx.session.raised, mentions=ctx.cells_mentioning)
     runs = list(planned.runs)
     merged: dict[int | None, CellEdit] = {}
     if undone is not None:
@@ -205,7 +204,7 @@ def rewrite_fix(
     try:
         rewritten = _rewrite(ctx, location, transform, refused)
     except Exception as exc:
-        STATE.failures.record(f"fix {label!r}")
+        ctx.session.failures.record(f"fix {label!r}")
         return refused(f"jax_nbhelp could not prepare this fix ({type(exc).__name__})")
     if isinstance(rewritten, Fix):
         return rewritten
@@ -218,7 +217,7 @@ def chain_sources(ctx: ErrorContext) -> dict[int, str]:
     """The cells an earlier fix of the chain rewrote, as it left them, when this error came
     from that fix's run (which was undone): a fix for it starts from that code. Empty when
     the error is not part of a chain."""
-    undone = STATE.failed_fix
+    undone = ctx.session.failed_fix
     failing = ctx.failing_cell()
     if undone is None or failing is None or undone.filename != failing.filename:
         return {}

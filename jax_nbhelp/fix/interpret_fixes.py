@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.core.protocol import cell_label
-from jax_nbhelp.core.state import current_shell
+from jax_nbhelp.core.session import current_shell
 from jax_nbhelp.core.units import duration
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import (
@@ -145,7 +145,8 @@ def with_estimate(fix: Fix, ctx: ErrorContext, mode: Mode, *, switched: bool = F
     """``fix`` with the interpreted kernel's cost attached, said in its summary when long.
     ``switched``: the fix sets the interpreter through the switch, with jax_nbhelp's own
     params (in TPU interpret mode those count the grid steps as the fix runs)."""
-    found = interpret_cost.estimate(ctx.kernel, mode, counted=switched and mode == "tpu")
+    found = interpret_cost.estimate(ctx.kernel, mode, ctx.session.speed,
+                                    counted=switched and mode == "tpu")
     summary = fix.summary + (f" {interpret_cost.sentence(found)}"
                              if found is not None and found.long else "")
     return replace(fix, estimate=found, summary=summary)
@@ -239,7 +240,7 @@ def smaller_input_fix(ctx: ErrorContext, situation: Situation, mode: Mode) -> Fi
     from jax_nbhelp.rewrite.magics import rewrite_cell
     from jax_nbhelp.rewrite.smaller_input import shrink_shapes
 
-    cost = interpret_cost.estimate(ctx.kernel, mode)
+    cost = interpret_cost.estimate(ctx.kernel, mode, ctx.session.speed)
     failing = situation.failing
     if (cost is None or not cost.long or ctx.kernel is None or not ctx.kernel.block_sizes
             or failing is None or failing.cell is None or failing.source is None):

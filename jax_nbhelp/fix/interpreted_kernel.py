@@ -98,9 +98,7 @@ def interpreted_kernel_fix(ctx: ErrorContext, location: Location | None) -> Fix 
     try:
         return _interpreted_kernel_fix(ctx, location)
     except Exception:
-        from jax_nbhelp.core.state import STATE
-
-        STATE.failures.record(f"fix {LABEL!r}")
+        ctx.session.failures.record(f"fix {LABEL!r}")
         return None
 
 

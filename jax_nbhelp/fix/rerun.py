@@ -20,14 +20,14 @@ from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.core.model import CellRun, Fix, FixResult, Progress
-from jax_nbhelp.core.state import STATE, FailedFix, RerunSource, current_shell, typed_source
+from jax_nbhelp.core.session import FailedFix, RerunSource, Session, current, typed_source
 from jax_nbhelp.diagnosis.sources import leading_blank_lines
 from jax_nbhelp.fix import loop_resume
 from jax_nbhelp.fix.fix_stop import Deferred, Stop, deferred_interrupts, stoppable
 from jax_nbhelp.jaxapi import capabilities, grid_progress, interpret_cost
 
 
-def _cell_filename(shell: Any, run: CellRun) -> str:
+def _cell_filename(session: Session, shell: Any, run: CellRun) -> str:
     """A filename for the cell as the fix leaves it, cached so tracebacks show its lines.
 
     The whole cell is cached, not the piece that runs: lines keep their numbers, and a later
@@ -41,7 +41,7 @@ def _cell_filename(shell: Any, run: CellRun) -> str:
         filename = str(shell.compile.cache(transformed, run.cell or 0))
     if whole != typed_source(shell, run.cell):
         # Errors raised from this code are located in the source the fix ran.
-        STATE.reruns[filename] = RerunSource(cell=run.cell, source=whole)
+        session.reruns[filename] = RerunSource(cell=run.cell, source=whole)
     return filename
 
 
@@ -205,25 +205,27 @@ def _reporting(progress: Progress | None, fix: Fix,
         thread.join(timeout=5)
 
 
-def apply_fix(fix: Fix, progress: Progress | None = None) -> FixResult:
-    """Run ``fix`` and remember the result as ``jax_nbhelp.last_result()``."""
+def apply_fix(fix: Fix, progress: Progress | None = None, session: object = None) -> FixResult:
+    """Run ``fix`` in the shell of ``session`` (the current one by default) and remember
+    the result there as ``jax_nbhelp.last_result()``."""
+    session = session if isinstance(session, Session) else current()
     with deferred_interrupts() as early, grid_progress.counting() as counter, \
             _reporting(progress, fix, counter):
-        result = _apply(fix, early)
+        result = _apply(fix, session, early)
     if fix.estimate is not None and (result.ok or counter.steps):
         # what the run really took corrects the next estimate of this session
-        interpret_cost.calibrate(fix.estimate, counter.elapsed(), counter.steps,
-                                 counter.first_at, counter.last_at)
-    STATE.last_result = result
+        interpret_cost.calibrate(session.speed, fix.estimate, counter.elapsed(),
+                                 counter.steps, counter.first_at, counter.last_at)
+    session.last_result = result
     if result.diagnosis is not None:
-        STATE.last = result.diagnosis
+        session.last = result.diagnosis
     return result
 
 
-def _apply(fix: Fix, early: Deferred | None = None) -> FixResult:
+def _apply(fix: Fix, session: Session, early: Deferred | None = None) -> FixResult:
     if fix.unavailable:
         return FixResult(ok=False, fix_label=fix.label, error=f"Cannot apply: {fix.unavailable}")
-    shell = current_shell()
+    shell = session.running_shell()
     if shell is None:
         return FixResult(
             ok=False,
@@ -232,16 +234,17 @@ def _apply(fix: Fix, early: Deferred | None = None) -> FixResult:
         )
     if not fix.runs:
         return FixResult(ok=False, fix_label=fix.label, error="Cannot apply: nothing to run.")
-    return _FixRun(fix, shell).run(early)
+    return _FixRun(fix, shell, session).run(early)
 
 
 class _FixRun:
     """One run of a fix: it runs the fix's cells, and builds the result; a run that fails
     or is stopped first puts back what it changed."""
 
-    def __init__(self, fix: Fix, shell: Any) -> None:
+    def __init__(self, fix: Fix, shell: Any, session: Session) -> None:
         self.fix = fix
         self.shell = shell
+        self.session = session
         self.start = time.perf_counter()
         self.snapshot = _Snapshot(shell.user_ns)
         self.executed: list[str] = []
@@ -276,7 +279,7 @@ class _FixRun:
         for run in self.fix.runs:
             self.ran = run
             self.executed.append(executed_source(run))
-            self.filename = _cell_filename(self.shell, run)
+            self.filename = _cell_filename(self.session, self.shell, run)
             value = _compile_and_run(self.shell, run, self.executed[-1], self.filename)
         return value
 
@@ -298,7 +301,7 @@ class _FixRun:
         _record_output(self.shell, self.ran, value)
         for run in self.fix.runs:
             if run.resumed and run.cell is not None:
-                STATE.raised.pop(run.cell, None)  # its rest ran: that cell completed
+                self.session.raised.forget(run.cell)  # its rest ran: that cell completed
         return FixResult(
             ok=True,
             fix_label=self.fix.label,
@@ -331,7 +334,8 @@ class _FixRun:
         found them (a half-applied fix, such as a kernel rebuilt in interpret mode, would
         change the next error)."""
         restored = self._undo()
-        diagnosis = _diagnose_undone(self.fix, self.ran, self.filename, exc, self.shell)
+        diagnosis = _diagnose_undone(self.fix, self.ran, self.filename, exc, self.shell,
+                                     self.session)
         return FixResult(
             ok=False,
             fix_label=self.fix.label,
@@ -346,13 +350,13 @@ class _FixRun:
 
 
 def _diagnose_undone(fix: Fix, ran: CellRun, filename: str, exc: BaseException,
-                     shell: Any) -> Any:
+                     shell: Any, session: Session) -> Any:
     """Diagnose the error of a fix that was undone (``ran`` raised, compiled as
     ``filename``): fixes for it carry this fix's runs."""
     from jax_nbhelp.diagnosis.engine import diagnose
 
     index = fix.runs.index(ran)
-    STATE.failed_fix = FailedFix(
+    session.failed_fix = FailedFix(
         filename=filename,
         run=ran,
         before=fix.runs[:index],
@@ -360,8 +364,8 @@ def _diagnose_undone(fix: Fix, ran: CellRun, filename: str, exc: BaseException,
         edits=fix.edits,
     )
     try:
-        return diagnose(exc, shell)
+        return diagnose(exc, shell, session)
     except Exception:
         return None
     finally:
-        STATE.failed_fix = None
+        session.failed_fix = None

@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from jax_nbhelp.core.model import Estimate, FixProgress
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import InterpretSpeed
 from jax_nbhelp.core.units import duration
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 
@@ -71,16 +71,18 @@ def _raw_step_seconds(facts: KernelFacts, mode: str) -> float:
     return _STEP_SECONDS[mode] + work + arrays
 
 
-def estimate(facts: KernelFacts | None, mode: str, *, counted: bool = False) -> Estimate | None:
-    """The cost of running the kernel ``facts`` describes under ``mode`` (None: unknown);
+def estimate(facts: KernelFacts | None, mode: str, speed: InterpretSpeed | None = None, *,
+             counted: bool = False) -> Estimate | None:
+    """The cost of running the kernel ``facts`` describes under ``mode`` (None: unknown),
+    corrected by how fast this session ran interpreted fixes before (``speed``);
     ``counted``: the run will report its grid steps."""
     if facts is None or not facts.grid or mode not in _STEP_SECONDS:
         return None
     steps = math.prod(facts.grid)
-    speed = STATE.interpret_speed.get(mode)
-    step = _raw_step_seconds(facts, mode) * (speed or 1.0)
-    compile_seconds = _COMPILE_SECONDS[mode] * (speed or 1.0)
-    return Estimate(steps, mode, compile_seconds + steps * step, step, speed is not None,
+    factor = speed.factor(mode) if speed is not None else None
+    step = _raw_step_seconds(facts, mode) * (factor or 1.0)
+    compile_seconds = _COMPILE_SECONDS[mode] * (factor or 1.0)
+    return Estimate(steps, mode, compile_seconds + steps * step, step, factor is not None,
                     counted)
 
 
@@ -119,26 +121,27 @@ def progress(found: Estimate | None, seconds: float, steps: int = 0,
                        f"{duration(found.seconds)} estimated")
 
 
-def calibrate(found: Estimate | None, seconds: float, steps: int = 0,
+def calibrate(speed: InterpretSpeed, found: Estimate | None, seconds: float, steps: int = 0,
               first_at: float | None = None, last_at: float | None = None) -> None:
-    """Remember how fast this machine ran an interpreted fix, to correct later estimates.
+    """Remember in ``speed`` how fast this machine ran an interpreted fix, to correct later
+    estimates.
 
     Counted steps give the time a step really takes; without them, a fix that ran its
     kernel to the end gives its whole time (call it only then)."""
     if found is None or found.step_seconds <= 0:
         return
-    old = STATE.interpret_speed.get(found.mode, 1.0)
+    old = speed.factor(found.mode) or 1.0
     raw_step = found.step_seconds / old
     if steps >= 3 and first_at is not None and last_at is not None and last_at > first_at:
-        speed = (last_at - first_at) / (steps - 1) / raw_step
+        factor = (last_at - first_at) / (steps - 1) / raw_step
     elif not steps and found.steps * raw_step >= 2 * _COMPILE_SECONDS[found.mode]:
         # (a short run says how fast this machine compiles, not how fast it steps)
         raw_total = _COMPILE_SECONDS[found.mode] + found.steps * raw_step
-        speed = seconds / raw_total
+        factor = seconds / raw_total
     else:
         return
     low, high = _SPEED_BOUNDS
-    STATE.interpret_speed[found.mode] = min(high, max(low, speed))
+    speed.learn(found.mode, min(high, max(low, factor)))
 
 
 def long_note(found: Estimate) -> str:

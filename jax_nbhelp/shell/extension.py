@@ -4,24 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core import session as sessions
 from jax_nbhelp.shell.hook import ExceptionHook
 from jax_nbhelp.shell.magics import MAGIC_NAME, jax_nbhelp_magic
 
 # One hook per shell; a second load is a no-op.
-_HOOKS: dict[int, tuple[ExceptionHook, Any]] = {}
+_HOOKS: dict[int, tuple[ExceptionHook, Any, sessions.Session]] = {}
 
 
 def load(shell: Any) -> None:
     if id(shell) in _HOOKS:
         return
-    hook = ExceptionHook(shell)
+    session = sessions.start(shell)
+    hook = ExceptionHook(shell, session)
     line_magics = shell.magics_manager.magics["line"]
     previous_magic = line_magics.get(MAGIC_NAME)
     hook.install()
     shell.register_magic_function(jax_nbhelp_magic, magic_kind="line", magic_name=MAGIC_NAME)
-    _HOOKS[id(shell)] = (hook, previous_magic)
-    STATE.shell = shell
+    _HOOKS[id(shell)] = (hook, previous_magic, session)
     from jax_nbhelp.core import classroom
     from jax_nbhelp.shell import warm_up
 
@@ -34,23 +34,18 @@ def unload(shell: Any) -> None:
     entry = _HOOKS.pop(id(shell), None)
     if entry is None:
         return
-    hook, previous_magic = entry
+    hook, previous_magic, session = entry
     hook.uninstall()
     line_magics = shell.magics_manager.magics["line"]
     if previous_magic is None:
         line_magics.pop(MAGIC_NAME, None)
     else:
         line_magics[MAGIC_NAME] = previous_magic
-    if STATE.shell is shell:
-        from jax_nbhelp.core import classroom
+    if sessions.current() is session:
         from jax_nbhelp.jaxapi import interpret_modes
 
-        classroom.forget()
         interpret_modes.switch_off()  # what a fix left on goes back as it was
-        STATE.shell = None
-        STATE.reruns.clear()
-        STATE.cards.clear()
-        STATE.raised.clear()
+    sessions.end(session)  # its cards, raised lines, settings and speeds go with it
 
 
 def is_loaded(shell: Any) -> bool:

@@ -14,7 +14,7 @@ from typing import Any
 
 from jax_nbhelp.core.model import FixProgress, Progress
 from jax_nbhelp.core.protocol import PROGRESS_MIME, RESULT_MIME
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import current
 from jax_nbhelp.show.bundle import not_applied_json, result_json
 
 __all__ = ["PROGRESS_MIME", "RESULT_MIME", "apply", "kept_mode", "result_json", "status"]
@@ -32,9 +32,10 @@ def _held(card_id: object, session: object) -> Any:
     ``session`` is the one the card's bundle carries: a bundle from another kernel (a
     saved notebook, a copied output, a forged one) is not this kernel's even when its id
     happens to be known here. Whatever the arguments are, this never raises."""
-    if not isinstance(card_id, str) or (session is not None and session != STATE.session):
+    held = current()
+    if not isinstance(card_id, str) or (session is not None and session != held.id):
         return None
-    return STATE.cards.get(card_id)
+    return held.cards.get(card_id)
 
 
 def kept_mode() -> None:
@@ -47,7 +48,7 @@ def kept_mode() -> None:
 
 def status(card_id: str, session: str | None = None) -> None:
     """Answer whether this kernel still holds the diagnosis ``card_id`` (of ``session``)."""
-    _answer({"known": _held(card_id, session) is not None, "session": STATE.session})
+    _answer({"known": _held(card_id, session) is not None, "session": current().id})
 
 
 def apply(card_id: str, number: int, session: str | None = None) -> None:
@@ -55,14 +56,15 @@ def apply(card_id: str, number: int, session: str | None = None) -> None:
     and answer its outcome; a card this kernel did not make is answered ``known: false``."""
     diagnosis = _held(card_id, session)
     if diagnosis is None:
-        _answer({**not_applied_json(False), "session": STATE.session})
+        _answer({**not_applied_json(False), "session": current().id})
         return
     if type(number) is not int or not 1 <= number <= len(diagnosis.fixes):
         _answer(not_applied_json(True, f"there is no fix {number}"))
         return
     fix = diagnosis.fixes[number - 1]
-    result = fix.apply(progress=_progress_display(card_id, number))
-    _answer(result_json(result, fix=fix))
+    held = current()
+    result = fix.apply(progress=_progress_display(card_id, number), session=held)
+    _answer(result_json(result, fix=fix, session=held))
 
 
 def _progress_display(card_id: str, number: int) -> Progress:

@@ -13,6 +13,7 @@ import sys
 from types import TracebackType
 from typing import Any
 
+from jax_nbhelp.core.session import Session
 from jax_nbhelp.shell.cell_frames import CellFiles
 
 _SYNTAX_PATH_ERRORS = (OverflowError, SyntaxError, ValueError, TypeError, MemoryError)
@@ -21,8 +22,9 @@ _SYNTAX_PATH_ERRORS = (OverflowError, SyntaxError, ValueError, TypeError, Memory
 class ExceptionHook:
     """jax_nbhelp's occupant of ``shell.set_custom_exc``, remembering what was there before."""
 
-    def __init__(self, shell: Any) -> None:
+    def __init__(self, shell: Any, session: Session) -> None:
         self.shell = shell
+        self.session = session
         self.previous: tuple[tuple[type[BaseException], ...], Any] = (
             tuple(shell.custom_exceptions),
             shell.CustomTB,
@@ -66,12 +68,11 @@ class ExceptionHook:
         # Which statement of the cell raised: it never completed, and a try of the same
         # cell again supersedes it (a fix does not run it again, see run_plan).
         with contextlib.suppress(Exception):
-            from jax_nbhelp.core.state import STATE
             from jax_nbhelp.diagnosis.sources import raising_cell_line
 
             found = raising_cell_line(tb, self.shell)
             if found is not None:
-                STATE.raised[found[0]] = found[1:]
+                self.session.raised.note(*found)
 
     @staticmethod
     def _clear_failed_interpreter() -> None:
@@ -112,22 +113,23 @@ class ExceptionHook:
         if "jax" not in sys.modules and not isinstance(value, ModuleNotFoundError):
             return  # every error jax_nbhelp knows comes from JAX, or is a missing library
         try:
-            from jax_nbhelp.core.state import STATE
             from jax_nbhelp.diagnosis.engine import diagnose
             from jax_nbhelp.show.display import show
 
-            failures_before = STATE.failures.count
-            diagnosis = diagnose(value, self.shell)
-            if STATE.failures.count != failures_before:
+            failures = self.session.failures
+            failures_before = failures.count
+            diagnosis = diagnose(value, self.shell, self.session)
+            if failures.count != failures_before:
                 # an entry that crashed may have been the one that knew this error: say so,
                 # whether or not the general view stands in for it
                 print("jax_nbhelp: a diagnosis failed on this error (see "
-                      "jax_nbhelp.core.state.STATE.failures); the traceback above is complete.",
+                      "jax_nbhelp.core.session.current().failures); the traceback above is "
+                      "complete.",
                       file=sys.stderr)
             if diagnosis is None:
                 return
-            STATE.last = diagnosis
-            show(diagnosis)
+            self.session.last = diagnosis
+            show(diagnosis, self.session)
         except Exception as exc:
             print(
                 f"jax_nbhelp: the diagnosis failed ({type(exc).__name__}: {exc}); "

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jax_nbhelp.core.model import FixProgress
-from jax_nbhelp.core.state import STATE
+from jax_nbhelp.core.session import current
 
 MAGIC_NAME = "jax_nbhelp"
 
@@ -77,10 +77,11 @@ def _classroom(show_fixes: bool) -> None:
               "its fixes stay hidden until `%jax_nbhelp fixes`.")
         return
     print("jax_nbhelp: fixes are shown.")
-    if STATE.last is not None and STATE.last.fixes:
+    last = current().last
+    if last is not None and last.fixes:
         from jax_nbhelp.show.display import show
 
-        show(STATE.last)
+        show(last)
 
 
 # When a long fix says it is still running in a terminal: a few times early, then once a
@@ -111,7 +112,7 @@ def _progress_printer(fix: Any, number: int) -> Callable[[FixProgress], None]:
 
 
 def _fix_number(args: list[str]) -> int | None:
-    diagnosis = STATE.last
+    diagnosis = current().last
     if diagnosis is None:
         print("jax_nbhelp: no diagnosis yet. Run a cell that fails with a JAX error first.")
         return None
@@ -129,9 +130,10 @@ def _fix_number(args: list[str]) -> int | None:
 
 def _apply(args: list[str]) -> None:
     number = _fix_number(args)
-    if number is None or STATE.last is None:
+    session = current()
+    if number is None or session.last is None:
         return
-    fix = STATE.last.fixes[number - 1]
+    fix = session.last.fixes[number - 1]
     print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ...")
     if fix.estimate is not None and fix.estimate.long:
         from jax_nbhelp.jaxapi.interpret_cost import sentence
@@ -139,13 +141,13 @@ def _apply(args: list[str]) -> None:
         print(f"jax_nbhelp: {sentence(fix.estimate)} Interrupt the kernel (stop button, or "
               "Ctrl-C) to stop only the fix.")
     reporter = _progress_printer(fix, number)
-    result = fix.apply(progress=reporter)
+    result = fix.apply(progress=reporter, session=session)
     finish = getattr(reporter, "finish", None)
     if finish is not None:
         finish(result)
     print(result)
     if result.ok:
-        from jax_nbhelp.core.state import edits_to_copy
+        from jax_nbhelp.core.session import edits_to_copy
 
         for edit in edits_to_copy(fix):
             print(f"\nThe fixed source of {edit.label} (your cell is unchanged; paste this "
@@ -159,7 +161,7 @@ def _apply(args: list[str]) -> None:
 
         if result.traceback:
             print(result.traceback)
-        show(result.diagnosis)
+        show(result.diagnosis, session)
     elif not result.ok and result.traceback:
         print(result.traceback)
 
@@ -178,8 +180,9 @@ def jax_nbhelp_magic(line: str) -> None:
         from jax_nbhelp.jaxapi.interpret_modes import session_note
         from jax_nbhelp.show.display import presented
 
-        if STATE.last is not None:
-            print(presented(STATE.last))
+        last = current().last
+        if last is not None:
+            print(presented(last))
         else:
             print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
             if session_note():
@@ -191,10 +194,11 @@ def jax_nbhelp_magic(line: str) -> None:
         if _fixes_hidden(command):
             return
         number = _fix_number(args)
-        if number is not None and STATE.last is not None:
+        last = current().last
+        if number is not None and last is not None:
             from jax_nbhelp.show.view import preview
 
-            print(preview(STATE.last.fixes[number - 1]))
+            print(preview(last.fixes[number - 1]))
     elif command == "list":
         _list()
     elif command == "interpret":
@@ -202,7 +206,7 @@ def jax_nbhelp_magic(line: str) -> None:
     elif command in ("hints", "fixes"):
         _classroom(show_fixes=command == "fixes")
     elif command == "last":
-        print(STATE.last_result if STATE.last_result else "jax_nbhelp: no fix applied yet.")
+        print(current().last_result if current().last_result else "jax_nbhelp: no fix applied yet.")
     else:
         print(f"jax_nbhelp: unknown command {command!r}.\n{USAGE}")
 

@@ -12,26 +12,23 @@ from collections.abc import Sequence
 from typing import Any
 
 from jax_nbhelp.core.model import CellEdit, Diagnosis, Fix, FixResult
-from jax_nbhelp.core.state import STATE, current_shell
+from jax_nbhelp.core.session import Session, current, current_shell
 from jax_nbhelp.jaxapi import jax_probe
 from jax_nbhelp.show.card.html import strip_ansi
 from jax_nbhelp.show.view import CardView, card_view, not_applied_view, outcome_view
 
-# Diagnoses kept for the frontend, newest last; older cards answer "stale".
-_KEEP = 64
 
-
-def register(diagnosis: Diagnosis, card_id: str | None = None) -> str:
-    """Remember ``diagnosis`` under ``card_id`` (a new one by default) and return the id."""
+def register(diagnosis: Diagnosis, card_id: str | None = None,
+             session: Session | None = None) -> str:
+    """Remember ``diagnosis`` in the session's card registry under ``card_id`` (a new one
+    by default) and return the id."""
     card_id = card_id or uuid.uuid4().hex[:12]
-    STATE.cards[card_id] = diagnosis
-    while len(STATE.cards) > _KEEP:
-        del STATE.cards[next(iter(STATE.cards))]
+    (session or current()).cards.add(card_id, diagnosis)
     return card_id
 
 
-def bundle_json(diagnosis: Diagnosis, card_id: str | None,
-                view: CardView | None = None) -> dict[str, Any]:
+def bundle_json(diagnosis: Diagnosis, card_id: str | None, view: CardView | None = None,
+                session: Session | None = None) -> dict[str, Any]:
     """The diagnosis as the mime bundle carries it: its JSON, the card id, the session and
     its card view (``view``), with the fields older frontends read drawn from that view."""
     versions = jax_probe.versions()  # for "Copy as Markdown" (a bug report)
@@ -40,7 +37,7 @@ def bundle_json(diagnosis: Diagnosis, card_id: str | None,
     for fix, shown in zip(data["fixes"], view.fixes, strict=True):
         fix["preview"] = shown.preview
         fix["own_safety"] = shown.safety
-    data.update(card_id=card_id, session=STATE.session, versions=versions,
+    data.update(card_id=card_id, session=(session or current()).id, versions=versions,
                 recommended=view.recommended, recommended_why=view.recommended_why,
                 cause=view.cause, shared_safety=list(view.shared_safety),
                 recommended_line=view.recommended_line, view=view.to_json())
@@ -48,7 +45,7 @@ def bundle_json(diagnosis: Diagnosis, card_id: str | None,
 
 
 def result_json(result: FixResult, copy: Sequence[CellEdit] = (),
-                fix: Fix | None = None) -> dict[str, Any]:
+                fix: Fix | None = None, session: Session | None = None) -> dict[str, Any]:
     """A fix's outcome for a frontend, with its view; a new error's diagnosis gets a card
     id of its own.
 
@@ -58,7 +55,9 @@ def result_json(result: FixResult, copy: Sequence[CellEdit] = (),
     payload["known"] = True
     payload["traceback"] = strip_ansi(result.traceback) if result.traceback else None
     if result.diagnosis is not None:
-        payload["diagnosis"] = bundle_json(result.diagnosis, register(result.diagnosis))
+        payload["diagnosis"] = bundle_json(result.diagnosis,
+                                           register(result.diagnosis, session=session),
+                                           session=session)
     payload["value"] = _plain(result.value) if result.ok and result.value is not None else None
     if copy:
         payload["copy"] = [edit.to_json() for edit in copy]

@@ -14,13 +14,15 @@ from dataclasses import replace
 from typing import Any
 
 from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.session import Session, current
 from jax_nbhelp.show.card.html import diagnosis_html
 from jax_nbhelp.show.render_text import MIME_TYPE, render_diagnosis
 from jax_nbhelp.show.view import card_view
 
 
-def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
-    """Every form of the card, drawn from one card view."""
+def diagnosis_bundle(diagnosis: Diagnosis, session: Session | None = None) -> dict[str, Any]:
+    """Every form of the card, drawn from one card view; the card is registered in the
+    session's card registry (the current session by default)."""
     from jax_nbhelp.jaxapi.jax_probe import versions
     from jax_nbhelp.show.bundle import bundle_json, register
 
@@ -28,7 +30,7 @@ def diagnosis_bundle(diagnosis: Diagnosis) -> dict[str, Any]:
     return {
         "text/plain": render_diagnosis(diagnosis, view),
         "text/html": diagnosis_html(diagnosis, view),
-        MIME_TYPE: bundle_json(diagnosis, register(diagnosis), view),
+        MIME_TYPE: bundle_json(diagnosis, register(diagnosis, session=session), view, session),
     }
 
 
@@ -45,21 +47,22 @@ def presented(diagnosis: Diagnosis) -> Diagnosis:
     return diagnosis
 
 
-def show(diagnosis: Diagnosis) -> None:
+def show(diagnosis: Diagnosis, session: Session | None = None) -> None:
+    """Display ``diagnosis`` as a card of ``session`` (the current session by default)."""
     from IPython.display import display
 
-    from jax_nbhelp.core.state import current_shell
     from jax_nbhelp.show.card import show_card, widget_frontend
 
+    session = session or current()
     diagnosis = presented(diagnosis)
 
-    if widget_frontend(current_shell()):
+    if widget_frontend(session.running_shell()):
         try:
-            if show_card(diagnosis) is not None:
+            if show_card(diagnosis, session) is not None:
                 return
         except Exception as exc:  # the text and HTML below still explain the error
             import sys
 
             print(f"jax_nbhelp: the card failed ({type(exc).__name__}: {exc}).",
                   file=sys.stderr)
-    display(diagnosis_bundle(diagnosis), raw=True)
+    display(diagnosis_bundle(diagnosis, session), raw=True)

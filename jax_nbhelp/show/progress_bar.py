@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from jax_nbhelp.core.model import FixProgress, FixResult
-from jax_nbhelp.core.state import current_shell
+from jax_nbhelp.core.session import current_shell
 
 WIDTH = 24
 

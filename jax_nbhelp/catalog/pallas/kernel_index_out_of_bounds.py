@@ -248,7 +248,7 @@ def _spec_line(call: ast.Call, position: int, params: list[str], output: bool) -
 def _where(ctx: ErrorContext, block: re.Match[str] | None,
            reading: bool) -> tuple[Location | None, tuple[int, ...]]:
     """The kernel line that made the access (or the BlockSpec), and other candidate lines."""
-    from jax_nbhelp.core.state import current_shell
+    from jax_nbhelp.core.session import current_shell
     from jax_nbhelp.fix import interpret_fixes
 
     situation = interpret_fixes.analyse(ctx)

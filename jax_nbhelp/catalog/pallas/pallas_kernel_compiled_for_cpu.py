@@ -297,7 +297,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             fixes += (smaller,)
         if choice.mode == "tpu" and ctx.kernel is not None and ctx.kernel.mesh_family == "tpu":
             notes.append(NO_PLAIN_INTERPRET)
-        cost = interpret_cost.estimate(ctx.kernel, choice.mode)
+        cost = interpret_cost.estimate(ctx.kernel, choice.mode, ctx.session.speed)
         if cost is not None and cost.long:
             notes.append(interpret_cost.long_note(cost))
     if situation.plan.reruns:

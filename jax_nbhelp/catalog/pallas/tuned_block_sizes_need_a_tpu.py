@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.core.state import current_shell
+from jax_nbhelp.core.session import current_shell
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.library_call import LibraryCall, calls_on
 from jax_nbhelp.jaxapi import interpret_modes

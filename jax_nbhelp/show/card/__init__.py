@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from jax_nbhelp.core.model import Diagnosis
+    from jax_nbhelp.core.session import Session
     from jax_nbhelp.show.card.live import LiveCard
 
 
@@ -20,21 +21,21 @@ def widget_frontend(shell: Any) -> bool:
     return getattr(shell, "kernel", None) is not None
 
 
-def build_card(diagnosis: Diagnosis) -> LiveCard:
+def build_card(diagnosis: Diagnosis, session: Session | None = None) -> LiveCard:
     """The live card for ``diagnosis`` (imports anywidget); ImportError where anywidget or
     the card's module (built with the JupyterLab extension) is missing."""
     from jax_nbhelp.show.card import live
 
     if not live.built():
         raise ImportError("jax_nbhelp's card module is not built (jax_nbhelp/show/static)")
-    return live.LiveCard(diagnosis)
+    return live.LiveCard(diagnosis, session)
 
 
-def show_card(diagnosis: Diagnosis) -> LiveCard | None:
+def show_card(diagnosis: Diagnosis, session: Session | None = None) -> LiveCard | None:
     """Display the card (static copy + live widget); None when it cannot be built, and the
     static card with its text shows instead."""
     try:
-        card = build_card(diagnosis)
+        card = build_card(diagnosis, session)
     except ImportError:
         return None
     card.display()

@@ -28,7 +28,7 @@ import traitlets
 from IPython.utils.capture import capture_output
 
 from jax_nbhelp.core.model import Diagnosis, Fix, FixProgress, FixResult
-from jax_nbhelp.core.state import STATE, edits_to_copy
+from jax_nbhelp.core.session import Session, current, edits_to_copy
 from jax_nbhelp.jaxapi.jax_probe import versions
 from jax_nbhelp.show.bundle import bundle_json, not_applied_json, register, result_json
 from jax_nbhelp.show.card import html
@@ -58,14 +58,15 @@ class CardWidget(anywidget.AnyWidget):
 class LiveCard:
     """One diagnosis as the anywidget card, with the fixes run from its clicks."""
 
-    def __init__(self, diagnosis: Diagnosis) -> None:
+    def __init__(self, diagnosis: Diagnosis, session: Session | None = None) -> None:
         self.diagnosis = diagnosis
-        self.card_id = register(diagnosis, uuid.uuid4().hex[:12])
+        self.session = session or current()
+        self.card_id = register(diagnosis, uuid.uuid4().hex[:12], self.session)
         # what each card of the chain ran: card id -> (its diagnosis, the fix, its outcome)
         self.applied: dict[str, tuple[Diagnosis, Fix, FixResult, str | None]] = {}
         self._views: dict[int, tuple[Diagnosis, CardView]] = {}
         self.widget = CardWidget(diagnosis=bundle_json(diagnosis, self.card_id,
-                                                       self._view(diagnosis)))
+                                                       self._view(diagnosis), self.session))
         # with the JupyterLab extension, its native card shows and this one draws nothing
         # and hides (notebook.css); the static copy hides while this one is on the page
         # (html.hide_rules)
@@ -84,7 +85,7 @@ class LiveCard:
     def apply(self, card_id: Any, number: Any) -> dict[str, Any]:
         """Run fix ``number`` (1-based) of the card ``card_id`` (this one or one nested in
         it) as a click does, send the answer to the browser and return it."""
-        diagnosis = STATE.cards.get(card_id) if isinstance(card_id, str) else None
+        diagnosis = self.session.cards.get(card_id)
         if diagnosis is None or (card_id != self.card_id and card_id not in self._nested()):
             answer = not_applied_json(False)
             outputs: list[dict[str, str]] = []
@@ -93,7 +94,7 @@ class LiveCard:
         else:
             fix = diagnosis.fixes[number - 1]
             result, outputs = self._run(card_id, number, fix)
-            answer = result_json(result, edits_to_copy(fix), fix)
+            answer = result_json(result, edits_to_copy(fix), fix, self.session)
             new_id = (answer.get("diagnosis") or {}).get("card_id")
             self.applied[card_id] = (diagnosis, fix, result, new_id)
             self.republish()
@@ -116,7 +117,7 @@ class LiveCard:
 
         try:
             with capture_output() as captured:
-                result = fix.apply(progress=progress)
+                result = fix.apply(progress=progress, session=self.session)
         except Exception as exc:  # a bug in jax_nbhelp must not kill the comm handler
             return FixResult(ok=False, fix_label=fix.label,
                              error=f"jax_nbhelp failed to run the fix: "
@@ -163,7 +164,8 @@ class LiveCard:
             "text/plain": self._static_text(self.card_id, self.diagnosis),
             "text/html": html.static_html(self.card_id,
                                           self._static_body(self.card_id, self.diagnosis, True)),
-            MIME_TYPE: bundle_json(self.diagnosis, self.card_id, self._view(self.diagnosis)),
+            MIME_TYPE: bundle_json(self.diagnosis, self.card_id, self._view(self.diagnosis),
+                                   self.session),
         }
 
     def widget_bundle(self) -> dict[str, Any]:
