@@ -13,7 +13,7 @@ import linecache
 import re
 import sys
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -22,7 +22,7 @@ from typing import Any, Generic, TypeVar
 
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.core.protocol import cell_label
-from jax_nbhelp.core.session import Session, current
+from jax_nbhelp.core.session import RerunSource, Session, current
 from jax_nbhelp.diagnosis import kernel_facts
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 from jax_nbhelp.diagnosis.line_values import (
@@ -304,7 +304,7 @@ class ErrorContext:
 
     def locate(self, filename: str, lineno: int, function: str = "") -> Location | None:
         """The user's line ``filename:lineno`` (a cell or a file), or None for library code."""
-        return locate(filename, lineno, function, self._shell)
+        return locate(filename, lineno, function, self._shell, self.session.reruns)
 
     def caller_of(self, location: Location) -> Location | None:
         """The user line that called the function ``location`` is in (the frame before it)."""
@@ -334,7 +334,7 @@ def _message(exc: BaseException) -> str:
     return text if isinstance(text, str) else ""
 
 
-def _link(exc: BaseException, shell: Any) -> Link:
+def _link(exc: BaseException, shell: Any, reruns: Mapping[str, RerunSource]) -> Link:
     frames = []
     # walk_tb, not extract_tb: the line numbers without each frame's column positions,
     # which Python 3.11 finds by walking the code's position table, per frame. The lines
@@ -351,7 +351,7 @@ def _link(exc: BaseException, shell: Any) -> Link:
                 lineno=lineno,
                 function=function,
                 line=linecache.getline(filename, lineno).strip(),
-                location=locate(filename, lineno, function, shell),
+                location=locate(filename, lineno, function, shell, reruns),
             )
         )
     cls = type(exc)
@@ -367,7 +367,8 @@ def _link(exc: BaseException, shell: Any) -> Link:
 def build_context(exc: BaseException, shell: Any = None,
                   session: Session | None = None) -> ErrorContext:
     """Flatten ``exc`` and its causes into an ``ErrorContext`` (no live frames kept)."""
-    links = tuple(_link(link, shell) for link in exception_chain(exc))
+    session = session or current()
+    links = tuple(_link(link, shell, session.reruns) for link in exception_chain(exc))
     return ErrorContext(links, shell=shell, exc=exc, session=session)
 
 

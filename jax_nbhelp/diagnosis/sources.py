@@ -7,12 +7,13 @@ import os
 import sys
 import sysconfig
 import traceback
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.core.model import Location
-from jax_nbhelp.core.session import current, typed_source
+from jax_nbhelp.core.session import RerunSource, current, typed_source
 
 
 @cache
@@ -33,8 +34,8 @@ def _library_roots() -> tuple[str, ...]:
 _USER_PSEUDO_FILES = frozenset({"<timed exec>", "<timed eval>", "<magic-timeit>"})
 
 
-def _cell_number(filename: str, shell: Any) -> int | None:
-    rerun = current().reruns.get(filename)
+def _cell_number(filename: str, shell: Any, reruns: Mapping[str, RerunSource]) -> int | None:
+    rerun = reruns.get(filename)
     if rerun is not None:
         return rerun.cell
     mapping = getattr(getattr(shell, "compile", None), "_filename_map", None)
@@ -49,8 +50,9 @@ def _cell_number(filename: str, shell: Any) -> int | None:
     return None
 
 
-def _raw_cell_source(filename: str, number: int, shell: Any) -> str | None:
-    rerun = current().reruns.get(filename)
+def _raw_cell_source(filename: str, number: int, shell: Any,
+                     reruns: Mapping[str, RerunSource]) -> str | None:
+    rerun = reruns.get(filename)
     if rerun is not None:
         return rerun.source
     return typed_source(shell, number)
@@ -79,11 +81,14 @@ def is_user_file(filename: str) -> bool:
     return not any(real == root or real.startswith(root + os.sep) for root in _library_roots())
 
 
-def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | None:
-    """The user-facing location of one frame, or None when it is library code."""
-    number = _cell_number(filename, shell)
+def locate(filename: str, lineno: int, function: str, shell: Any,
+           reruns: Mapping[str, RerunSource] | None = None) -> Location | None:
+    """The user-facing location of one frame, or None when it is library code; ``reruns``:
+    the code fixes ran (the session's, the current one by default)."""
+    reruns = current().reruns if reruns is None else reruns
+    number = _cell_number(filename, shell, reruns)
     if number is not None:
-        raw = _raw_cell_source(filename, number, shell)
+        raw = _raw_cell_source(filename, number, shell, reruns)
         text = linecache.getline(filename, lineno).rstrip("\n")
         if raw is not None:
             raw_lines = raw.splitlines()
@@ -101,7 +106,7 @@ def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | 
             function=function,
             cell=number,
             source=raw,
-            rewritten=filename in current().reruns,
+            rewritten=filename in reruns,
         )
     if is_user_file(filename):
         lines = linecache.getlines(filename)
@@ -123,14 +128,15 @@ def locate(filename: str, lineno: int, function: str, shell: Any) -> Location | 
     return None
 
 
-def raising_cell_line(tb: TracebackType | None, shell: Any) -> tuple[int, int, str] | None:
+def raising_cell_line(tb: TracebackType | None, shell: Any,
+                      reruns: Mapping[str, RerunSource]) -> tuple[int, int, str] | None:
     """The cell an error stopped, as (its execution count, the cell line that raised, its
     source): the outermost cell frame of the traceback, or None when no cell was running."""
     for frame, lineno in traceback.walk_tb(tb):
         code = frame.f_code
-        if _cell_number(code.co_filename, shell) is None:
+        if _cell_number(code.co_filename, shell, reruns) is None:
             continue
-        where = locate(code.co_filename, lineno, code.co_name, shell)
+        where = locate(code.co_filename, lineno, code.co_name, shell, reruns)
         if where is not None and where.cell is not None and where.source is not None:
             return where.cell, where.lineno, where.source
     return None

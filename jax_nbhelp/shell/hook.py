@@ -70,7 +70,7 @@ class ExceptionHook:
         with contextlib.suppress(Exception):
             from jax_nbhelp.diagnosis.sources import raising_cell_line
 
-            found = raising_cell_line(tb, self.shell)
+            found = raising_cell_line(tb, self.shell, self.session.reruns)
             if found is not None:
                 self.session.raised.note(*found)
 
