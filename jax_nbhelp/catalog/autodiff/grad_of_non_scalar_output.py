@@ -24,7 +24,6 @@ from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.line_values import Value, shape_text
-from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH521"
@@ -33,7 +32,6 @@ TITLE = "jax.grad of a function whose output is not one number"
 MESSAGE = "Gradient only defined for scalar-output functions. Output had shape"
 
 _SHAPE_RE = re.compile(r"Output had shape: \((?P<shape>[^)]*)\)")
-_GRADS = ("grad", "value_and_grad")
 
 _IMPORTS = "import jax, jax.numpy as jnp"
 
@@ -62,15 +60,9 @@ TRIGGERS = (MESSAGE,)
 
 def _grad_call(location: Location) -> tuple[ast.Call, ast.Call, str] | None:
     """``jax.grad(f, ...)(args)`` on the line: the outer call, the grad call, and ``f``."""
-    parsed = _tracing.parse(location.source)
-    if parsed is None:
-        return None
-    for node in ast.walk(parsed[0]):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)
-                and node.lineno <= location.lineno <= (node.end_lineno or 0)
-                and (dotted(node.func.func) or "").rsplit(".", 1)[-1] in _GRADS
-                and node.func.args and isinstance(node.func.args[0], ast.Name)):
-            return node, node.func, node.func.args[0].id
+    for node, grad in _tracing.grad_calls(location):
+        if grad.args and isinstance(grad.args[0], ast.Name):
+            return node, grad, grad.args[0].id
     return None
 
 

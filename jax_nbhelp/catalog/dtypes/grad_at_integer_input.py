@@ -23,7 +23,6 @@ from jax_nbhelp.catalog._example import corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.line_values import Value
-from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH513"
@@ -53,7 +52,6 @@ WHY = (
 
 TRIGGERS = (MESSAGE,)
 
-_GRADS = ("grad", "value_and_grad")
 
 
 def _argnums(call: ast.Call) -> tuple[int, ...] | None:
@@ -74,14 +72,8 @@ def _call(location: Location) -> tuple[ast.Call, tuple[int, ...] | None] | None:
     """The call on the line that calls a grad-transformed function, and its argnums (None:
     unknown). ``jax.grad(f)(x)`` shows them; ``df(x)`` does not (argnums 0 assumed only for
     the explanation, never for a fix)."""
-    parsed = _tracing.parse(location.source)
-    if parsed is None:
-        return None
-    for node in ast.walk(parsed[0]):
-        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)
-                and node.lineno <= location.lineno <= (node.end_lineno or 0)
-                and (dotted(node.func.func) or "").rsplit(".", 1)[-1] in _GRADS):
-            return node, _argnums(node.func)
+    for node, grad in _tracing.grad_calls(location):
+        return node, _argnums(grad)
     return None
 
 
