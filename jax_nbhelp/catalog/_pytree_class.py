@@ -15,8 +15,8 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass
 
-from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.core.model import Fix, Location
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -137,3 +137,20 @@ def registration_fix(ctx: ErrorContext, found: Registration, summary: str,
                        label=f"Register {found.name} as a pytree",
                        summary=summary.format(**names), safety=safety.format(**names),
                        safe=True)
+
+
+def registration_diagnosis(ctx: ErrorContext, entry: str, explanation: str,
+                           location: Location | None, found: Registration | str, *,
+                           summary: str, safety: str, not_offered: str, error: str,
+                           notes: tuple[str, ...] = ()) -> Diagnosis:
+    """An entry's diagnosis of an object JAX cannot take apart: with the registration fix
+    (``summary`` and ``safety`` as ``registration_fix`` takes them) where ``found`` is one,
+    else with the note ``not_offered``, which names why as ``{why}``."""
+    fixes: tuple[Fix, ...] = ()
+    if isinstance(found, str):
+        notes = (*notes, not_offered.format(why=found))
+    else:
+        fixes = (registration_fix(ctx, found, summary, safety),)
+    return _entry.diagnosis(ctx, entry, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
+                            error=error)

@@ -20,9 +20,9 @@ the "Sharp bits" notebook and the 201 jit tutorial.
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
+from jax_nbhelp.catalog import _jit_arguments, _pytree_class, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected
-from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH551"
@@ -71,30 +71,21 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     explanation = (f"{subject} calls {cls}.{method}, which is decorated with @jax.jit: jit "
                    f"receives self, a {bad.short_type} object, and traces only arrays and "
                    "pytrees of arrays.")
-    notes = [f"JAX's message suggests static_argnums: that makes self static, hashed by "
-             f"identity, so arrays in it are baked into the compiled {method} and later "
-             f"changes to them are not seen. Registering {cls} as a pytree has neither "
-             "problem."]
-    fixes: list[Fix] = []
+    static = (f"JAX's message suggests static_argnums: that makes self static, hashed by "
+              f"identity, so arrays in it are baked into the compiled {method} and later "
+              f"changes to them are not seen. Registering {cls} as a pytree has neither "
+              "problem.")
     instance = _jit_arguments.passed_object(ctx, location, method, bad.type_name)
     found = (_pytree_class.registration(ctx, location, instance, cls)
              if instance is not None and location is not None else
              "jax_nbhelp could not find the object on the calling line")
-    if isinstance(found, str):
-        notes.append(f"A pytree registration is not offered: {found}. Another way out: "
-                     "take @jax.jit off the method and jit a function of arrays instead, "
-                     "which the method calls with the object's arrays.")
-    else:
-        fixes.append(_fix(ctx, found))
-    return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
-                            error=bad.link.summary.splitlines()[0])
-
-
-def _fix(ctx: ErrorContext, found: _pytree_class.Registration) -> Fix:
-    return _pytree_class.registration_fix(
-        ctx, found,
+    return _pytree_class.registration_diagnosis(
+        ctx, __name__, explanation, location, found, notes=(static,),
         summary=("After class {name}, add `{statement}`: jit then traces its arrays ({data}) "
                  "and keeps its settings ({meta}) static; then re-run."),
         safety=("Same values: the method runs as written, on the object's current fields; a "
-                "new value of a setting ({meta}) compiles it again."))
+                "new value of a setting ({meta}) compiles it again."),
+        not_offered=("A pytree registration is not offered: {why}. Another way out: take "
+                     "@jax.jit off the method and jit a function of arrays instead, which "
+                     "the method calls with the object's arrays."),
+        error=bad.link.summary.splitlines()[0])

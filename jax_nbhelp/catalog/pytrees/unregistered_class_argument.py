@@ -18,9 +18,9 @@ jax-ml/jax#17753 (a function passed through ``custom_vjp``). JAX's docs teach it
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
+from jax_nbhelp.catalog import _jit_arguments, _pytree_class, _tracing
 from jax_nbhelp.catalog._example import corrected
-from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH542"
@@ -67,28 +67,18 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         "the transformation")
     explanation = (f"{subject} passes a {cls} object to {transform}, and JAX does not know "
                    f"how to take a {cls} apart into arrays.")
-    fixes: list[Fix] = []
-    notes: list[str] = []
     instance = _jit_arguments.passed_object(ctx, location, None, bad.type_name)
     user_class = bad.type_name.split(".", 1)[0] == "__main__"
     found = (_pytree_class.registration(ctx, location, instance, cls)
              if instance is not None and location is not None and user_class else
              f"{cls} is not a class of this notebook")
-    if isinstance(found, str):
-        notes.append(f"Register {cls} as a pytree (jax.tree_util.register_dataclass, or "
-                     "register_pytree_node with your own flatten and unflatten), or pass its "
-                     f"arrays rather than the object ({found}).")
-    else:
-        fixes.append(_fix(ctx, found))
-    return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
-                            error=bad.link.summary.splitlines()[0])
-
-
-def _fix(ctx: ErrorContext, found: _pytree_class.Registration) -> Fix:
-    return _pytree_class.registration_fix(
-        ctx, found,
+    return _pytree_class.registration_diagnosis(
+        ctx, __name__, explanation, location, found,
         summary=("After class {name}, add `{statement}`, so JAX takes its objects apart into "
                  "arrays; then re-run."),
         safety=("Same values: the function runs as written; JAX now traces the object's "
-                "arrays and rebuilds it from them (a gradient comes back as a {name})."))
+                "arrays and rebuilds it from them (a gradient comes back as a {name})."),
+        not_offered=(f"Register {cls} as a pytree (jax.tree_util.register_dataclass, or "
+                     "register_pytree_node with your own flatten and unflatten), or pass its "
+                     "arrays rather than the object ({why})."),
+        error=bad.link.summary.splitlines()[0])
