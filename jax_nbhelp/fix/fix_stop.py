@@ -128,15 +128,17 @@ def stoppable(early: Deferred | None = None) -> Iterator[Stop]:
             stop.requested = True
             raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, on_interrupt)
     module = sys.modules.get(_CALLBACK_MODULE)
     wrapped: dict[str, Any] = {}
-    for name in _CALLBACK_ENTRIES:
-        original = getattr(module, name, None) if module is not None else None
-        if callable(original):
-            wrapped[name] = original
-            setattr(module, name, _wrap(original, stop))
     try:
+        # inside the try: an interrupt the moment our handler is in raises here, and the
+        # finally still puts back the handler, the wakeup pipe and JAX's entry points
+        signal.signal(signal.SIGINT, on_interrupt)
+        for name in _CALLBACK_ENTRIES:
+            original = getattr(module, name, None) if module is not None else None
+            if callable(original):
+                wrapped[name] = original
+                setattr(module, name, _wrap(original, stop))
         if early is not None and early.arrived:
             stop.requested = True
             raise KeyboardInterrupt
