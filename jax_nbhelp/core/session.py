@@ -89,9 +89,6 @@ class CardRegistry:
     def __len__(self) -> int:
         return len(self._cards)
 
-    def clear(self) -> None:
-        self._cards.clear()
-
 
 class RaisedLines(Mapping[int, tuple[int, str]]):
     """Execution count -> (the line that raised in that cell, the cell's source), for each
@@ -118,9 +115,6 @@ class RaisedLines(Mapping[int, tuple[int, str]]):
     def __len__(self) -> int:
         return len(self._lines)
 
-    def clear(self) -> None:
-        self._lines.clear()
-
 
 class InterpretSpeed:
     """Per interpreter ("hlo", "tpu", "gpu"): how much longer than estimated the last
@@ -135,12 +129,6 @@ class InterpretSpeed:
 
     def learn(self, mode: str, factor: float) -> None:
         self._factors[mode] = factor
-
-    def saved(self) -> dict[str, float]:
-        return dict(self._factors)
-
-    def restore(self, factors: dict[str, float]) -> None:
-        self._factors = dict(factors)
 
     def clear(self) -> None:
         self._factors.clear()
