@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from jax_nbhelp.catalog._example import PRELUDE
+from jax_nbhelp.diagnosis.catalog_index import name_of
 from jax_nbhelp.show import view
 
 HEADER = """\
@@ -70,7 +71,7 @@ def _run_example(shell: Any, example: Any) -> tuple[str, Any]:
 
 def _entry_section(shell: Any, entry: Any) -> str:
     lines = [f'<a id="{entry.CODE.lower()}"></a>', "", f"## {entry.CODE}: {entry.TITLE}", "",
-             f"Pattern: `{entry.NAME}`", ""]
+             f"Pattern: `{name_of(entry)}`", ""]
     what = inspect.cleandoc(entry.__doc__ or "")
     if what:
         lines += ["**What happened**", "", what, ""]
@@ -111,7 +112,7 @@ def generate() -> str:
 
     shell = InteractiveShell.instance(colors="nocolor")
     shell.run_line_magic("load_ext", "jax_nbhelp")
-    table = "".join(f"| [{e.CODE}](#{e.CODE.lower()}) | `{e.NAME}` | {e.TITLE} |\n"
+    table = "".join(f"| [{e.CODE}](#{e.CODE.lower()}) | `{name_of(e)}` | {e.TITLE} |\n"
                     for e in entries())
     sections = [_entry_section(shell, entry) for entry in entries()]
     return HEADER.format(prelude=PRELUDE) + table + "\n" + "\n".join(sections)

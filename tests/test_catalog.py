@@ -7,6 +7,7 @@ import pytest
 from conftest import Notebook, validate_bundle
 
 from jax_nbhelp.catalog._example import unmet
+from jax_nbhelp.diagnosis.catalog_index import name_of
 from jax_nbhelp.diagnosis.context import build_context
 from jax_nbhelp.diagnosis.engine import entries, matching
 from jax_nbhelp.fix.rerun import executed_source
@@ -27,7 +28,7 @@ def _skip_if_missing(example) -> None:
 
 def test_codes_and_names_are_unique() -> None:
     codes = [entry.CODE for entry in entries()]
-    names = [entry.NAME for entry in entries()]
+    names = [name_of(entry) for entry in entries()]
     assert len(set(codes)) == len(codes)
     assert len(set(names)) == len(names)
     assert all(entry.EXAMPLES for entry in entries())

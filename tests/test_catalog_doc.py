@@ -19,8 +19,9 @@ def test_docs_catalog_is_up_to_date() -> None:
 
 
 def test_list_magic_prints_every_entry(loaded) -> None:
+    from jax_nbhelp.diagnosis.catalog_index import name_of
     from jax_nbhelp.diagnosis.engine import entries
 
     listed = loaded.ok("%jax_nbhelp list").stdout
     for entry in entries():
-        assert f"{entry.CODE}  {entry.NAME}" in listed
+        assert f"{entry.CODE}  {name_of(entry)}" in listed

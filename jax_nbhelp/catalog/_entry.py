@@ -1,9 +1,9 @@
 """What every catalog entry's diagnosis shares, so an entry states only what is its own.
 
 An entry's ``diagnose`` decides the explanation, the location, the fixes and the notes; its
-code, name, title and why come from the entry module itself, the error line from the
-exception, and a "reached from" line is kept only when it is another line than the one
-that raised.
+code, title and why come from the entry module itself, its name from the module's file
+name, the error line from the exception, and a "reached from" line is kept only when it
+is another line than the one that raised.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sys
 from collections.abc import Iterable
 
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.catalog_index import name_of
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 
@@ -35,7 +36,7 @@ def diagnosis(
     module = sys.modules[entry]
     return Diagnosis(
         code=module.CODE,
-        name=module.NAME,
+        name=name_of(entry),
         title=module.TITLE,
         explanation=explanation,
         why=module.WHY if why is None else why,
@@ -51,3 +52,8 @@ def diagnosis(
 def at(location: Location | None) -> str:
     """`` at In [2], line 5`` for a sentence about the line, or nothing when it is unknown."""
     return f" at {location.label}" if location is not None else ""
+
+
+def prose(text: str) -> str:
+    """A paragraph written across lines (an entry's ``WHY``), as one line of text."""
+    return " ".join(text.split())

@@ -39,6 +39,13 @@ def module_names() -> list[str]:
     return sorted(names)
 
 
+def name_of(entry: ModuleType | str) -> str:
+    """An entry's pattern name, its module's file name in kebab case
+    (``tracing.leaked_tracer`` is ``leaked-tracer``): one name, kept in one place."""
+    module = entry if isinstance(entry, str) else entry.__name__
+    return module.rsplit(".", 1)[-1].replace("_", "-")
+
+
 def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:
     """The named catalog modules that are entries, imported, in order of their codes."""
     found = [importlib.import_module(f"{CATALOG}.{name}") for name in names]

@@ -167,10 +167,11 @@ def _apply(args: list[str]) -> None:
 
 
 def _list() -> None:
+    from jax_nbhelp.diagnosis.catalog_index import name_of
     from jax_nbhelp.diagnosis.engine import entries
     from jax_nbhelp.show.render_text import render_catalog
 
-    print(render_catalog([(e.CODE, e.NAME, e.TITLE) for e in entries()]))
+    print(render_catalog([(e.CODE, name_of(e), e.TITLE) for e in entries()]))
 
 
 def jax_nbhelp_magic(line: str) -> None:

@@ -23,7 +23,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH506"
-NAME = "array-ref-used-as-array"
 TITLE = "An array ref where a function takes an array"
 MESSAGE = "requires ndarray or scalar arguments, got"
 OLD_MESSAGE = "Attempting to pass a Ref"  # jax 0.8: "... to a primitive: cos -- did you ..."
@@ -39,11 +38,11 @@ EXAMPLES = (
                    "Read angle_ref[...]", "wave.tolist() == [1.0, 1.0]"),
 )
 
-WHY = (
-    "A ref (jax.new_ref) is a mutable box that holds an array, so that code can write into "
-    "it; it is not itself an array. Read what it holds with ref[...] (or ref[i] for part of "
-    "it) and compute with that; write results back with ref[...] = value."
-)
+WHY = _entry.prose("""
+A ref (jax.new_ref) is a mutable box that holds an array, so that code can write into it; it
+is not itself an array. Read what it holds with ref[...] (or ref[i] for part of it) and
+compute with that; write results back with ref[...] = value.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -27,7 +27,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH504"
-NAME = "array-truth-value-ambiguous"
 TITLE = "True or False asked of an array of several elements"
 MESSAGE = "The truth value of an array with more than one element is ambiguous"
 
@@ -43,13 +42,12 @@ EXAMPLES = (
                    "inside.tolist() == [True, True, False]"),
 )
 
-WHY = (
-    "Python's if, while, and, or, not and bool() need one True or False. An array of several "
-    "booleans holds one per element, and which single answer you mean is yours to say: that "
-    "all of them hold (.all()), that any does (.any()), or, when each element should be "
-    "treated on its own, an elementwise choice with jnp.where (and & and | instead of and "
-    "and or)."
-)
+WHY = _entry.prose("""
+Python's if, while, and, or, not and bool() need one True or False. An array of several
+booleans holds one per element, and which single answer you mean is yours to say: that all
+of them hold (.all()), that any does (.any()), or, when each element should be treated on
+its own, an elementwise choice with jnp.where (and & and | instead of and and or).
+""")
 
 TRIGGERS = (MESSAGE,)
 

@@ -26,7 +26,6 @@ from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH501"
-NAME = "array-updated-in-place"
 TITLE = "Item assignment into a JAX array"
 MESSAGE = "JAX arrays are immutable and do not support in-place item assignment"
 _OLD_MESSAGE = "JAX arrays are immutable"  # older releases: "... perhaps you want jax.ops"
@@ -70,13 +69,13 @@ EXAMPLES = (
               "reset(jnp.ones(2)).tolist() == [0.0, 1.0]"),
 )
 
-WHY = (
-    "JAX arrays are immutable: no operation changes one in place, which is what lets jit, "
-    "grad and vmap treat your functions as plain math. x.at[i].set(v) (and .add, .multiply, "
-    ".divide, .power, .min, .max) returns a new array with those elements changed; binding "
-    "it to the same name has the effect the assignment meant. Under jax.jit, XLA makes "
-    "such an update in place when the old array is not used again, so it costs no copy."
-)
+WHY = _entry.prose("""
+JAX arrays are immutable: no operation changes one in place, which is what lets jit, grad
+and vmap treat your functions as plain math. x.at[i].set(v) (and .add, .multiply, .divide,
+.power, .min, .max) returns a new array with those elements changed; binding it to the same
+name has the effect the assignment meant. Under jax.jit, XLA makes such an update in place
+when the old array is not used again, so it costs no copy.
+""")
 
 TRIGGERS = (_OLD_MESSAGE,)
 

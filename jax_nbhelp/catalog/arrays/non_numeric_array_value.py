@@ -27,7 +27,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 
 CODE = "JNH503"
-NAME = "non-numeric-array-value"
 TITLE = "A value that is not a number where JAX makes an array"
 NOT_NUMERIC = "is not a valid JAX array type"
 NONE_VALUE = "is not a valid value for jnp.array"
@@ -57,12 +56,12 @@ EXAMPLES = (
               "slopes.value.value.shape == (3, 3)"),
 )
 
-WHY = (
-    "A JAX array holds numbers (or booleans) of one dtype, so that XLA can compute with it on "
-    "any device. Strings, None and Python objects have no such form: encode labels as "
-    "integers first (a dict from label to index), and keep other Python objects outside the "
-    "arrays (in a pytree's static part, or in plain Python)."
-)
+WHY = _entry.prose("""
+A JAX array holds numbers (or booleans) of one dtype, so that XLA can compute with it on any
+device. Strings, None and Python objects have no such form: encode labels as integers first
+(a dict from label to index), and keep other Python objects outside the arrays (in a
+pytree's static part, or in plain Python).
+""")
 
 TRIGGERS = (NOT_NUMERIC, NONE_VALUE)
 

@@ -25,7 +25,6 @@ from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH505"
-NAME = "numpy-array-indexed-by-tracer"
 TITLE = "A NumPy array indexed with a traced value"
 ERROR = "TracerArrayConversionError"
 
@@ -40,13 +39,12 @@ EXAMPLES = (
               "total = cost(2, 3)", "Index jnp.asarray(prices)", "int(total) == 24"),
 )
 
-WHY = (
-    "NumPy indexes right away, so it needs the index's value. Under jax.jit (and vmap, grad) "
-    "your function runs with tracers, which stand for values that exist only when the "
-    "compiled program runs. Indexing a JAX array is an operation jit can compile: "
-    "jnp.asarray(table)[i] makes the table a constant of the compiled program and picks "
-    "the element when it runs."
-)
+WHY = _entry.prose("""
+NumPy indexes right away, so it needs the index's value. Under jax.jit (and vmap, grad) your
+function runs with tracers, which stand for values that exist only when the compiled program
+runs. Indexing a JAX array is an operation jit can compile: jnp.asarray(table)[i] makes the
+table a constant of the compiled program and picks the element when it runs.
+""")
 
 TRIGGERS = (ERROR,)
 

@@ -25,7 +25,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH502"
-NAME = "python-sequence-to-jax-function"
 TITLE = "A Python list or tuple where a JAX function takes an array"
 MESSAGE = "requires ndarray or scalar arguments, got <class '"
 
@@ -45,12 +44,12 @@ EXAMPLES = (
                    "Wrap the tuple in jnp.asarray", "float(width) == 2.0"),
 )
 
-WHY = (
-    "jax.numpy functions take arrays (or single numbers), not Python lists or tuples. NumPy "
-    "converts a list for you; JAX refuses on purpose, because converting a list element by "
-    "element would make jit trace every element as a separate value, which is slow for "
-    "long lists. jnp.asarray(...) makes one array from the whole list."
-)
+WHY = _entry.prose("""
+jax.numpy functions take arrays (or single numbers), not Python lists or tuples. NumPy
+converts a list for you; JAX refuses on purpose, because converting a list element by
+element would make jit trace every element as a separate value, which is slow for long
+lists. jnp.asarray(...) makes one array from the whole list.
+""")
 
 TRIGGERS = (MESSAGE,)
 

@@ -20,7 +20,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH507"
-NAME = "ref-written-under-vmap"
 TITLE = "A batched value written into one ref under jax.vmap"
 MESSAGE = "with vmapped value on an unbatched array reference"
 TRIGGERS = (MESSAGE,)
@@ -37,13 +36,12 @@ EXAMPLES = (
                    "out.tolist() == [0.0, 2.0, 4.0] and slots[...].tolist() == [0.0, 1.0, 2.0]"),
 )
 
-WHY = (
-    "Under jax.vmap your function runs for a whole batch at once. A ref made outside it is "
-    "one box: every member of the batch would write its own value into the same place, "
-    "and which write wins is undefined, so JAX refuses. Give each member its own slot (a "
-    "ref with a batch dimension, passed to the mapped function), or return the values "
-    "instead of writing them."
-)
+WHY = _entry.prose("""
+Under jax.vmap your function runs for a whole batch at once. A ref made outside it is one
+box: every member of the batch would write its own value into the same place, and which
+write wins is undefined, so JAX refuses. Give each member its own slot (a ref with a batch
+dimension, passed to the mapped function), or return the values instead of writing them.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH526"
-NAME = "argnums-past-the-arguments"
 TITLE = "argnums names a position past the positional arguments"
 MESSAGE = "requires at least"
 _MESSAGE_RE = re.compile(r"differentiating with respect to argnums=(?P<argnums>.+?) requires "
@@ -39,11 +38,11 @@ EXAMPLES = (
                    "float(g) == 6.0"),
 )
 
-WHY = (
-    "argnums says which positional arguments jax.grad differentiates, counting from 0. An "
-    "argument passed by keyword is not positional, so argnums cannot name it: pass the "
-    "arguments you differentiate by position."
-)
+WHY = _entry.prose("""
+argnums says which positional arguments jax.grad differentiates, counting from 0. An
+argument passed by keyword is not positional, so argnums cannot name it: pass the arguments
+you differentiate by position.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -29,7 +29,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH524"
-NAME = "custom-vjp-backward-structure"
 TITLE = "custom_vjp backward rule returns the wrong structure"
 MESSAGE = "Custom VJP bwd rule must produce an output with the same container"
 TRIGGERS = (MESSAGE,)
@@ -56,12 +55,12 @@ EXAMPLES = (
               "g = jax.grad(scale)(2.0, 3.0)", NO_FIX, "float(g) == 3.0"),
 )
 
-WHY = (
-    "A custom_vjp's backward rule receives the residuals and the output's cotangent, and "
-    "returns the cotangents of the primal function's inputs: one per positional argument, "
-    "in a tuple, even when there is only one (`return (g,)`). An argument that is not "
-    "differentiated gets None in its place."
-)
+WHY = _entry.prose("""
+A custom_vjp's backward rule receives the residuals and the output's cotangent, and returns
+the cotangents of the primal function's inputs: one per positional argument, in a tuple,
+even when there is only one (`return (g,)`). An argument that is not differentiated gets
+None in its place.
+""")
 
 
 def _count(structure: str) -> int | None:

@@ -21,7 +21,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH525"
-NAME = "forward-mode-of-custom-vjp"
 TITLE = "Forward-mode differentiation of a custom_vjp function"
 MESSAGE = "can't apply forward-mode autodiff (jvp) to a custom_vjp function"
 TRIGGERS = (MESSAGE,)
@@ -36,12 +35,12 @@ EXAMPLES = (
                    "slope = jax.jacrev(soft)(0.0)", NO_FIX, "float(slope) == 1.0"),
 )
 
-WHY = (
-    "jax.custom_vjp gives JAX a rule for reverse mode only (vjp, grad, jacrev). Forward mode "
-    "(jvp, jacfwd, and jax.hessian, which is jacfwd of jacrev) needs a rule for pushing "
-    "tangents forward, which a custom_vjp does not have. jax.custom_jvp defines that rule, "
-    "and JAX derives reverse mode from it."
-)
+WHY = _entry.prose("""
+jax.custom_vjp gives JAX a rule for reverse mode only (vjp, grad, jacrev). Forward mode
+(jvp, jacfwd, and jax.hessian, which is jacfwd of jacrev) needs a rule for pushing tangents
+forward, which a custom_vjp does not have. jax.custom_jvp defines that rule, and JAX derives
+reverse mode from it.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

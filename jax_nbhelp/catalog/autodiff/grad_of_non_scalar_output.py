@@ -27,7 +27,6 @@ from jax_nbhelp.diagnosis.line_values import Value, shape_text
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH521"
-NAME = "grad-of-non-scalar-output"
 TITLE = "jax.grad of a function whose output is not one number"
 MESSAGE = "Gradient only defined for scalar-output functions. Output had shape"
 
@@ -47,13 +46,13 @@ EXAMPLES = (
                    "slopes.tolist() == [0.0, 3.0, 12.0]"),
 )
 
-WHY = (
-    "jax.grad computes the gradient of one number (a loss) with respect to the inputs: an "
-    "array of the input's shape. A function with several outputs has one derivative per "
-    "output and input element, and which of them you want decides the transformation: "
-    "jax.jacobian for all of them, jax.vmap(jax.grad(f)) for the derivative of each element "
-    "of an elementwise function, or jax.grad of a reduction (sum, mean) for a loss."
-)
+WHY = _entry.prose("""
+jax.grad computes the gradient of one number (a loss) with respect to the inputs: an array
+of the input's shape. A function with several outputs has one derivative per output and
+input element, and which of them you want decides the transformation: jax.jacobian for all
+of them, jax.vmap(jax.grad(f)) for the derivative of each element of an elementwise
+function, or jax.grad of a reduction (sum, mean) for a loss.
+""")
 
 TRIGGERS = (MESSAGE,)
 

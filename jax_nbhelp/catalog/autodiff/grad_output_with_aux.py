@@ -25,7 +25,6 @@ from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH522"
-NAME = "grad-output-with-aux"
 TITLE = "jax.grad of a function that returns (value, aux)"
 MESSAGE = "Gradient only defined for scalar-output functions. Output was ("
 TRIGGERS = (MESSAGE,)
@@ -43,12 +42,12 @@ EXAMPLES = (
                    "Pass has_aux=True", "float(value) == 8.0 and g.tolist() == [8.0, 8.0]"),
 )
 
-WHY = (
-    "jax.grad differentiates a function that returns one number. A loss function often "
-    "returns more: the loss and what was computed on the way (predictions, metrics). "
-    "has_aux=True says so: grad differentiates the first element and hands the second back "
-    "unchanged beside the gradient, as (gradient, aux)."
-)
+WHY = _entry.prose("""
+jax.grad differentiates a function that returns one number. A loss function often returns
+more: the loss and what was computed on the way (predictions, metrics). has_aux=True says
+so: grad differentiates the first element and hands the second back unchanged beside the
+gradient, as (gradient, aux).
+""")
 
 _GRADS = ("grad", "value_and_grad")
 _USED = re.compile(r"\w+")

@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH523"
-NAME = "reverse-mode-through-dynamic-loop"
 TITLE = "Reverse-mode differentiation through a loop of unknown length"
 MESSAGE = "Reverse-mode differentiation does not work for lax.while_loop"
 TRIGGERS = (MESSAGE,)
@@ -36,14 +35,14 @@ EXAMPLES = (
                    "slope = jax.jacfwd(grow)(2.0)", NO_FIX, "float(slope) == 32.0"),
 )
 
-WHY = (
-    "Reverse mode (jax.grad, vjp, jacrev) runs the computation forward, keeps what each step "
-    "needs, then runs the steps backwards. A while_loop (or a fori_loop whose bounds are "
-    "traced) decides its number of steps while it runs, so there is no fixed list of steps "
-    "to keep. Forward mode (jax.jvp, jacfwd) carries derivatives along with the values and "
-    "goes through such loops; scan, and fori_loop with Python bounds, have a fixed length "
-    "and work with reverse mode."
-)
+WHY = _entry.prose("""
+Reverse mode (jax.grad, vjp, jacrev) runs the computation forward, keeps what each step
+needs, then runs the steps backwards. A while_loop (or a fori_loop whose bounds are traced)
+decides its number of steps while it runs, so there is no fixed list of steps to keep.
+Forward mode (jax.jvp, jacfwd) carries derivatives along with the values and goes through
+such loops; scan, and fori_loop with Python bounds, have a fixed length and work with
+reverse mode.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

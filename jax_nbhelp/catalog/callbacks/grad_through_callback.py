@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH591"
-NAME = "grad-through-callback"
 TITLE = "Differentiating through a host callback"
 PURE = "Pure callbacks do not support JVP"
 IO = "IO callbacks do not support JVP"
@@ -42,12 +41,12 @@ EXAMPLES = (
                    "float(slope) == 1.0"),
 )
 
-WHY = (
-    "A host callback runs Python code (NumPy, SciPy, your own) that JAX cannot trace, so "
-    "JAX knows nothing about its derivative. Give it one: wrap the function that calls the "
-    "callback in jax.custom_jvp (or jax.custom_vjp) and compute the derivative yourself, "
-    "with jnp or with another callback."
-)
+WHY = _entry.prose("""
+A host callback runs Python code (NumPy, SciPy, your own) that JAX cannot trace, so JAX
+knows nothing about its derivative. Give it one: wrap the function that calls the callback
+in jax.custom_jvp (or jax.custom_vjp) and compute the derivative yourself, with jnp or with
+another callback.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

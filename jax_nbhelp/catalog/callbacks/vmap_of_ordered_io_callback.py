@@ -19,7 +19,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH592"
-NAME = "vmap-of-ordered-io-callback"
 TITLE = "jax.vmap of an ordered io_callback"
 MESSAGE = "Cannot `vmap` ordered IO callback"
 TRIGGERS = (MESSAGE,)
@@ -35,12 +34,12 @@ EXAMPLES = (
                    "out.tolist() == [0.0, 1.0, 2.0]"),
 )
 
-WHY = (
-    "An ordered io_callback promises that its calls happen one at a time, in program order. "
-    "vmap turns one call into a batch of calls made together, which has no order, so it "
-    "refuses. Either let the calls come in any order (ordered=False), or keep the order and "
-    "map with a loop (lax.map, or a Python for loop) instead of vmap."
-)
+WHY = _entry.prose("""
+An ordered io_callback promises that its calls happen one at a time, in program order. vmap
+turns one call into a batch of calls made together, which has no order, so it refuses.
+Either let the calls come in any order (ordered=False), or keep the order and map with a
+loop (lax.map, or a Python for loop) instead of vmap.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

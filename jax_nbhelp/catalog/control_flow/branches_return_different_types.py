@@ -28,7 +28,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH532"
-NAME = "branches-return-different-types"
 TITLE = "Branches of cond or switch return different types"
 TYPES = "branches must have equal output types"
 STRUCTURE = "branch outputs must have the same pytree structure"
@@ -61,12 +60,11 @@ EXAMPLES = (
                    NO_FIX, "y.tolist() == [0.0, 2.0, 4.0]"),
 )
 
-WHY = (
-    "Under jit, lax.cond and lax.switch compile every branch, and the result must have one "
-    "type whichever branch runs: the same structure (tuple or list, the same keys), and in "
-    "it the same shapes and dtypes. Python's if can return anything; a compiled branch "
-    "cannot."
-)
+WHY = _entry.prose("""
+Under jit, lax.cond and lax.switch compile every branch, and the result must have one type
+whichever branch runs: the same structure (tuple or list, the same keys), and in it the same
+shapes and dtypes. Python's if can return anything; a compiled branch cannot.
+""")
 
 
 def _branches(ctx: ErrorContext, message: str) -> dict[str, tuple[str, Location | None]]:

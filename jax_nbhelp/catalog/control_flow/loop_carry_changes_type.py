@@ -28,7 +28,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH531"
-NAME = "loop-carry-changes-type"
 TITLE = "A loop body returns a carry of another type than it was given"
 TYPES = "carry input and carry output must have equal types"
 STRUCTURE = "carry input and carry output must have the same pytree structure"
@@ -68,12 +67,12 @@ EXAMPLES = (
                    "float(final) == 3.0"),
 )
 
-WHY = (
-    "A compiled loop (scan, while_loop, fori_loop) runs one body for every step, on a "
-    "carry of one fixed type: the same structure, shapes and dtypes going in and coming "
-    "out. The type is set by the initial carry, so the body must return exactly that type, "
-    "or the initial carry must start as the type the body makes."
-)
+WHY = _entry.prose("""
+A compiled loop (scan, while_loop, fori_loop) runs one body for every step, on a carry of
+one fixed type: the same structure, shapes and dtypes going in and coming out. The type is
+set by the initial carry, so the body must return exactly that type, or the initial carry
+must start as the type the body makes.
+""")
 
 
 def _key(path: str) -> int | str | None:

@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH533"
-NAME = "while-condition-not-a-boolean"
 TITLE = "A while_loop condition that is not one boolean"
 MESSAGE = "cond_fun must return a boolean scalar"
 TRIGGERS = (MESSAGE,)
@@ -41,12 +40,12 @@ EXAMPLES = (
                    "jnp.zeros(2))", NO_FIX, "done.tolist() == [3.0, 3.0]"),
 )
 
-WHY = (
-    "A compiled while_loop asks its condition one question per step: go on, or stop. So "
-    "the condition must return one boolean, not a number (Python would treat a nonzero "
-    "number as True; write the comparison) and not an array of booleans (say whether all "
-    "or any of them must hold)."
-)
+WHY = _entry.prose("""
+A compiled while_loop asks its condition one question per step: go on, or stop. So the
+condition must return one boolean, not a number (Python would treat a nonzero number as
+True; write the comparison) and not an array of booleans (say whether all or any of them
+must hold).
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -24,7 +24,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH581"
-NAME = "nan-found-by-debug-nans"
 TITLE = "jax_debug_nans stopped at the operation that made a NaN"
 TRIGGERS = ("FloatingPointError",)
 
@@ -60,13 +59,13 @@ EXAMPLES = (
                    NO_FIX, "float(s[0]) == 1.0"),
 )
 
-WHY = (
-    "With jax_debug_nans on, JAX checks every jitted result for NaNs; when one has any, it "
-    "runs the computation again one operation at a time and raises at the first operation "
-    "that made a NaN. That operation's line is where to look: its inputs were outside the "
-    "range where the math is defined. Turn the switch off once the NaN is found "
-    "(jax.config.update('jax_debug_nans', False)): it slows every call."
-)
+WHY = _entry.prose("""
+With jax_debug_nans on, JAX checks every jitted result for NaNs; when one has any, it runs
+the computation again one operation at a time and raises at the first operation that made a
+NaN. That operation's line is where to look: its inputs were outside the range where the
+math is defined. Turn the switch off once the NaN is found
+(jax.config.update('jax_debug_nans', False)): it slows every call.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

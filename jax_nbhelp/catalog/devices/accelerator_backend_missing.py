@@ -17,7 +17,6 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH203"
-NAME = "accelerator-backend-missing"
 TITLE = "TPU or GPU requested on a runtime that has none"
 
 _UNKNOWN = re.compile(r"Unknown backend:? '?(?P<platform>[\w-]+)'?")
@@ -45,12 +44,11 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "JAX has one backend per kind of device it found when it started: a CPU-only runtime has "
-    "only the CPU backend, and naming another one (\"tpu\", \"gpu\", \"cuda\") fails. Without a "
-    "platform argument JAX uses its default backend: the accelerator when there is one, "
-    "otherwise the CPU."
-)
+WHY = _entry.prose("""
+JAX has one backend per kind of device it found when it started: a CPU-only runtime has only
+the CPU backend, and naming another one ("tpu", "gpu", "cuda") fails. Without a platform
+argument JAX uses its default backend: the accelerator when there is one, otherwise the CPU.
+""")
 
 RUNTIME_NOTE = (
     "To get a real TPU or GPU in Colab or Kaggle, change the runtime type (Colab: Runtime > "

@@ -28,7 +28,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH601"
-NAME = "arrays-on-different-devices"
 TITLE = "Arrays on different devices or meshes in one computation"
 DEVICES = "Received incompatible devices for jitted computation"
 MESHES = "Mesh for all inputs should be equal"
@@ -51,12 +50,12 @@ EXAMPLES = (
                    NO_FIX, "total.tolist() == [2.0, 2.0]"),
 )
 
-WHY = (
-    "A committed array (one you placed with jax.device_put, or the result of a computation "
-    "on placed arrays) stays where it is: JAX does not copy it between devices or meshes "
-    "behind your back, because a copy can be slow and a placement is a choice. All inputs "
-    "of one computation must live on the same devices, laid out on the same mesh."
-)
+WHY = _entry.prose("""
+A committed array (one you placed with jax.device_put, or the result of a computation on
+placed arrays) stays where it is: JAX does not copy it between devices or meshes behind your
+back, because a copy can be slow and a placement is a choice. All inputs of one computation
+must live on the same devices, laid out on the same mesh.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

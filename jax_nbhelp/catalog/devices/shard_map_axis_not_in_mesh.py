@@ -28,7 +28,6 @@ from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH405"
-NAME = "shard-map-axis-not-in-mesh"
 TITLE = "shard_map names an axis its mesh does not have"
 
 SPEC = "argument must refer to an axis marked as manual"
@@ -75,12 +74,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.shard_map runs its function once per device of the mesh. The mesh's axis names are "
-    "the only names there: in_specs and out_specs say along which mesh axes each argument "
-    "and output is split, and a collective such as lax.psum(x, name) combines along a mesh "
-    "axis. A name the mesh does not have has no devices along it."
-)
+WHY = _entry.prose("""
+jax.shard_map runs its function once per device of the mesh. The mesh's axis names are the
+only names there: in_specs and out_specs say along which mesh axes each argument and output
+is split, and a collective such as lax.psum(x, name) combines along a mesh axis. A name the
+mesh does not have has no devices along it.
+""")
 
 
 def _names(text: str) -> tuple[str, ...]:

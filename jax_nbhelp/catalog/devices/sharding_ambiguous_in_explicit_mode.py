@@ -23,7 +23,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH602"
-NAME = "sharding-ambiguous-in-explicit-mode"
 TITLE = "An output sharding JAX cannot decide in explicit mode"
 ERROR = "ShardingTypeError"
 TRIGGERS = (ERROR,)
@@ -41,13 +40,12 @@ EXAMPLES = (
                    NO_FIX, "c.tolist() == [[6.0, 7.0], [26.0, 31.0]]"),
 )
 
-WHY = (
-    "In explicit sharding mode, an array's sharding is part of its type, and JAX works out "
-    "the sharding of every result from its operands. Where several layouts would be "
-    "correct (a product summed over a sharded dimension can end replicated, sharded, or "
-    "unreduced), JAX does not pick one behind your back: name it with out_sharding=, or "
-    "reshard an operand first."
-)
+WHY = _entry.prose("""
+In explicit sharding mode, an array's sharding is part of its type, and JAX works out the
+sharding of every result from its operands. Where several layouts would be correct (a
+product summed over a sharded dimension can end replicated, sharded, or unreduced), JAX does
+not pick one behind your back: name it with out_sharding=, or reshard an operand first.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

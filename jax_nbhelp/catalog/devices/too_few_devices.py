@@ -37,7 +37,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.jaxapi import interpret_modes, jax_probe
 
 CODE = "JNH207"
-NAME = "too-few-devices"
 TITLE = "Sharded code needs more devices than this runtime has"
 
 MESH_MESSAGE = "Number of devices "
@@ -83,14 +82,14 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Sharded code puts one piece of the work on each device: a mesh needs one device per "
-    "position, and pmap one per entry of the mapped axis. JAX counts its devices once, when "
-    "it starts its backend at the first JAX operation of the process, and the count is fixed "
-    "from then on. A CPU runtime has a single CPU device, unless JAX is told before that "
-    "start to split the CPU into simulated devices; they share the same cores, so they test "
-    "that sharded code is correct, not that it is fast."
-)
+WHY = _entry.prose("""
+Sharded code puts one piece of the work on each device: a mesh needs one device per
+position, and pmap one per entry of the mapped axis. JAX counts its devices once, when it
+starts its backend at the first JAX operation of the process, and the count is fixed from
+then on. A CPU runtime has a single CPU device, unless JAX is told before that start to
+split the CPU into simulated devices; they share the same cores, so they test that sharded
+code is correct, not that it is fast.
+""")
 
 
 def first_cell(devices: int, *, config_option: bool, cpu_only: bool = False) -> str:

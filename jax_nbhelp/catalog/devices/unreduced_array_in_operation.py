@@ -23,7 +23,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH603"
-NAME = "unreduced-array-in-operation"
 TITLE = "An operation on an unreduced array (a sum not yet added up)"
 MESSAGE = "unreduced rule for"
 TRIGGERS = (MESSAGE,)
@@ -48,13 +47,13 @@ EXAMPLES = (
             requires=("jax.sharding:ManualAxisType",)),
 )
 
-WHY = (
-    "An unreduced array holds, on each device, a partial sum that has not been added up "
-    "across the mesh yet: it saves a communication when the next operation is another sum. "
-    "Most operations are not defined on partial sums (cos of a part is not the part of a "
-    "cos), so reduce the array first with jax.reshard, or make it reduced where it is "
-    "created (its out_sharding)."
-)
+WHY = _entry.prose("""
+An unreduced array holds, on each device, a partial sum that has not been added up across
+the mesh yet: it saves a communication when the next operation is another sum. Most
+operations are not defined on partial sums (cos of a part is not the part of a cos), so
+reduce the array first with jax.reshard, or make it reduced where it is created (its
+out_sharding).
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -26,7 +26,6 @@ from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH513"
-NAME = "grad-at-integer-input"
 TITLE = "jax.grad at an integer input"
 MESSAGE = "requires real- or complex-valued inputs"
 
@@ -42,13 +41,13 @@ EXAMPLES = (
                    "Pass positions as float32", "force.tolist() == [0.0, 2.0, 4.0]"),
 )
 
-WHY = (
-    "A derivative says how the output changes when the input moves by a tiny amount, and an "
-    "integer cannot move by a tiny amount: jax.grad needs float (or complex) inputs. Pass "
-    "the same numbers as floats. Integers that are not meant to be differentiated (counts, "
-    "indices, a step counter) belong in another argument than the one grad differentiates "
-    "(argnums), or in the pytree's static part."
-)
+WHY = _entry.prose("""
+A derivative says how the output changes when the input moves by a tiny amount, and an
+integer cannot move by a tiny amount: jax.grad needs float (or complex) inputs. Pass the
+same numbers as floats. Integers that are not meant to be differentiated (counts, indices, a
+step counter) belong in another argument than the one grad differentiates (argnums), or in
+the pytree's static part.
+""")
 
 TRIGGERS = (MESSAGE,)
 

@@ -24,7 +24,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH514"
-NAME = "kernel-stores-another-dtype"
 TITLE = "Kernel stores a value of another dtype than its ref"
 MESSAGE = "Invalid dtype for `swap`"
 TRIGGERS = (MESSAGE,)
@@ -42,12 +41,12 @@ EXAMPLES = (
               "half.dtype == jnp.bfloat16 and half.tolist()[:3] == [0.0, 0.5, 1.0]"),
 )
 
-WHY = (
-    "A Pallas ref has one dtype, set by out_shape (or the input's dtype, or the scratch "
-    "shape), and a store writes the value's bits into it: Pallas converts nothing. Cast the "
-    "value to the ref's dtype (rounding where the ref is narrower), or give the ref the "
-    "dtype the kernel computes."
-)
+WHY = _entry.prose("""
+A Pallas ref has one dtype, set by out_shape (or the input's dtype, or the scratch shape),
+and a store writes the value's bits into it: Pallas converts nothing. Cast the value to the
+ref's dtype (rounding where the ref is narrower), or give the ref the dtype the kernel
+computes.
+""")
 
 
 def _store(location: Location) -> ast.Assign | None:

@@ -27,7 +27,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH511"
-NAME = "lax-operands-of-different-dtypes"
 TITLE = "A jax.lax operation given operands of different dtypes"
 MESSAGE = "requires arguments to have the same dtypes, got"
 
@@ -58,12 +57,12 @@ EXAMPLES = (
                    "cache = lax.dynamic_update_slice(cache, step.astype(cache.dtype), (1,))")),
 )
 
-WHY = (
-    "jax.lax is the layer under jax.numpy: each lax operation is one XLA operation, and XLA "
-    "computes only on operands of one dtype. jax.numpy functions promote their operands "
-    "first (int32 and float32 give float32); lax leaves that choice to you, so cast the "
-    "operand that differs, or use the jax.numpy function."
-)
+WHY = _entry.prose("""
+jax.lax is the layer under jax.numpy: each lax operation is one XLA operation, and XLA
+computes only on operands of one dtype. jax.numpy functions promote their operands first
+(int32 and float32 give float32); lax leaves that choice to you, so cast the operand that
+differs, or use the jax.numpy function.
+""")
 
 TRIGGERS = (MESSAGE,)
 

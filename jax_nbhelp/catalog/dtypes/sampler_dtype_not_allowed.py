@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH512"
-NAME = "sampler-dtype-not-allowed"
 TITLE = "A jax.random sampler asked for a dtype it cannot draw"
 FLOAT_ONLY = "must be a float or complex dtype, got"
 FLOAT_ONLY_OLD = "must be a float dtype, got"
@@ -40,12 +39,12 @@ EXAMPLES = (
                    "dice.dtype == jnp.int32 and bool(((dice >= 1) & (dice <= 6)).all())"),
 )
 
-WHY = (
-    "Each jax.random sampler draws from one kind of distribution: normal, uniform, gamma "
-    "and the other continuous ones draw real numbers (float or complex dtypes); randint and "
-    "the other discrete ones draw integers. Ask the sampler of the kind you want for its "
-    "own dtype, and convert afterwards only if you mean to."
-)
+WHY = _entry.prose("""
+Each jax.random sampler draws from one kind of distribution: normal, uniform, gamma and the
+other continuous ones draw real numbers (float or complex dtypes); randint and the other
+discrete ones draw integers. Ask the sampler of the kind you want for its own dtype, and
+convert afterwards only if you mean to.
+""")
 
 TRIGGERS = (FLOAT_ONLY, FLOAT_ONLY_OLD, INT_ONLY)
 

@@ -20,13 +20,12 @@ the "Sharp bits" notebook and the 201 jit tutorial.
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _jit_arguments, _pytree_class, _tracing
+from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH551"
-NAME = "method-under-jit"
 TITLE = "@jax.jit on a method: self is not an array"
 TRIGGERS = (_jit_arguments.JIT,)
 
@@ -51,14 +50,13 @@ EXAMPLES = (
               "value = cache.lookup(1)", NO_FIX, "float(value) == 1.0"),
 )
 
-WHY = (
-    "jax.jit traces its arguments: arrays, and pytrees (containers) of arrays. On a method, "
-    "self is an argument too, and an object of your class is neither, unless JAX is told "
-    "how to take it apart: register the class as a pytree (its arrays traced, its settings "
-    "static). Marking self static instead (static_argnums=0) hashes the object by identity: "
-    "its arrays are baked into the compiled function, and later changes to them are not "
-    "seen."
-)
+WHY = _entry.prose("""
+jax.jit traces its arguments: arrays, and pytrees (containers) of arrays. On a method, self
+is an argument too, and an object of your class is neither, unless JAX is told how to take
+it apart: register the class as a pytree (its arrays traced, its settings static). Marking
+self static instead (static_argnums=0) hashes the object by identity: its arrays are baked
+into the compiled function, and later changes to them are not seen.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -23,7 +23,6 @@ from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH552"
-NAME = "non-array-argument-to-jit"
 TITLE = "A jitted function called with an argument that is not an array"
 TRIGGERS = (_jit_arguments.JIT,)
 
@@ -45,13 +44,13 @@ EXAMPLES = (
               "r = norm(Point('a', 3.0, 4.0))", NO_FIX, "float(r) == 5.0"),
 )
 
-WHY = (
-    "jax.jit traces its arguments: it runs your function once with tracers standing for "
-    "arrays, and compiles what it did. A string, None or another Python object is not an "
-    "array, so it cannot be traced. A value that chooses what the function does is a "
-    "setting: mark it static (static_argnames), and jit compiles the function once per "
-    "value and hands the value to your code as it is."
-)
+WHY = _entry.prose("""
+jax.jit traces its arguments: it runs your function once with tracers standing for arrays,
+and compiles what it did. A string, None or another Python object is not an array, so it
+cannot be traced. A value that chooses what the function does is a setting: mark it static
+(static_argnames), and jit compiles the function once per value and hands the value to your
+code as it is.
+""")
 
 _HASHABLE = frozenset({"str", "bool", "int", "NoneType", "bytes"})
 

@@ -22,7 +22,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH402"
-NAME = "batch-of-keys-to-sampler"
 TITLE = "A batch of PRNG keys where one key is expected"
 MESSAGE = "accepts a single key, but was given a key array of shape"
 
@@ -63,12 +62,11 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "A PRNG key is the seed of one draw: every jax.random function takes exactly one key and "
-    "returns one sample of the shape you ask for. A batch of keys (from jax.random.split) "
-    "stands for several independent draws, and jax.vmap is how one function is applied to "
-    "each of them."
-)
+WHY = _entry.prose("""
+A PRNG key is the seed of one draw: every jax.random function takes exactly one key and
+returns one sample of the shape you ask for. A batch of keys (from jax.random.split) stands
+for several independent draws, and jax.vmap is how one function is applied to each of them.
+""")
 
 
 def _batch_axes(shape: str) -> int | None:

@@ -23,7 +23,6 @@ from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH571"
-NAME = "int-seed-as-key"
 TITLE = "An integer seed where a PRNG key is expected"
 MESSAGE = "JAX encountered invalid PRNG key data"
 TRIGGERS = (MESSAGE,)
@@ -37,12 +36,12 @@ EXAMPLES = (
                    "bool((noise == jax.random.normal(jax.random.key(0), (3,))).all())"),
 )
 
-WHY = (
-    "jax.random functions take a key, not a seed: a key is the complete state of the "
-    "random number generator, made from a seed once with jax.random.key(seed). Passing "
-    "keys explicitly is what makes JAX's randomness reproducible under jit and vmap. Each "
-    "key should be used for one draw: split it (jax.random.split) for the next."
-)
+WHY = _entry.prose("""
+jax.random functions take a key, not a seed: a key is the complete state of the random
+number generator, made from a seed once with jax.random.key(seed). Passing keys explicitly
+is what makes JAX's randomness reproducible under jit and vmap. Each key should be used for
+one draw: split it (jax.random.split) for the next.
+""")
 
 
 def _sampler(location: Location, got: str) -> tuple[str, str] | None:

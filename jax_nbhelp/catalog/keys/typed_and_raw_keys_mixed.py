@@ -32,7 +32,6 @@ from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH406"
-NAME = "typed-and-raw-keys-mixed"
 TITLE = "Typed and raw PRNG keys mixed up"
 
 PROMOTION = "is not a valid dtype for JAX type promotion"
@@ -78,15 +77,14 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "JAX has two kinds of PRNG key. jax.random.key(seed) makes a typed key: one scalar of "
-    "dtype key<fry>, which only jax.random functions read. jax.random.PRNGKey(seed) makes the "
-    "older raw key: two uint32 words, an ordinary array. jax.random functions take either, "
-    "but anything else sees the difference: a typed key is not a number, has no words to "
-    "index, and does not stack, compare or branch together with raw keys. "
-    "jax.random.key_data(key) gives a typed key's words; jax.random.wrap_key_data(words) "
-    "gives the typed key of raw words."
-)
+WHY = _entry.prose("""
+JAX has two kinds of PRNG key. jax.random.key(seed) makes a typed key: one scalar of dtype
+key<fry>, which only jax.random functions read. jax.random.PRNGKey(seed) makes the older raw
+key: two uint32 words, an ordinary array. jax.random functions take either, but anything
+else sees the difference: a typed key is not a number, has no words to index, and does not
+stack, compare or branch together with raw keys. jax.random.key_data(key) gives a typed
+key's words; jax.random.wrap_key_data(words) gives the typed key of raw words.
+""")
 
 
 def _line_names(location: Location | None) -> set[str]:

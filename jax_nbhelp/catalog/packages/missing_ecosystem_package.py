@@ -29,7 +29,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH611"
-NAME = "missing-ecosystem-package"
 TITLE = "A library of the JAX ecosystem is not installed"
 TRIGGERS = ("ModuleNotFoundError",)
 
@@ -42,13 +41,13 @@ EXAMPLES = (
             requires=("!penzai",)),
 )
 
-WHY = (
-    "A notebook runs in its kernel's Python environment, which holds only what was installed "
-    "there: JAX does not bring the libraries built on it. The %pip magic installs into "
-    "exactly that environment (a shell's pip, or !pip, may belong to another Python). "
-    "Installing can also upgrade jax and jaxlib to what the library needs; a running kernel "
-    "keeps the JAX it already imported, so restart the kernel when pip says it changed them."
-)
+WHY = _entry.prose("""
+A notebook runs in its kernel's Python environment, which holds only what was installed
+there: JAX does not bring the libraries built on it. The %pip magic installs into exactly
+that environment (a shell's pip, or !pip, may belong to another Python). Installing can also
+upgrade jax and jaxlib to what the library needs; a running kernel keeps the JAX it already
+imported, so restart the kernel when pip says it changed them.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

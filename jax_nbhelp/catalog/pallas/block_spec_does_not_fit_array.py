@@ -20,7 +20,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH216"
-NAME = "block-spec-does-not-fit-array"
 TITLE = "BlockSpec that does not fit its array"
 RANK = "must have the same number of dimensions as the array shape"
 INDEX_MAP = "to match block_shape"
@@ -47,12 +46,11 @@ EXAMPLES = (
               _GOOD, _CALL, NO_FIX, "bool((out == 2).all())"),
 )
 
-WHY = (
-    "A BlockSpec cuts an array into blocks: block_shape has one entry per dimension of the "
-    "array (None for a whole dimension), and the index map turns the grid indices into one "
-    "block index per dimension. Pallas checks both against the array before it traces the "
-    "kernel."
-)
+WHY = _entry.prose("""
+A BlockSpec cuts an array into blocks: block_shape has one entry per dimension of the array
+(None for a whole dimension), and the index map turns the grid indices into one block index
+per dimension. Pallas checks both against the array before it traces the kernel.
+""")
 
 
 def _operand(what: str) -> str:

@@ -22,7 +22,6 @@ from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH214"
-NAME = "block-spec-in-old-order"
 TITLE = "BlockSpec arguments in the order of an older Pallas"
 MESSAGE = "object is not iterable"
 TRIGGERS = (MESSAGE,)
@@ -46,12 +45,12 @@ EXAMPLES = (
               _CALL, "Put block_shape first", "bool((out == 2).all())"),
 )
 
-WHY = (
-    "pl.BlockSpec(block_shape, index_map) describes the block each kernel instance sees: its "
-    "shape first, then the function from grid indices to block indices. Older Pallas took "
-    "them the other way round; given a function where the shape goes, pallas_call tries to "
-    "read its dimensions and fails."
-)
+WHY = _entry.prose("""
+pl.BlockSpec(block_shape, index_map) describes the block each kernel instance sees: its
+shape first, then the function from grid indices to block indices. Older Pallas took them
+the other way round; given a function where the shape goes, pallas_call tries to read its
+dimensions and fails.
+""")
 
 
 def _old_order_site(ctx: ErrorContext) -> Location | None:

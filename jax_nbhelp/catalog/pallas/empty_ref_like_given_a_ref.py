@@ -20,7 +20,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH219"
-NAME = "empty-ref-like-given-a-ref"
 TITLE = "pl.empty_ref_like given a ref where it takes a type"
 MESSAGE = "empty_ref_like does not support"
 TRIGGERS = (MESSAGE,)
@@ -36,12 +35,12 @@ EXAMPLES = (
                    + "\n\nout = doubled(jnp.ones(3))", NO_FIX, "out.tolist() == [2.0] * 3"),
 )
 
-WHY = (
-    "pl.empty_ref_like makes a new, empty ref from a description of one: a memory space's "
-    "type (pltpu.VMEM(shape, dtype), plgpu.SMEM(...)) or a jax.ShapeDtypeStruct. A ref or "
-    "an array is not a description: pass its shape and dtype. Inside a kernel, scratch "
-    "memory comes from the pallas_call's scratch_shapes or from pl.run_scoped."
-)
+WHY = _entry.prose("""
+pl.empty_ref_like makes a new, empty ref from a description of one: a memory space's type
+(pltpu.VMEM(shape, dtype), plgpu.SMEM(...)) or a jax.ShapeDtypeStruct. A ref or an array is
+not a description: pass its shape and dtype. Inside a kernel, scratch memory comes from the
+pallas_call's scratch_shapes or from pl.run_scoped.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

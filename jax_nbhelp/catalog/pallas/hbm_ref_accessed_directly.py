@@ -20,7 +20,6 @@ from jax_nbhelp.fix.fix_builders import refused_fix
 from jax_nbhelp.fix.kernel_cells import Site
 
 CODE = "JNH204"
-NAME = "hbm-ref-accessed-directly"
 TITLE = "Kernel reads or writes an HBM (pl.ANY) ref directly"
 MESSAGE = "cannot be referenced directly"
 
@@ -51,13 +50,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "On a TPU, HBM is the chip's main memory and VMEM the core's working memory: vector "
-    "loads and stores only reach VMEM (and SMEM). An operand left in HBM (memory_space="
-    "pl.ANY or HBM; every operand of pl.kernel and core_map over a TPU mesh) is moved with "
-    "DMAs, pltpu.sync_copy(src, dst) or pltpu.async_copy(...). TPU interpret mode enforces "
-    "this like the TPU compiler does."
-)
+WHY = _entry.prose("""
+On a TPU, HBM is the chip's main memory and VMEM the core's working memory: vector loads and
+stores only reach VMEM (and SMEM). An operand left in HBM (memory_space=pl.ANY or HBM; every
+operand of pl.kernel and core_map over a TPU mesh) is moved with DMAs, pltpu.sync_copy(src,
+dst) or pltpu.async_copy(...). TPU interpret mode enforces this like the TPU compiler does.
+""")
 
 
 def _copy_snippet(ref: str, reading: bool) -> str:

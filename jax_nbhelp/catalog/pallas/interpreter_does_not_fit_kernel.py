@@ -28,7 +28,6 @@ from jax_nbhelp.fix import interpret_fixes
 from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH205"
-NAME = "interpreter-does-not-fit-kernel"
 TITLE = "Kernel run under the other chip's interpret mode"
 
 _MEMORY_NAMES = frozenset({"vmem", "smem", "gmem", "any", "hbm", "semaphore_mem", "tmem",
@@ -156,14 +155,14 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Pallas has one interpreter per chip family, and each simulates only its own chip: TPU "
-    "interpret mode (pltpu.InterpretParams()) knows TPU meshes and TPU memory (VMEM, SMEM, "
-    "HBM, semaphores); GPU interpret mode (InterpretGPUParams()) knows Mosaic GPU meshes and "
-    "GPU memory (GMEM, SMEM); plain interpret=True runs Triton-style GPU kernels. Given the "
-    "other family's kernel, an interpreter fails on the first mesh, memory space or compiler "
-    "parameter it does not know, with a message that does not say why."
-)
+WHY = _entry.prose("""
+Pallas has one interpreter per chip family, and each simulates only its own chip: TPU
+interpret mode (pltpu.InterpretParams()) knows TPU meshes and TPU memory (VMEM, SMEM, HBM,
+semaphores); GPU interpret mode (InterpretGPUParams()) knows Mosaic GPU meshes and GPU
+memory (GMEM, SMEM); plain interpret=True runs Triton-style GPU kernels. Given the other
+family's kernel, an interpreter fails on the first mesh, memory space or compiler parameter
+it does not know, with a message that does not say why.
+""")
 
 FAMILY = {"tpu": "TPU", "gpu": "GPU", "hlo": "Triton-style GPU"}  # a kernel's kind
 # the interpreter that raised, as a sentence names it

@@ -33,7 +33,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH212"
-NAME = "interpreter-lacks-feature"
 TITLE = "Kernel uses a feature the Pallas interpreter does not have"
 
 _GPU_HOME = "jax._src.pallas.mosaic_gpu.interpret.params"
@@ -127,14 +126,14 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Pallas's interpreters run a kernel on the CPU by simulating the chip: TPU interpret mode "
-    "(pltpu.InterpretParams()) its cores, memories, DMAs and semaphores; GPU interpret mode "
-    "(InterpretGPUParams()) Mosaic GPU's threads, memories and barriers. They do not cover "
-    "every feature of the compilers yet, and stop at one they lack with a bare "
-    "NotImplementedError that names an internal detail. The kernel may well be right: only "
-    "a real chip, or a version of the kernel without that feature, can run it."
-)
+WHY = _entry.prose("""
+Pallas's interpreters run a kernel on the CPU by simulating the chip: TPU interpret mode
+(pltpu.InterpretParams()) its cores, memories, DMAs and semaphores; GPU interpret mode
+(InterpretGPUParams()) Mosaic GPU's threads, memories and barriers. They do not cover every
+feature of the compilers yet, and stop at one they lack with a bare NotImplementedError that
+names an internal detail. The kernel may well be right: only a real chip, or a version of
+the kernel without that feature, can run it.
+""")
 
 FAMILY = {"tpu": "TPU interpret mode (pltpu.InterpretParams())",
           "gpu": "GPU interpret mode (InterpretGPUParams())"}

@@ -20,7 +20,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH215"
-NAME = "kernel-captures-array"
 TITLE = "Pallas kernel closing over an array"
 MESSAGE = "captures constants"
 TRIGGERS = (MESSAGE,)
@@ -47,12 +46,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "A Pallas kernel runs on the chip with its inputs and outputs in memory the kernel "
-    "reaches through refs, block by block. An array from outside the kernel is neither: "
-    "Pallas would have to embed it as a constant, and it refuses. Python numbers are fine "
-    "to close over; arrays must come in as inputs, with a BlockSpec like any other."
-)
+WHY = _entry.prose("""
+A Pallas kernel runs on the chip with its inputs and outputs in memory the kernel reaches
+through refs, block by block. An array from outside the kernel is neither: Pallas would have
+to embed it as a constant, and it refuses. Python numbers are fine to close over; arrays
+must come in as inputs, with a BlockSpec like any other.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -30,7 +30,6 @@ from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH211"
-NAME = "kernel-index-out-of-bounds"
 TITLE = "Kernel index past the end of a buffer (caught by interpret mode)"
 
 _ACCESS_RE = re.compile(
@@ -110,16 +109,16 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Pallas does not check indices on the chip: a kernel that reads one element or one block "
-    "past the end of a buffer reads whatever memory lies there (garbage, or another "
-    "buffer's data), and a write past the end corrupts it, silently. The interpreters check "
-    "every access and every block an index_map picks, so this is a real bug in the kernel "
-    "that interpret mode caught. Usual causes: an off-by-one in an index (x_ref[i + 1] at "
-    "the last program), in an index_map (lambda i: (i + 1, 0)) or in pl.ds(start, size) "
-    "(start + size must not pass the end); a grid larger than the array needs, or one that "
-    "does not divide it, so the last block runs past the end."
-)
+WHY = _entry.prose("""
+Pallas does not check indices on the chip: a kernel that reads one element or one block past
+the end of a buffer reads whatever memory lies there (garbage, or another buffer's data),
+and a write past the end corrupts it, silently. The interpreters check every access and
+every block an index_map picks, so this is a real bug in the kernel that interpret mode
+caught. Usual causes: an off-by-one in an index (x_ref[i + 1] at the last program), in an
+index_map (lambda i: (i + 1, 0)) or in pl.ds(start, size) (start + size must not pass the
+end); a grid larger than the array needs, or one that does not divide it, so the last block
+runs past the end.
+""")
 
 
 def _pretty_range(text: str) -> str:

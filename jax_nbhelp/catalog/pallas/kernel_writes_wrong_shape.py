@@ -20,7 +20,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH217"
-NAME = "kernel-writes-wrong-shape"
 TITLE = "Kernel stores a value of another shape than its block"
 MESSAGE = "Invalid shape for `swap`"
 TRIGGERS = (MESSAGE,)
@@ -38,11 +37,11 @@ EXAMPLES = (
                    "out.shape == (8, 128)"),
 )
 
-WHY = (
-    "Each kernel instance sees its output as a ref of the block's shape, which pallas_call "
-    "derives from out_shape and the output BlockSpec. A store must fill that block with a "
-    "value of exactly its shape; Pallas does not broadcast, pad or cut it."
-)
+WHY = _entry.prose("""
+Each kernel instance sees its output as a ref of the block's shape, which pallas_call
+derives from out_shape and the output BlockSpec. A store must fill that block with a value
+of exactly its shape; Pallas does not broadcast, pad or cut it.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

@@ -23,7 +23,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 
 CODE = "JNH218"
-NAME = "pallas-call-differentiated"
 TITLE = "Differentiating through a pallas_call"
 LINEARIZE = "Linearization failed to produce known values for all output primals"
 TRIGGERS = (LINEARIZE, "AssertionError")
@@ -43,14 +42,13 @@ EXAMPLES = (
                    NO_FIX, "g.tolist() == [1.0] * 8"),
 )
 
-WHY = (
-    "A Pallas kernel is a program JAX runs as one opaque operation. To differentiate it, "
-    "JAX would have to push derivatives through the kernel's body, which works only for "
-    "the simplest kernels (not with grid indices, accumulation across grid steps, or "
-    "scratch state). Kernels are differentiated the way libraries do it: jax.custom_vjp "
-    "around the function that calls the kernel, with a backward pass written as another "
-    "kernel or with jax.numpy."
-)
+WHY = _entry.prose("""
+A Pallas kernel is a program JAX runs as one opaque operation. To differentiate it, JAX
+would have to push derivatives through the kernel's body, which works only for the simplest
+kernels (not with grid indices, accumulation across grid steps, or scratch state). Kernels
+are differentiated the way libraries do it: jax.custom_vjp around the function that calls
+the kernel, with a backward pass written as another kernel or with jax.numpy.
+""")
 
 
 def _through_pallas(link: Link) -> bool:

@@ -17,7 +17,6 @@ from jax_nbhelp.fix import interpret_fixes
 from jax_nbhelp.jaxapi import interpret_cost, interpret_modes
 
 CODE = "JNH201"
-NAME = "pallas-kernel-compiled-for-cpu"
 TITLE = "Pallas kernel compiled for the CPU without interpret mode"
 MESSAGE = "Only interpret mode is supported on CPU backend"
 
@@ -216,15 +215,14 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Pallas turns a kernel into machine code for a TPU (Mosaic) or a GPU (Mosaic GPU, "
-    "Triton); the CPU backend has no kernel compiler. On a CPU a kernel can only be "
-    "interpreted: its body runs as ordinary JAX operations, one program at a time, with the "
-    "chip's memory and copies simulated. There are three interpreters and each fits "
-    "different kernels: interpret=True for plain grid kernels, pltpu.InterpretParams() for TPU "
-    "kernels (TPU meshes, core_map, DMAs, semaphores) and GPU interpret params for Mosaic GPU "
-    "kernels."
-)
+WHY = _entry.prose("""
+Pallas turns a kernel into machine code for a TPU (Mosaic) or a GPU (Mosaic GPU, Triton);
+the CPU backend has no kernel compiler. On a CPU a kernel can only be interpreted: its body
+runs as ordinary JAX operations, one program at a time, with the chip's memory and copies
+simulated. There are three interpreters and each fits different kernels: interpret=True for
+plain grid kernels, pltpu.InterpretParams() for TPU kernels (TPU meshes, core_map, DMAs,
+semaphores) and GPU interpret params for Mosaic GPU kernels.
+""")
 
 NO_PLAIN_INTERPRET = (
     "interpret=True is not offered: a TPU mesh kernel needs TPU interpret mode, and for "

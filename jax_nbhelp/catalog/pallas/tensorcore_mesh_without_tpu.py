@@ -14,7 +14,6 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH202"
-NAME = "tensorcore-mesh-without-tpu"
 TITLE = "TensorCore mesh created on a runtime without a TPU"
 FUNCTION = "create_tensorcore_mesh"
 
@@ -33,12 +32,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "A TensorCore mesh has one entry per TensorCore of a TPU chip. Without num_cores, "
-    "create_tensorcore_mesh asks the first default device (jax.devices()[0]) how many it has, "
-    "and only TPU devices can answer: other devices have no num_cores attribute, and the "
-    "AttributeError they raise carries no message."
-)
+WHY = _entry.prose("""
+A TensorCore mesh has one entry per TensorCore of a TPU chip. Without num_cores,
+create_tensorcore_mesh asks the first default device (jax.devices()[0]) how many it has, and
+only TPU devices can answer: other devices have no num_cores attribute, and the
+AttributeError they raise carries no message.
+""")
 
 CORES_NOTE = (
     "On a TPU, the mesh gets the device's own number of TensorCores, which is 2 on megacore "

@@ -20,7 +20,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
 from jax_nbhelp.jaxapi import interpret_modes, jax_probe
 
 CODE = "JNH206"
-NAME = "tpu-info-queried-without-tpu"
 TITLE = "TPU chip queried on a runtime without a TPU"
 MESSAGE = "Unsupported TPU device kind: "
 
@@ -95,13 +94,13 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "pltpu.get_tpu_info() describes the TPU chip the code runs on (lanes and sublanes per "
-    "vector register, VMEM size, generation, SparseCores) so that kernels can size their "
-    "blocks for it. JAX looks the chip up in its table by the default device's kind, and "
-    "only TPU chips are in that table. TPU interpret mode simulates a kernel on the CPU, but "
-    "it does not make the CPU a TPU: these queries still have no chip to describe."
-)
+WHY = _entry.prose("""
+pltpu.get_tpu_info() describes the TPU chip the code runs on (lanes and sublanes per vector
+register, VMEM size, generation, SparseCores) so that kernels can size their blocks for it.
+JAX looks the chip up in its table by the default device's kind, and only TPU chips are in
+that table. TPU interpret mode simulates a kernel on the CPU, but it does not make the CPU a
+TPU: these queries still have no chip to describe.
+""")
 
 RUNTIME_NOTE = (
     "On a TPU runtime (Colab: Runtime > Change runtime type) the code runs unchanged and the "

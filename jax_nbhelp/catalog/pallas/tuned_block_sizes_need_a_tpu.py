@@ -34,7 +34,6 @@ from jax_nbhelp.diagnosis.library_call import LibraryCall, calls_on
 from jax_nbhelp.jaxapi import interpret_modes
 
 CODE = "JNH407"
-NAME = "tuned-block-sizes-need-a-tpu"
 TITLE = "Op looks up block sizes for a TPU generation, and there is no TPU"
 MESSAGE = "TPU version must be"
 
@@ -59,13 +58,13 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Some of JAX's Pallas ops choose how to cut the work into blocks from a table of sizes "
-    "tuned for each TPU generation, and ask the device which TPU it is. A CPU device is no TPU "
-    "generation at all, so the lookup fails before any kernel is built, and interpret mode "
-    "cannot help: it simulates a kernel, not a chip to ask. The op accepts the block sizes "
-    "as arguments; passed, it asks nothing."
-)
+WHY = _entry.prose("""
+Some of JAX's Pallas ops choose how to cut the work into blocks from a table of sizes tuned
+for each TPU generation, and ask the device which TPU it is. A CPU device is no TPU
+generation at all, so the lookup fails before any kernel is built, and interpret mode cannot
+help: it simulates a kernel, not a chip to ask. The op accepts the block sizes as arguments;
+passed, it asks nothing.
+""")
 
 
 @dataclass(frozen=True)

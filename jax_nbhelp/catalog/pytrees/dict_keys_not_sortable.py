@@ -20,7 +20,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH543"
-NAME = "dict-keys-not-sortable"
 TITLE = "A pytree dict whose keys cannot be sorted"
 MESSAGE = "Comparator raised exception while sorting pytree dictionary keys"
 TRIGGERS = (MESSAGE,)
@@ -32,12 +31,12 @@ EXAMPLES = (
                    NO_FIX, "doubled == {'0': 2.0, 'scale': 4.0}"),
 )
 
-WHY = (
-    "JAX flattens a dict in the order of its sorted keys, so that two dicts with the same "
-    "keys flatten the same way whatever order they were built in. Python cannot sort keys "
-    "of different types (1 and 'y'), so such a dict cannot be a pytree node: use keys of "
-    "one type (all strings, say)."
-)
+WHY = _entry.prose("""
+JAX flattens a dict in the order of its sorted keys, so that two dicts with the same keys
+flatten the same way whatever order they were built in. Python cannot sort keys of different
+types (1 and 'y'), so such a dict cannot be a pytree node: use keys of one type (all
+strings, say).
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

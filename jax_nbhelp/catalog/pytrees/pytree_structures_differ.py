@@ -25,7 +25,6 @@ from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH541"
-NAME = "pytree-structures-differ"
 TITLE = "Two pytrees of different structure"
 TRIGGERS = ("pytree structure error", "Dict key mismatch", "Custom node type mismatch",
             "Tuple arity mismatch", "List arity mismatch", "Expected list, got",
@@ -52,12 +51,12 @@ EXAMPLES = (
                    NO_FIX, "abs(float(stepped['w'][0]) + 0.1) < 1e-6"),
 )
 
-WHY = (
-    "Functions that combine pytrees (jax.tree.map with several trees, optimizers applying "
-    "updates, jit's outputs against its inputs) walk them together, so every tree must have "
-    "the same structure: the same containers, the same dict keys and the same lengths. "
-    "Only the leaves may differ."
-)
+WHY = _entry.prose("""
+Functions that combine pytrees (jax.tree.map with several trees, optimizers applying
+updates, jit's outputs against its inputs) walk them together, so every tree must have the
+same structure: the same containers, the same dict keys and the same lengths. Only the
+leaves may differ.
+""")
 
 
 def _trees(location: Location | None) -> list[str]:

@@ -18,13 +18,12 @@ jax-ml/jax#17753 (a function passed through ``custom_vjp``). JAX's docs teach it
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _jit_arguments, _pytree_class, _tracing
+from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
 from jax_nbhelp.catalog._example import corrected
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH542"
-NAME = "unregistered-class-argument"
 TITLE = "An object of a class JAX cannot take apart"
 TRIGGERS = _jit_arguments.TRIGGERS
 
@@ -42,12 +41,12 @@ EXAMPLES = (
               "Register Params as a pytree", "g.w.tolist() == [3.0, 3.0] and float(g.b) == 6.0"),
 )
 
-WHY = (
-    "jit, grad and vmap work on arrays and on pytrees of arrays: containers JAX knows how "
-    "to take apart into arrays and put back together (tuples, lists, dicts, and classes "
-    "registered with jax.tree_util). An object of your own class is opaque to JAX until "
-    "its class is registered: which fields are arrays to trace, which are settings."
-)
+WHY = _entry.prose("""
+jit, grad and vmap work on arrays and on pytrees of arrays: containers JAX knows how to take
+apart into arrays and put back together (tuples, lists, dicts, and classes registered with
+jax.tree_util). An object of your own class is opaque to JAX until its class is registered:
+which fields are arrays to trace, which are settings.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

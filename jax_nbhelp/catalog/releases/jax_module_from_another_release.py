@@ -27,7 +27,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH213"
-NAME = "jax-module-from-another-release"
 TITLE = "An import of JAX that this release does not have"
 
 _NO_MODULE = re.compile(r"No module named '(?P<module>jax(?:lib)?(?:\.\w+)*)'")
@@ -69,11 +68,11 @@ EXAMPLES = (
       for line in ("from jax.experimental.maps import xmap", "from jax.experimental import maps")),
 )
 
-WHY = (
-    "JAX moves and removes modules between releases (deprecated first, then gone). Code "
-    "written for another release imports a module path this JAX does not have, and Python "
-    "stops at the import, before any of the code runs."
-)
+WHY = _entry.prose("""
+JAX moves and removes modules between releases (deprecated first, then gone). Code written
+for another release imports a module path this JAX does not have, and Python stops at the
+import, before any of the code runs.
+""")
 
 
 def _missing(ctx: ErrorContext) -> tuple[str, str] | None:

@@ -20,7 +20,6 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.jaxapi.capabilities import jax_version
 
 CODE = "JNH210"
-NAME = "name-from-another-jax-release"
 TITLE = "A JAX name or keyword this JAX release does not have"
 
 _ATTRIBUTE = re.compile(r"module '(?P<module>jax(?:\.\w+)*)' has no attribute '(?P<name>\w+)'")
@@ -145,14 +144,13 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "JAX's APIs, Pallas's most of all, change between releases: names are renamed or moved "
-    "(the old one usually stays a release or two as a deprecated alias, then goes) and "
-    "keywords are renamed. A notebook keeps the names of the JAX it was written for. JAX's "
-    "documentation notebooks follow JAX's main branch, so even the docs of a release can use "
-    "names that release does not have, and Colab may preinstall another JAX than the one a "
-    "notebook was written for."
-)
+WHY = _entry.prose("""
+JAX's APIs, Pallas's most of all, change between releases: names are renamed or moved (the
+old one usually stays a release or two as a deprecated alias, then goes) and keywords are
+renamed. A notebook keeps the names of the JAX it was written for. JAX's documentation
+notebooks follow JAX's main branch, so even the docs of a release can use names that release
+does not have, and Colab may preinstall another JAX than the one a notebook was written for.
+""")
 
 
 def _release_note() -> str:

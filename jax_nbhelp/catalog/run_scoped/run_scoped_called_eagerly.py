@@ -13,7 +13,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH102"
-NAME = "run-scoped-called-eagerly"
 TITLE = "run_scoped called outside jax.jit"
 MESSAGE = "Evaluation rule for 'run_scoped' not implemented"
 
@@ -39,11 +38,11 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "run_scoped allocates scratch memory for the duration of a traced computation; it has "
-    "no eager (op-by-op) implementation. It runs inside a Pallas kernel, or under jax.jit, "
-    "where XLA allocates the scratch buffer for you."
-)
+WHY = _entry.prose("""
+run_scoped allocates scratch memory for the duration of a traced computation; it has no
+eager (op-by-op) implementation. It runs inside a Pallas kernel, or under jax.jit, where XLA
+allocates the scratch buffer for you.
+""")
 
 
 TRIGGERS = (MESSAGE,)

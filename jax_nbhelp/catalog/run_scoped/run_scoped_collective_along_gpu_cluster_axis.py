@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH110"
-NAME = "run-scoped-collective-along-gpu-cluster-axis"
 TITLE = "Collective run_scoped along a GPU kernel's cluster axis"
 NO_THREAD_AXIS = "Requesting collective allocations, but no explicit thread axis"
 CLUSTER_AXES = "Collective allocations along cluster axes are not supported."
@@ -62,12 +61,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "A scoped allocation lives in one block's shared memory, which only that block's threads "
-    "(plgpu.kernel's thread_name= axis) can share. GPU interpret mode does not model memory "
-    "shared across the blocks of a cluster, so it refuses cluster axes in collective_axes, "
-    "and without thread_name= a kernel has no axis to share along at all."
-)
+WHY = _entry.prose("""
+A scoped allocation lives in one block's shared memory, which only that block's threads
+(plgpu.kernel's thread_name= axis) can share. GPU interpret mode does not model memory
+shared across the blocks of a cluster, so it refuses cluster axes in collective_axes, and
+without thread_name= a kernel has no axis to share along at all.
+""")
 
 
 TRIGGERS = (NO_THREAD_AXIS, CLUSTER_AXES)

@@ -24,7 +24,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH108"
-NAME = "run-scoped-collective-axis-not-in-gpu-kernel"
 TITLE = "Collective run_scoped names an axis the GPU kernel does not have"
 MESSAGE = "not found among axes"
 
@@ -82,12 +81,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "In a Mosaic GPU kernel an allocation can only be shared along the kernel's own axes: "
-    "its threads (plgpu.kernel's thread_name=) and, in principle, its cluster axes. GPU "
-    "interpret mode checks every name in collective_axes against them and refuses one it "
-    "does not know; a kernel without thread_name= has a single unnamed thread per block."
-)
+WHY = _entry.prose("""
+In a Mosaic GPU kernel an allocation can only be shared along the kernel's own axes: its
+threads (plgpu.kernel's thread_name=) and, in principle, its cluster axes. GPU interpret
+mode checks every name in collective_axes against them and refuses one it does not know; a
+kernel without thread_name= has a single unnamed thread per block.
+""")
 
 
 TRIGGERS = (MESSAGE,)

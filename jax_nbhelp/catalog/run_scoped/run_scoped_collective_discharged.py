@@ -14,7 +14,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH105"
-NAME = "run-scoped-collective-discharged"
 TITLE = "Collective run_scoped writing to a jax.new_ref under jit"
 MESSAGE = "run_scoped discharge does not support collective_axes"
 
@@ -44,12 +43,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.jit turns mutable references (jax.new_ref) into plain values before compiling. "
-    "run_scoped's rule for that step handles private scratch only; a collective allocation "
-    "is shared by the programs of a Pallas kernel, and outside a kernel there is exactly "
-    "one program, so there is nothing to share."
-)
+WHY = _entry.prose("""
+jax.jit turns mutable references (jax.new_ref) into plain values before compiling.
+run_scoped's rule for that step handles private scratch only; a collective allocation is
+shared by the programs of a Pallas kernel, and outside a kernel there is exactly one
+program, so there is nothing to share.
+""")
 
 
 TRIGGERS = (MESSAGE,)

@@ -20,7 +20,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH103"
-NAME = "run-scoped-collective-in-hlo-interpreter"
 TITLE = "Collective run_scoped in a kernel run with interpret=True"
 MESSAGE = "run_scoped interpret rule does not support collective axes"
 
@@ -100,12 +99,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "interpret=True runs a kernel with the HLO interpreter, one program after another, and "
-    "has no way to hand the same buffer to several programs, so it refuses run_scoped's "
-    "collective_axes. Only Mosaic GPU shares scratch, and only between the threads of a "
-    "plgpu.kernel; no TPU backend or interpreter does."
-)
+WHY = _entry.prose("""
+interpret=True runs a kernel with the HLO interpreter, one program after another, and has no
+way to hand the same buffer to several programs, so it refuses run_scoped's collective_axes.
+Only Mosaic GPU shares scratch, and only between the threads of a plgpu.kernel; no TPU
+backend or interpreter does.
+""")
 
 def _gpu_explanation(ctx: ErrorContext, location: Location | None) -> str:
     if location is not None:

@@ -20,7 +20,6 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH106"
-NAME = "run-scoped-collective-in-jitted-kernel-helper"
 TITLE = "Collective run_scoped in a jax.jit helper inside an interpreted GPU kernel"
 MESSAGE = "run_scoped lowering outside of Pallas does not support collective_axes"
 WRAPPER = "CpuCallback error"
@@ -64,12 +63,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Inside a kernel, jax.jit only draws a call boundary. GPU interpret mode does not step "
-    "into such a call: it compiles it with XLA, outside the kernel, while the kernel runs. "
-    "XLA has no threads to share the allocation with and refuses collective_axes; the "
-    "failure comes back from the interpreter's host callback as a JaxRuntimeError."
-)
+WHY = _entry.prose("""
+Inside a kernel, jax.jit only draws a call boundary. GPU interpret mode does not step into
+such a call: it compiles it with XLA, outside the kernel, while the kernel runs. XLA has no
+threads to share the allocation with and refuses collective_axes; the failure comes back
+from the interpreter's host callback as a JaxRuntimeError.
+""")
 
 
 def _is_runtime_wrapper(ctx: ErrorContext) -> bool:

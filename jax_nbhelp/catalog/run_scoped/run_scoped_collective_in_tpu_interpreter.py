@@ -14,7 +14,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH104"
-NAME = "run-scoped-collective-in-tpu-interpreter"
 TITLE = "Collective run_scoped in a kernel run in TPU interpret mode"
 MESSAGE = "run_scoped_p with collective axes is not supported"
 
@@ -49,11 +48,11 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "TPU interpret mode simulates TPU cores, and each core's VMEM and SMEM belong to that "
-    "core alone. No TPU backend can hand one scratch buffer to several cores (Mosaic TPU "
-    "refuses collective run_scoped as well), so the interpreter refuses collective_axes."
-)
+WHY = _entry.prose("""
+TPU interpret mode simulates TPU cores, and each core's VMEM and SMEM belong to that core
+alone. No TPU backend can hand one scratch buffer to several cores (Mosaic TPU refuses
+collective run_scoped as well), so the interpreter refuses collective_axes.
+""")
 
 
 TRIGGERS = (MESSAGE,)

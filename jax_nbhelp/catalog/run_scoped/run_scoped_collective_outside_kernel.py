@@ -16,7 +16,6 @@ from jax_nbhelp.fix import one_program
 from jax_nbhelp.fix.fix_builders import rerun_fix, rewrite_fix
 
 CODE = "JNH101"
-NAME = "run-scoped-collective-outside-kernel"
 TITLE = "Collective run_scoped compiled outside a Pallas kernel"
 MESSAGE = "run_scoped lowering outside of Pallas does not support collective_axes"
 
@@ -86,11 +85,11 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "collective_axes asks every program along a kernel's mesh axis to share one allocation. "
-    "Under plain jax.jit there is no kernel and no such axis, only one program, so XLA "
-    "(which compiles everything outside Pallas kernels) refuses it."
-)
+WHY = _entry.prose("""
+collective_axes asks every program along a kernel's mesh axis to share one allocation. Under
+plain jax.jit there is no kernel and no such axis, only one program, so XLA (which compiles
+everything outside Pallas kernels) refuses it.
+""")
 
 GPU_NOTE = (
     "Inside a plgpu.kernel with num_threads > 1, keep collective_axes: there every thread "

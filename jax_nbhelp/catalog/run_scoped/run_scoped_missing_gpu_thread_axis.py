@@ -24,7 +24,6 @@ from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH109"
-NAME = "run-scoped-missing-gpu-thread-axis"
 TITLE = "Scoped allocation in a GPU kernel with threads is not collective"
 MESSAGE = "Scoped allocation must have the thread axis in its collective axes."
 
@@ -42,12 +41,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "Mosaic GPU allocates a kernel's scoped memory once per block, and all the threads of "
-    "the block (plgpu.kernel's num_threads=) use that one allocation. run_scoped must say "
-    "so with collective_axes=<thread_name>; GPU interpret mode refuses an allocation that "
-    "pretends each thread has its own."
-)
+WHY = _entry.prose("""
+Mosaic GPU allocates a kernel's scoped memory once per block, and all the threads of the
+block (plgpu.kernel's num_threads=) use that one allocation. run_scoped must say so with
+collective_axes=<thread_name>; GPU interpret mode refuses an allocation that pretends each
+thread has its own.
+""")
 
 
 TRIGGERS = (MESSAGE,)

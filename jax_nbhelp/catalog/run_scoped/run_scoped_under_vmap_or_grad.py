@@ -14,7 +14,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH107"
-NAME = "run-scoped-under-vmap-or-grad"
 TITLE = "jax.vmap or jax.grad through run_scoped"
 BATCHING = "Batching rule for 'run_scoped' not implemented"
 DIFFERENTIATION = "Differentiation rule for 'run_scoped' not implemented"

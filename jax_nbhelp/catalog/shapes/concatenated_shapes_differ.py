@@ -23,7 +23,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.line_values import Value
 
 CODE = "JNH564"
-NAME = "concatenated-shapes-differ"
 TITLE = "Arrays concatenated whose other dimensions differ"
 OTHER_DIMENSIONS = "Cannot concatenate arrays with shapes that differ"
 RANKS = "Cannot concatenate arrays with different numbers of dimensions"
@@ -39,11 +38,11 @@ EXAMPLES = (
                    "both.shape == (2, 7)"),
 )
 
-WHY = (
-    "Concatenating joins arrays end to end along one axis, so every other dimension must "
-    "have the same size in all of them (and they must have the same number of "
-    "dimensions); only the sizes along the joined axis may differ."
-)
+WHY = _entry.prose("""
+Concatenating joins arrays end to end along one axis, so every other dimension must have the
+same size in all of them (and they must have the same number of dimensions); only the sizes
+along the joined axis may differ.
+""")
 
 
 def _fitting_axes(shapes: list[tuple[int, ...]]) -> list[int]:

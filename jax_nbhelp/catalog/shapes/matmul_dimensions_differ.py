@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH562"
-NAME = "matmul-dimensions-differ"
 TITLE = "A matrix product whose inner dimensions differ"
 MESSAGE = "dot_general requires contracting dimensions to have the same shape"
 TRIGGERS = (MESSAGE,)
@@ -41,12 +40,11 @@ EXAMPLES = (
                    "h.shape == (2, 2)"),
 )
 
-WHY = (
-    "A matrix product pairs each row of the left operand with each column of the right "
-    "one, so the left operand's last dimension and the right operand's first (for stacks "
-    "of matrices, its second to last) must have the same size: (m, k) @ (k, n) gives "
-    "(m, n)."
-)
+WHY = _entry.prose("""
+A matrix product pairs each row of the left operand with each column of the right one, so
+the left operand's last dimension and the right operand's first (for stacks of matrices, its
+second to last) must have the same size: (m, k) @ (k, n) gives (m, n).
+""")
 
 _PRODUCTS = ("dot_general", "matmul", "dot", "tensordot", "vdot", "inner")
 

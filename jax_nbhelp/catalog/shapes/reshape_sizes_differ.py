@@ -22,7 +22,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH563"
-NAME = "reshape-sizes-differ"
 TITLE = "A reshape into a shape of another size"
 MESSAGE = "cannot reshape array of shape"
 TRIGGERS = (MESSAGE,)
@@ -37,11 +36,11 @@ EXAMPLES = (
                    "grid.shape == (2, 5)"),
 )
 
-WHY = (
-    "A reshape keeps every element and only changes how they are arranged, so the new shape "
-    "must hold exactly as many elements as the old one (the product of its dimensions). "
-    "One dimension may be -1: JAX computes it from the others."
-)
+WHY = _entry.prose("""
+A reshape keeps every element and only changes how they are arranged, so the new shape must
+hold exactly as many elements as the old one (the product of its dimensions). One dimension
+may be -1: JAX computes it from the others.
+""")
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:

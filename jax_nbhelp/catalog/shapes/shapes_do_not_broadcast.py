@@ -23,7 +23,6 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH561"
-NAME = "shapes-do-not-broadcast"
 TITLE = "Arrays whose shapes do not broadcast"
 MESSAGE = "got incompatible shapes for broadcasting"
 NUMPY_STYLE = "Incompatible shapes for broadcasting: shapes="
@@ -52,12 +51,12 @@ EXAMPLES = (
                    "mix = blend(jnp.ones(3), jnp.ones(3))", NO_FIX, "mix.shape == (3,)"),
 )
 
-WHY = (
-    "Elementwise operations pair the elements of their operands by broadcasting: the shapes "
-    "are compared from the last dimension backwards, and each pair of sizes must be equal, "
-    "or one of them 1 (that operand is repeated along it). A missing leading dimension "
-    "counts as 1. Any other pair of sizes has no pairing of elements."
-)
+WHY = _entry.prose("""
+Elementwise operations pair the elements of their operands by broadcasting: the shapes are
+compared from the last dimension backwards, and each pair of sizes must be equal, or one of
+them 1 (that operand is repeated along it). A missing leading dimension counts as 1. Any
+other pair of sizes has no pairing of elements.
+""")
 
 
 def _mismatch(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, int, int] | None:

@@ -18,7 +18,6 @@ from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH304"
-NAME = "boolean-mask-index-under-trace"
 TITLE = "Boolean mask index on a traced array"
 ERROR = "NonConcreteBooleanIndexError"
 
@@ -34,11 +33,11 @@ EXAMPLES = (
               "out.tolist() == [1.0, 0.0, 3.0]"),
 )
 
-WHY = (
-    "jax.jit (and vmap) work with fixed shapes. x[mask] has one element per True entry of "
-    "the mask, so its shape depends on the mask's values, which a traced mask does not have "
-    "until the compiled program runs. Outside jit the same line works: the mask is concrete."
-)
+WHY = _entry.prose("""
+jax.jit (and vmap) work with fixed shapes. x[mask] has one element per True entry of the
+mask, so its shape depends on the mask's values, which a traced mask does not have until the
+compiled program runs. Outside jit the same line works: the mask is concrete.
+""")
 
 WHY_UNDER = {
     "vmap": (

@@ -17,7 +17,6 @@ from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH306"
-NAME = "leaked-tracer"
 TITLE = "Traced value used after its jit finished"
 ERROR = "UnexpectedTracerError"
 
@@ -64,12 +63,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.jit runs your function once with tracers, placeholders that record operations "
-    "instead of holding values. A tracer is only meaningful while that run lasts; one kept "
-    "in a list, a global or an attribute outlives it, and using it later has no value to "
-    "work with. Values must leave a jitted function through its return value."
-)
+WHY = _entry.prose("""
+jax.jit runs your function once with tracers, placeholders that record operations instead of
+holding values. A tracer is only meaningful while that run lasts; one kept in a list, a
+global or an attribute outlives it, and using it later has no value to work with. Values
+must leave a jitted function through its return value.
+""")
 WHY_UNDER = {
     "vmap": (
         "jax.vmap runs your function once with batch tracers, each standing for a whole "

@@ -20,7 +20,6 @@ from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH305"
-NAME = "numpy-call-on-traced-array"
 TITLE = "NumPy function called on a traced array"
 ERROR = "TracerArrayConversionError"
 
@@ -39,12 +38,12 @@ EXAMPLES = (
               "out = labels(jnp.array([3, 1, 3, 2]))", NO_FIX, "out.tolist() == [1, 2, 3]"),
 )
 
-WHY = (
-    "NumPy computes right away, on arrays whose values it can read. Under jax.jit your "
-    "function runs with tracers, which stand for arrays whose values exist only when the "
-    "compiled program runs, so NumPy has nothing to read. jax.numpy offers the same "
-    "functions as operations jit can compile."
-)
+WHY = _entry.prose("""
+NumPy computes right away, on arrays whose values it can read. Under jax.jit your function
+runs with tracers, which stand for arrays whose values exist only when the compiled program
+runs, so NumPy has nothing to read. jax.numpy offers the same functions as operations jit
+can compile.
+""")
 WHY_UNDER = {
     "vmap": (
         "NumPy computes right away, on one array whose values it can read. Under jax.vmap "

@@ -20,7 +20,6 @@ from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH301"
-NAME = "python-branch-on-traced-value"
 TITLE = "Python if/while on a traced value"
 ERROR = "TracerBoolConversionError"
 TRIGGERS = (ERROR,)
@@ -88,12 +87,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.jit runs your Python function once with tracers in place of its arguments, "
-    "recording the operations to compile. A Python if, while, and/or/not or assert must "
-    "choose right then, but a tracer has no value yet: it stands for every value the "
-    "argument may take when the compiled program runs."
-)
+WHY = _entry.prose("""
+jax.jit runs your Python function once with tracers in place of its arguments, recording the
+operations to compile. A Python if, while, and/or/not or assert must choose right then, but
+a tracer has no value yet: it stands for every value the argument may take when the compiled
+program runs.
+""")
 
 
 def _next_statement(tree: ast.Module, node: ast.stmt) -> ast.stmt | None:

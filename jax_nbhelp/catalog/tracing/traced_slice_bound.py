@@ -25,7 +25,6 @@ from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame
 
 CODE = "JNH308"
-NAME = "traced-slice-bound"
 TITLE = "Slice bound traced under jit"
 MESSAGE = "Slice entries must be static integers"
 
@@ -53,12 +52,11 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.jit compiles your function for the shapes of its arguments, running it once with "
-    "tracers that stand for any value. A slice's bounds decide the shape of its result, so "
-    "they must be Python ints when jit compiles; a traced bound has no value until the "
-    "compiled program runs."
-)
+WHY = _entry.prose("""
+jax.jit compiles your function for the shapes of its arguments, running it once with tracers
+that stand for any value. A slice's bounds decide the shape of its result, so they must be
+Python ints when jit compiles; a traced bound has no value until the compiled program runs.
+""")
 WHY_UNDER = {
     "vmap": (
         "jax.vmap runs your function once for the whole batch, and every element's result "

@@ -16,7 +16,6 @@ from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH302"
-NAME = "traced-value-used-as-python-int"
 TITLE = "Traced value used as a Python int"
 ERROR = "TracerIntegerConversionError"
 TRIGGERS = (ERROR,)
@@ -43,11 +42,11 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.jit runs your function once with tracers in place of its arguments. range(), list "
-    "indexing and sequence repetition need a real Python int right then, but a tracer only "
-    "has a type (an int32 scalar); its value exists when the compiled program runs."
-)
+WHY = _entry.prose("""
+jax.jit runs your function once with tracers in place of its arguments. range(), list
+indexing and sequence repetition need a real Python int right then, but a tracer only has a
+type (an int32 scalar); its value exists when the compiled program runs.
+""")
 
 
 def advice(ctx: ErrorContext, location: Location | None) -> str:

@@ -18,7 +18,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH303"
-NAME = "traced-value-where-concrete-needed"
 TITLE = "Traced value where a concrete value is needed"
 ERROR = "ConcretizationTypeError"
 SHAPES = "Shapes must be 1D sequences of concrete values of integer type"
@@ -63,12 +62,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.jit compiles your function for the shapes and dtypes of its arguments, running it "
-    "once with tracers that stand for any value of those shapes. Array sizes, Python numbers "
-    "(float(x), x.item()) and output lengths that depend on the data must be known right "
-    "then, but a tracer has no value until the compiled program runs."
-)
+WHY = _entry.prose("""
+jax.jit compiles your function for the shapes and dtypes of its arguments, running it once
+with tracers that stand for any value of those shapes. Array sizes, Python numbers
+(float(x), x.item()) and output lengths that depend on the data must be known right then,
+but a tracer has no value until the compiled program runs.
+""")
 
 _SIZE_HINTS = ("jnp.arange", "jnp.linspace", SHAPES)
 _DATA_SIZE_HINTS = ("size argument", "jnp.unique()")

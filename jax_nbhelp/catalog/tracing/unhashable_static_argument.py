@@ -28,7 +28,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH307"
-NAME = "unhashable-static-argument"
 TITLE = "An array, list or dict passed for a static argument"
 MESSAGE = "Non-hashable static arguments are not supported"
 
@@ -76,12 +75,12 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "jax.jit compiles your function once per combination of static values, and finds the "
-    "compiled program by hashing them. Arrays, lists and dicts cannot be hashed (they are "
-    "mutable, and an array's == is elementwise), so they can only be traced arguments: "
-    "values your code computes with, not settings such as sizes, shapes or flags."
-)
+WHY = _entry.prose("""
+jax.jit compiles your function once per combination of static values, and finds the compiled
+program by hashing them. Arrays, lists and dicts cannot be hashed (they are mutable, and an
+array's == is elementwise), so they can only be traced arguments: values your code computes
+with, not settings such as sizes, shapes or flags.
+""")
 
 _VALUE_RE = re.compile(r"hash an object of type <class '(?P<type>[^']+)'>, (?P<value>.*?)\. "
                        r"The error was:", re.DOTALL)

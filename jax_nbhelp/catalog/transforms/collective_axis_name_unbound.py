@@ -28,7 +28,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH401"
-NAME = "collective-axis-name-unbound"
 TITLE = "Collective over an axis name no transform binds"
 MESSAGE = "unbound axis name"
 
@@ -73,13 +72,13 @@ EXAMPLES = (
     ),
 )
 
-WHY = (
-    "A collective combines the values of every program along a mapped axis, and finds that "
-    "axis by its name. Only a transform that maps a function creates such an axis and names "
-    "it: jax.pmap(f, axis_name=...), jax.vmap(f, axis_name=...), or jax.shard_map over a mesh "
-    "axis. pmap and vmap without axis_name map an axis that has no name, and jax.jit maps "
-    "nothing, so there the name is unbound."
-)
+WHY = _entry.prose("""
+A collective combines the values of every program along a mapped axis, and finds that axis
+by its name. Only a transform that maps a function creates such an axis and names it:
+jax.pmap(f, axis_name=...), jax.vmap(f, axis_name=...), or jax.shard_map over a mesh axis.
+pmap and vmap without axis_name map an axis that has no name, and jax.jit maps nothing, so
+there the name is unbound.
+""")
 
 
 TRIGGERS = (MESSAGE,)

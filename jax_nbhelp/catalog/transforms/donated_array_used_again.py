@@ -24,7 +24,6 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
 
 CODE = "JNH403"
-NAME = "donated-array-used-again"
 TITLE = "Array used after a jitted call donated it"
 DELETED = "Array has been deleted"
 DONATED = "Buffer has been deleted or donated"
@@ -57,12 +56,12 @@ EXAMPLES = (
                     "params = step(params, grads)"),
 )
 
-WHY = (
-    "donate_argnums (or donate_argnames) tells jax.jit that the caller is done with those "
-    "arguments, so XLA may write the result into their memory instead of allocating more. "
-    "After the call the donated arrays are deleted; any later use, even printing them, "
-    "fails. Donation is for values you replace with the result, as in params = step(params)."
-)
+WHY = _entry.prose("""
+donate_argnums (or donate_argnames) tells jax.jit that the caller is done with those
+arguments, so XLA may write the result into their memory instead of allocating more. After
+the call the donated arrays are deleted; any later use, even printing them, fails. Donation
+is for values you replace with the result, as in params = step(params).
+""")
 
 
 @dataclass(frozen=True)

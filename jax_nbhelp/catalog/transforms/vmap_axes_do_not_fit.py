@@ -28,7 +28,6 @@ from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH404"
-NAME = "vmap-axes-do-not-fit"
 TITLE = "vmap axes that do not fit the arguments"
 
 IN_AXES = "vmap in_axes must be an int, None, or a tuple of entries"
@@ -72,12 +71,12 @@ EXAMPLES = (
         NO_FIX, "out.tolist() == [2.0, 2.0, 2.0]"),
 )
 
-WHY = (
-    "jax.vmap maps a function over one axis of its arguments. in_axes says, for each "
-    "positional argument in order, which axis is mapped (None: not mapped), as an int or a "
-    "pytree shaped like that argument; out_axes says the same for the outputs. Every mapped "
-    "axis must have the same size, the batch size."
-)
+WHY = _entry.prose("""
+jax.vmap maps a function over one axis of its arguments. in_axes says, for each positional
+argument in order, which axis is mapped (None: not mapped), as an int or a pytree shaped
+like that argument; out_axes says the same for the outputs. Every mapped axis must have the
+same size, the batch size.
+""")
 
 
 def _vmap_call(location: Location | None) -> tuple[ast.Call, ast.Call | None] | None:
