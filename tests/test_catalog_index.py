@@ -20,8 +20,11 @@ def test_index_is_current() -> None:
 
 def test_every_entry_names_its_triggers() -> None:
     for entry in entries():
-        assert entry.TRIGGERS, entry.__name__
-        assert all(isinstance(t, str) and t for t in entry.TRIGGERS), entry.__name__
+        triggers = catalog_index.triggers_of(entry)
+        assert triggers, entry.__name__
+        assert all(isinstance(t, str) and t for t in triggers), entry.__name__
+        # one way to claim an error: a MATCH (with diagnose(ctx, link, ...)) or TRIGGERS
+        assert not (hasattr(entry, "MATCH") and hasattr(entry, "TRIGGERS")), entry.__name__
 
 
 def test_an_error_imports_only_the_entries_it_may_concern() -> None:

@@ -17,7 +17,7 @@ from jax_nbhelp.catalog.run_scoped import (
 )
 from jax_nbhelp.catalog.run_scoped import run_scoped_missing_gpu_thread_axis as missing_entry
 from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
-from jax_nbhelp.diagnosis.engine import matching
+from jax_nbhelp.diagnosis.engine import ask, matching
 from jax_nbhelp.rewrite import CannotRewrite
 from jax_nbhelp.rewrite.set_collective_axes import set_collective_axes
 
@@ -101,12 +101,12 @@ def _context(message: str, cells: dict[int, str] | None = None) -> ErrorContext:
 def test_unrelated_errors_are_not_claimed() -> None:
     ctx = _context("Collective axis spelled differently")
     for entry in (not_found_entry, missing_entry, cluster_entry):
-        assert entry.diagnose(ctx) is None
+        assert ask(entry, ctx) is None
 
 
 def test_cluster_axes_in_the_list_get_no_fix() -> None:
     ctx = _context("Collective axis `x` not found among axes `['c', 'wg']`")
-    diagnosis = not_found_entry.diagnose(ctx)
+    diagnosis = ask(not_found_entry, ctx)
     assert diagnosis is not None
     assert diagnosis.fixes == ()
     assert "['c', 'wg']" in diagnosis.explanation
@@ -114,7 +114,7 @@ def test_cluster_axes_in_the_list_get_no_fix() -> None:
 
 
 def test_one_named_axis_offers_it_even_without_a_cell() -> None:
-    diagnosis = not_found_entry.diagnose(_context("Collective axis `None` not found among "
+    diagnosis = ask(not_found_entry, _context("Collective axis `None` not found among "
                                                   "axes `['wg']`"))
     assert diagnosis is not None
     (fix,) = diagnosis.fixes
@@ -134,7 +134,7 @@ def test_missing_thread_axis_without_one_literal_name_gets_no_fix(
     cells: dict[int, str], note: str
 ) -> None:
     ctx = _context(missing_entry.MESSAGE, cells)
-    diagnosis = missing_entry.diagnose(ctx)
+    diagnosis = ask(missing_entry, ctx)
     assert diagnosis is not None
     assert diagnosis.fixes == ()
     assert note in " ".join(diagnosis.notes)
@@ -155,7 +155,7 @@ def test_thread_names_are_read_once_each() -> None:
 )
 def test_cluster_messages_are_explained_without_fix(message: str) -> None:
     ctx = _context(message)
-    diagnosis = cluster_entry.diagnose(ctx)
+    diagnosis = ask(cluster_entry, ctx)
     assert diagnosis is not None
     assert diagnosis.fixes == ()
     assert [d.code for d in matching(ctx)] == ["JNH110"]

@@ -1,12 +1,12 @@
 """Which catalog entry can claim which error, known without importing the catalog.
 
-Each entry names its ``TRIGGERS``: text that every error it claims carries, in a message or
-as an exception class name of the chain. ``catalog/index.json`` lists them per module, so
-the first error of a session imports only the entries it may concern (usually one or two of
-them), not all of them. Regenerate it after adding or changing an entry:
-``python -m jax_nbhelp.diagnosis.catalog_index``; ``--check`` exits 1 when it is out of date (the
-tests use it). A module missing from the index is never skipped: the engine then imports
-the whole catalog.
+Each entry names its triggers (its ``MATCH``'s text, or its ``TRIGGERS``): text that every
+error it claims carries, in a message or as an exception class name of the chain.
+``catalog/index.json`` lists them per module, so the first error of a session imports only
+the entries it may concern (usually one or two of them), not all of them. Regenerate it
+after adding or changing an entry: ``python -m jax_nbhelp.diagnosis.catalog_index``;
+``--check`` exits 1 when it is out of date (the tests use it). A module missing from the
+index is never skipped: the engine then imports the whole catalog.
 """
 
 from __future__ import annotations
@@ -46,6 +46,13 @@ def name_of(entry: ModuleType | str) -> str:
     return module.rsplit(".", 1)[-1].replace("_", "-")
 
 
+def triggers_of(entry: ModuleType) -> tuple[str, ...]:
+    """The text every error the entry claims carries: its ``MATCH``'s, else its
+    ``TRIGGERS``."""
+    match = getattr(entry, "MATCH", None)
+    return tuple(match.triggers if match is not None else entry.TRIGGERS)
+
+
 def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:
     """The named catalog modules that are entries, imported, in order of their codes."""
     found = [importlib.import_module(f"{CATALOG}.{name}") for name in names]
@@ -56,7 +63,7 @@ def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:
 
 def build() -> dict[str, list[str]]:
     """Module name -> its triggers, read from the imported entries."""
-    return {entry.__name__.removeprefix(f"{CATALOG}."): list(entry.TRIGGERS)
+    return {entry.__name__.removeprefix(f"{CATALOG}."): list(triggers_of(entry))
             for entry in import_entries(module_names())}
 
 

@@ -17,14 +17,14 @@ from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
 
 
 class Entry(Protocol):
-    """What a catalog module provides (see CONTRIBUTING.md, "Adding a diagnosis")."""
+    """What a catalog module provides (see CONTRIBUTING.md, "Adding a diagnosis"): a
+    ``MATCH`` (``diagnosis.match``) and ``diagnose(ctx, link[, found])``, or ``TRIGGERS``
+    and ``diagnose(ctx)``."""
 
     CODE: str
-    NAME: str
     TITLE: str
-    TRIGGERS: tuple[str, ...]
 
-    def diagnose(self, ctx: ErrorContext) -> Diagnosis | None: ...
+    def diagnose(self, ctx: ErrorContext, *found: Any) -> Diagnosis | None: ...
 
 
 # The catalog's families whose entries speak for errors JAX did not raise: a library of the
@@ -55,13 +55,22 @@ def matching(ctx: ErrorContext, among: tuple[Any, ...] | None = None) -> list[Di
     results = []
     for entry in candidates(ctx) if among is None else among:
         try:
-            diagnosis = entry.diagnose(ctx)
+            diagnosis = ask(entry, ctx)
         except Exception:
             ctx.session.failures.record(f"diagnosis {entry.CODE} ({entry.__name__})")
             continue
         if diagnosis is not None:
             results.append(diagnosis)
     return results
+
+
+def ask(entry: Entry, ctx: ErrorContext) -> Diagnosis | None:
+    """The entry's diagnosis, asked only when its ``MATCH`` (if it declares one) holds."""
+    match = getattr(entry, "MATCH", None)
+    if match is None:
+        return entry.diagnose(ctx)
+    found = match.arguments(ctx)
+    return None if found is None else entry.diagnose(ctx, *found)
 
 
 def diagnose(exc: BaseException, shell: Any = None,

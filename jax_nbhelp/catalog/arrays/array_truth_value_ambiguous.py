@@ -24,7 +24,8 @@ import ast
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH504"
 TITLE = "True or False asked of an array of several elements"
@@ -48,8 +49,6 @@ booleans holds one per element, and which single answer you mean is yours to say
 of them hold (.all()), that any does (.any()), or, when each element should be treated on
 its own, an elementwise choice with jnp.where (and & and | instead of and and or).
 """)
-
-TRIGGERS = (MESSAGE,)
 
 
 def _condition(location_source: str | None, lineno: int) -> tuple[str, str, str] | None:
@@ -81,10 +80,10 @@ def _condition(location_source: str | None, lineno: int) -> tuple[str, str, str]
     return None
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(MESSAGE, "ValueError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     found = _condition(location.source, location.lineno) if location is not None else None
     jnp = ctx.alias("jax.numpy") or "jnp"

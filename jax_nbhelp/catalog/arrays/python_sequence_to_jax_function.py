@@ -21,7 +21,8 @@ import re
 from jax_nbhelp.catalog import _entry, _scopes, _tracing
 from jax_nbhelp.catalog._example import corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH502"
@@ -51,8 +52,6 @@ element would make jit trace every element as a separate value, which is slow fo
 lists. jnp.asarray(...) makes one array from the whole list.
 """)
 
-TRIGGERS = (MESSAGE,)
-
 
 def _argument(tree: ast.Module, lineno: int, function: str, position: int) -> ast.expr | None:
     """The ``position``-th positional argument of the ``function(...)`` call on the line."""
@@ -65,11 +64,10 @@ def _argument(tree: ast.Module, lineno: int, function: str, position: int) -> as
     return None
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _MESSAGE_RE.search(link.message) if link is not None else None
-    if link is None or found is None:
-        return None
+MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     function, kind = found.group("function"), found.group("kind")
     position = int(found.group("position"))
     jnp = ctx.alias("jax.numpy") or "jnp"

@@ -17,12 +17,12 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH507"
 TITLE = "A batched value written into one ref under jax.vmap"
 MESSAGE = "with vmapped value on an unbatched array reference"
-TRIGGERS = (MESSAGE,)
 
 _SETUP = ("import jax, jax.numpy as jnp\nlast = jax.new_ref(0.0)\n\n"
           "def remember(x):\n    last[...] = x\n    return x * 2")
@@ -44,10 +44,10 @@ dimension, passed to the mapped function), or return the values instead of writi
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None:
-        return None
+MATCH = Match(MESSAGE)
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "Your code")
     explanation = (f"{subject} writes a batched value into a ref made outside the function "

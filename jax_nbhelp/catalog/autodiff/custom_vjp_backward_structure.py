@@ -25,13 +25,13 @@ from typing import Any
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH524"
 TITLE = "custom_vjp backward rule returns the wrong structure"
 MESSAGE = "Custom VJP bwd rule must produce an output with the same container"
-TRIGGERS = (MESSAGE,)
 
 _STRUCTURES = re.compile(r"bwd output structure (?P<bwd>PyTreeDef\(.*?\)) for primal input "
                          r"structure (?P<primal>PyTreeDef\(.*?\))\.?$", re.S)
@@ -110,11 +110,10 @@ def _location(ctx: ErrorContext, function: Any) -> Location | None:
                       code.co_name) or place
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _STRUCTURES.search(link.message) if link is not None else None
-    if link is None or found is None:
-        return None
+MATCH = Match(MESSAGE, pattern=_STRUCTURES)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     bwd, primal = found["bwd"], found["primal"]
     arity = _count(primal)
     returned = _count(bwd)

@@ -18,12 +18,12 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH525"
 TITLE = "Forward-mode differentiation of a custom_vjp function"
 MESSAGE = "can't apply forward-mode autodiff (jvp) to a custom_vjp function"
-TRIGGERS = (MESSAGE,)
 
 _IMPORTS = "import jax, jax.numpy as jnp"
 _SOFT = ("@jax.custom_vjp\ndef soft(x):\n    return jnp.tanh(x)\n\n"
@@ -43,10 +43,10 @@ reverse mode from it.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(MESSAGE, "TypeError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.call_site()
     line = location.line if location is not None else ""
     jax = ctx.alias("jax") or "jax"

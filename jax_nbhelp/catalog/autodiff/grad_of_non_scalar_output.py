@@ -22,8 +22,9 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value, shape_text
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH521"
@@ -54,8 +55,6 @@ of them, jax.vmap(jax.grad(f)) for the derivative of each element of an elementw
 function, or jax.grad of a reduction (sum, mean) for a loss.
 """)
 
-TRIGGERS = (MESSAGE,)
-
 
 def _grad_call(location: Location) -> tuple[ast.Call, ast.Call, str] | None:
     """``jax.grad(f, ...)(args)`` on the line: the outer call, the grad call, and ``f``."""
@@ -65,11 +64,10 @@ def _grad_call(location: Location) -> tuple[ast.Call, ast.Call, str] | None:
     return None
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _SHAPE_RE.search(link.message) if link is not None else None
-    if link is None or found is None:
-        return None
+MATCH = Match(MESSAGE, pattern=_SHAPE_RE)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     shape = tuple(int(d) for d in found["shape"].replace(" ", "").split(",") if d)
     location = ctx.call_site()
     call = _grad_call(location) if location is not None else None

@@ -20,14 +20,14 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH522"
 TITLE = "jax.grad of a function that returns (value, aux)"
 MESSAGE = "Gradient only defined for scalar-output functions. Output was ("
-TRIGGERS = (MESSAGE,)
 
 _IMPORTS = "import jax, jax.numpy as jnp"
 _LOSS = ("def loss(w):\n    prediction = w * 2.0\n"
@@ -76,10 +76,10 @@ def _free_name(ctx: ErrorContext, location: Location) -> str:
                 if name not in used)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(MESSAGE, "TypeError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.call_site()
     found = _assigned_grad_call(location) if location is not None else None
     function = found[1] if found is not None else "the function"

@@ -19,12 +19,12 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH523"
 TITLE = "Reverse-mode differentiation through a loop of unknown length"
 MESSAGE = "Reverse-mode differentiation does not work for lax.while_loop"
-TRIGGERS = (MESSAGE,)
 
 _IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
 _GROW = ("def grow(rate):\n"
@@ -45,10 +45,10 @@ reverse mode.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(MESSAGE, "ValueError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     call_site = ctx.call_site()
     subject = _tracing.quoted_line(location, "A loop in your code")

@@ -16,12 +16,12 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH592"
 TITLE = "jax.vmap of an ordered io_callback"
 MESSAGE = "Cannot `vmap` ordered IO callback"
-TRIGGERS = (MESSAGE,)
 
 _IMPORTS = ("import jax, jax.numpy as jnp\nfrom jax import lax\n"
             "from jax.experimental import io_callback\nlog = []")
@@ -42,10 +42,10 @@ loop (lax.map, or a Python for loop) instead of vmap.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(MESSAGE, "ValueError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "Your code")
     explanation = (f"{subject} makes an ordered io_callback, and the function around it is "

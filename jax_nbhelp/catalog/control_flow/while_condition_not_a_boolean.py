@@ -19,12 +19,12 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH533"
 TITLE = "A while_loop condition that is not one boolean"
 MESSAGE = "cond_fun must return a boolean scalar"
-TRIGGERS = (MESSAGE,)
 
 _TYPE_RE = re.compile(r"got output type\(s\) \[ShapedArray\((?P<dtype>\w+)\[(?P<shape>[^\]]*)\]")
 
@@ -48,10 +48,10 @@ must hold).
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(MESSAGE, "TypeError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     found = _TYPE_RE.search(link.message)
     location = ctx.call_site()
     subject = _tracing.quoted_line(location, "Your while_loop")

@@ -20,12 +20,12 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH603"
 TITLE = "An operation on an unreduced array (a sum not yet added up)"
 MESSAGE = "unreduced rule for"
-TRIGGERS = (MESSAGE,)
 
 _MESSAGE_RE = re.compile(r"unreduced rule for (?P<op>\w+) is not implemented")
 
@@ -56,11 +56,10 @@ out_sharding).
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _MESSAGE_RE.search(link.message) if link is not None else None
-    if link is None or found is None:
-        return None
+MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     op = found["op"]
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "Your code")

@@ -21,8 +21,9 @@ import ast
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH513"
@@ -48,9 +49,6 @@ same numbers as floats. Integers that are not meant to be differentiated (counts
 step counter) belong in another argument than the one grad differentiates (argnums), or in
 the pytree's static part.
 """)
-
-TRIGGERS = (MESSAGE,)
-
 
 
 def _argnums(call: ast.Call) -> tuple[int, ...] | None:
@@ -87,10 +85,10 @@ def _is_int(arg: ast.expr, values: dict[str, Value]) -> Value | None:
     return None
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(MESSAGE, "TypeError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.call_site()
     found = _call(location) if location is not None else None
     subject = _tracing.quoted_line(location, "Your code")

@@ -20,13 +20,13 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH514"
 TITLE = "Kernel stores a value of another dtype than its ref"
 MESSAGE = "Invalid dtype for `swap`"
-TRIGGERS = (MESSAGE,)
 
 _DTYPES = re.compile(r"Ref dtype: (?P<ref>\w+)\. Value dtype: (?P<value>\w+)")
 
@@ -70,11 +70,10 @@ def _narrows(value: str, ref: str) -> bool:
         return True
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    dtypes = _DTYPES.search(link.message) if link is not None else None
-    if link is None or dtypes is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(MESSAGE, "ValueError", _DTYPES)
+
+
+def diagnose(ctx: ErrorContext, link: Link, dtypes: re.Match[str]) -> Diagnosis | None:
     ref_dtype, value_dtype = dtypes["ref"], dtypes["value"]
     location = ctx.deepest_user_location()
     store = _store(location) if location is not None else None

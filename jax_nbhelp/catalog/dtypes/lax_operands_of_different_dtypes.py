@@ -23,7 +23,8 @@ import re
 from jax_nbhelp.catalog import _entry, _operands, _tracing
 from jax_nbhelp.catalog._example import Example, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH511"
@@ -64,8 +65,6 @@ computes only on operands of one dtype. jax.numpy functions promote their operan
 differs, or use the jax.numpy function.
 """)
 
-TRIGGERS = (MESSAGE,)
-
 
 def _promoted(dtypes: list[str]) -> str | None:
     """The dtype JAX's promotion gives these dtypes (None when JAX cannot say)."""
@@ -80,11 +79,10 @@ def _promoted(dtypes: list[str]) -> str | None:
         return None
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _MESSAGE_RE.search(link.message) if link is not None else None
-    if link is None or found is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(MESSAGE, "TypeError", _MESSAGE_RE)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     op, tip = found.group("op"), found.group("tip")
     dtypes = [d.strip() for d in found.group("dtypes").split(",")]
     location = ctx.deepest_user_location()

@@ -18,7 +18,8 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH402"
@@ -82,14 +83,10 @@ def _batch_axes(shape: str) -> int | None:
     return len(dims)
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _MESSAGE_RE.search(link.message) if link is not None else None
-    if link is None or found is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     function, shape = found.group("function"), found.group("shape").strip()
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "A line")

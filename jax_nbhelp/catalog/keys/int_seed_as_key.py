@@ -18,14 +18,14 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH571"
 TITLE = "An integer seed where a PRNG key is expected"
 MESSAGE = "JAX encountered invalid PRNG key data"
-TRIGGERS = (MESSAGE,)
 
 _GOT_RE = re.compile(r"Got (?P<got>-?\d+)\s*$")
 
@@ -60,11 +60,10 @@ def _sampler(location: Location, got: str) -> tuple[str, str] | None:
     return None
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _GOT_RE.search(link.message) if link is not None else None
-    if link is None or found is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(MESSAGE, "TypeError", _GOT_RE)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     sampler = _sampler(location, found["got"]) if location is not None else None
     jax = ctx.alias("jax") or "jax"

@@ -17,12 +17,12 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry, _operands, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH219"
 TITLE = "pl.empty_ref_like given a ref where it takes a type"
 MESSAGE = "empty_ref_like does not support"
-TRIGGERS = (MESSAGE,)
 
 _IMPORTS = "import jax, jax.numpy as jnp\nfrom jax.experimental import pallas as pl"
 
@@ -43,10 +43,10 @@ pallas_call's scratch_shapes or from pl.run_scoped.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(MESSAGE, "ValueError")
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     call = next(iter(_operands.operations(ctx, location, ("empty_ref_like",))), None)
     given = call.operands[0].text if call is not None and call.operands else "x"

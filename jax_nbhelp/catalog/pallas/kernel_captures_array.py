@@ -17,12 +17,12 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH215"
 TITLE = "Pallas kernel closing over an array"
 MESSAGE = "captures constants"
-TRIGGERS = (MESSAGE,)
 
 _CAPTURES = re.compile(r"The kernel function in the pallas_call (?P<kernel>\S+)"
                        r"(?: at (?P<file>\S.*?):(?P<line>\d+))? captures constants "
@@ -54,11 +54,10 @@ must come in as inputs, with a BlockSpec like any other.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _CAPTURES.search(link.message) if link is not None else None
-    if link is None or found is None:
-        return None
+MATCH = Match(MESSAGE, pattern=_CAPTURES)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     kernel = found["kernel"]
     place = (ctx.place(found["file"], int(found["line"]))
              if found["file"] and found["line"] else None)

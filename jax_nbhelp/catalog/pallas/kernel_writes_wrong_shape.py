@@ -17,12 +17,12 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH217"
 TITLE = "Kernel stores a value of another shape than its block"
 MESSAGE = "Invalid shape for `swap`"
-TRIGGERS = (MESSAGE,)
 
 _SHAPES = re.compile(r"Ref shape: (?P<ref>\([^)]*\))\..*?Value shape: (?P<value>\([^)]*\))",
                      re.DOTALL)
@@ -44,11 +44,10 @@ of exactly its shape; Pallas does not broadcast, pad or cut it.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    shapes = _SHAPES.search(link.message) if link is not None else None
-    if link is None or shapes is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(MESSAGE, "ValueError", _SHAPES)
+
+
+def diagnose(ctx: ErrorContext, link: Link, shapes: re.Match[str]) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "A store in the kernel")
     explanation = (f"{subject} stores a value of shape {shapes['value']} into a block of "

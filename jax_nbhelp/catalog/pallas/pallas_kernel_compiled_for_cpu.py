@@ -12,7 +12,8 @@ from jax_nbhelp.catalog import _entry, _interpreter_choice
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.core.protocol import cell_label
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix import interpret_fixes
 from jax_nbhelp.jaxapi import interpret_cost, interpret_modes
 
@@ -248,13 +249,10 @@ def _kind_sentence(choice: _interpreter_choice.Choice) -> str:
     return f"It needs {info.name} (interpret={info.code}) because {reasons}{seen}."
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     situation = interpret_fixes.analyse(ctx)
     choice = _interpreter_choice.choose(ctx, situation.plan)
     where = situation.where

@@ -17,12 +17,12 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH543"
 TITLE = "A pytree dict whose keys cannot be sorted"
 MESSAGE = "Comparator raised exception while sorting pytree dictionary keys"
-TRIGGERS = (MESSAGE,)
 
 EXAMPLES = (
     corrected_cell(("import jax, jax.numpy as jnp",),
@@ -39,10 +39,10 @@ strings, say).
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None:
-        return None
+MATCH = Match(MESSAGE)
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "Your code")
     dicts = [v for v in ctx.values_at(location) if v.kind == "dict"]

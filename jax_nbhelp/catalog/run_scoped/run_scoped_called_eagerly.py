@@ -9,7 +9,8 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH102"
@@ -45,13 +46,10 @@ allocates the scratch buffer for you.
 """)
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     failing = ctx.failing_cell()
     helper = ctx.frame_after(failing) if failing is not None else None

@@ -20,7 +20,8 @@ from jax_nbhelp.catalog import _gpu_thread_axis as axes
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH108"
@@ -89,13 +90,10 @@ kernel without thread_name= has a single unnamed thread per block.
 """)
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     found = axes.not_found(link.message)
     if found is None:
         return None

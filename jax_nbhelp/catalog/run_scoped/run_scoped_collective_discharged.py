@@ -11,7 +11,8 @@ from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH105"
 TITLE = "Collective run_scoped writing to a jax.new_ref under jit"
@@ -51,12 +52,10 @@ program, so there is nothing to share.
 """)
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    if ctx.find(MESSAGE) is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = family.operation_location(ctx)
     call_site = ctx.call_site()
     where = _entry.at(location)

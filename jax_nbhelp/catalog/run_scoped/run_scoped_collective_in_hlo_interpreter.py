@@ -16,7 +16,8 @@ from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import GPU_INTERPRETER, Example
 from jax_nbhelp.core.model import Diagnosis, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.jaxapi import capabilities
 
 CODE = "JNH103"
@@ -123,12 +124,10 @@ def _gpu_explanation(ctx: ErrorContext, location: Location | None) -> str:
     )
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    if ctx.find(MESSAGE) is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
     notes: list[str] = []

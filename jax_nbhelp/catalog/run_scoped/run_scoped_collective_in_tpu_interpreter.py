@@ -11,7 +11,8 @@ from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH104"
 TITLE = "Collective run_scoped in a kernel run in TPU interpret mode"
@@ -55,12 +56,10 @@ collective run_scoped as well), so the interpreter refuses collective_axes.
 """)
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    if ctx.find(MESSAGE) is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
     where = _entry.at(location)

@@ -21,7 +21,8 @@ from jax_nbhelp.catalog.run_scoped.run_scoped_collective_axis_not_in_gpu_kernel 
     _THREADS,
 )
 from jax_nbhelp.core.model import Diagnosis, Fix
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH109"
 TITLE = "Scoped allocation in a GPU kernel with threads is not collective"
@@ -49,13 +50,10 @@ thread has its own.
 """)
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    if link is None:
-        return None
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
     where = _entry.at(location)

@@ -19,12 +19,12 @@ import re
 from jax_nbhelp.catalog import _entry, _operands, _shapes, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH562"
 TITLE = "A matrix product whose inner dimensions differ"
 MESSAGE = "dot_general requires contracting dimensions to have the same shape"
-TRIGGERS = (MESSAGE,)
 
 _MESSAGE_RE = re.compile(r"got (?P<a>\([\d, ]*\)) and (?P<b>\([\d, ]*\))")
 
@@ -68,11 +68,10 @@ def _transposed(shape: tuple[int, ...]) -> tuple[int, ...]:
     return (*shape[:-2], shape[-1], shape[-2]) if len(shape) >= 2 else shape
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _MESSAGE_RE.search(link.message) if link is not None else None
-    if link is None or found is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(MESSAGE, "TypeError", _MESSAGE_RE)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     operations = [op for op in _operands.operations(ctx, location, _PRODUCTS)
                   if len([o for o in op.operands if o.shape is not None]) == 2]

@@ -19,12 +19,12 @@ import re
 from jax_nbhelp.catalog import _entry, _operands, _shapes, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH563"
 TITLE = "A reshape into a shape of another size"
 MESSAGE = "cannot reshape array of shape"
-TRIGGERS = (MESSAGE,)
 
 _MESSAGE_RE = re.compile(r"cannot reshape array of shape (?P<old>\([\d, ]*\)) \(size "
                          r"(?P<size>\d+)\) into shape (?P<new>\([\d, -]*\)) \(size "
@@ -43,11 +43,10 @@ may be -1: JAX computes it from the others.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    found = _MESSAGE_RE.search(link.message) if link is not None else None
-    if link is None or found is None:
-        return None
+MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
+
+
+def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     size = int(found["size"])
     new = _shapes.shapes_in(found["new"])[0] if _shapes.shapes_in(found["new"]) else ()
     location = ctx.deepest_user_location()

@@ -24,7 +24,8 @@ from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.catalog._map_site import COLLECTIVE_RE, MapSite, map_site
 from jax_nbhelp.core.model import Diagnosis, Fix
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH401"
@@ -81,14 +82,10 @@ there the name is unbound.
 """)
 
 
-TRIGGERS = (MESSAGE,)
+MATCH = Match(MESSAGE, "NameError", _AXIS_RE)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(MESSAGE)
-    axis_match = _AXIS_RE.search(link.message) if link is not None else None
-    if link is None or axis_match is None or not link.is_a("NameError"):
-        return None
+def diagnose(ctx: ErrorContext, link: Link, axis_match: re.Match[str]) -> Diagnosis | None:
     axis = axis_match.group("axis")
     location = ctx.deepest_user_location()
     operation = (COLLECTIVE_RE.search(location.line) if location is not None else None) \

@@ -1,0 +1,44 @@
+"""An entry's claim, as data: which errors are its own, decided before its ``diagnose`` runs.
+
+An entry that declares ``MATCH = Match(text, kind, pattern)`` is asked only about an error
+whose chain holds an exception whose message carries ``text`` (of class ``kind``, where one
+is named, and fitting ``pattern``, where one is given); its ``diagnose`` then receives that
+exception, and the pattern's match when there is a pattern:
+``diagnose(ctx, link)`` or ``diagnose(ctx, link, found)``. The text is the entry's trigger
+in the catalog's index. An entry whose claim a declaration cannot state (several messages,
+a class name alone) names ``TRIGGERS`` and decides in ``diagnose(ctx)`` itself.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from jax_nbhelp.diagnosis.context import ErrorContext, Link
+
+
+@dataclass(frozen=True)
+class Match:
+    """The text every error an entry claims carries in a message, the class that raises it
+    (None: any) and a pattern the message fits (None: no pattern)."""
+
+    text: str
+    kind: str | None = None
+    pattern: re.Pattern[str] | None = None
+
+    @property
+    def triggers(self) -> tuple[str, ...]:
+        return (self.text,)
+
+    def arguments(self, ctx: ErrorContext) -> tuple[Link] | tuple[Link, re.Match[str]] | None:
+        """What ``diagnose`` receives after the context: the exception, and the pattern's
+        match; None when the error is not the entry's."""
+        link = ctx.find(self.text)
+        if link is None or (self.kind is not None and not link.is_a(self.kind)):
+            return None
+        if self.pattern is None:
+            return (link,)
+        found = self.pattern.search(link.message)
+        return None if found is None else (link, found)
