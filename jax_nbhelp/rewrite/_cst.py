@@ -152,14 +152,44 @@ class CountingTransformer(cst.CSTTransformer):
         self.changed = 0
 
 
-def transform(code: str, transformer: CountingTransformer, nothing: str) -> cst.Module:
-    """``code`` parsed and rewritten by ``transformer``; refused with ``nothing`` when it
-    changed nothing (or when the code does not parse)."""
+class LineTransformer(CountingTransformer):
+    """A counting transformer about one line of the code (``lineno``, 1-based); it may
+    refuse the rewrite with a sentence (``refusal``) when it finds what it cannot change."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, lineno: int) -> None:
+        super().__init__()
+        self.lineno = lineno
+        self.refusal: str | None = None
+
+    def spans(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` covers the line (False for a node the parse did not place)."""
+        position = self.get_metadata(PositionProvider, node, None)
+        return position is not None and position.start.line <= self.lineno <= position.end.line
+
+    def starts(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` begins on the line."""
+        position = self.get_metadata(PositionProvider, node, None)
+        return position is not None and position.start.line == self.lineno
+
+
+def transform(code: str, transformer: CountingTransformer, nothing: str, *,
+              once: bool = False) -> cst.Module:
+    """``code`` parsed and rewritten by ``transformer``; refused with the transformer's own
+    refusal, or with ``nothing`` when it changed nothing (with ``once``: when it did not
+    change exactly one thing), or when the code does not parse."""
     try:
         module = cst.parse_module(code)
     except cst.ParserSyntaxError:
         raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    fixed = module.visit(transformer)
-    if not transformer.changed:
+    if isinstance(transformer, LineTransformer):
+        fixed = MetadataWrapper(module).visit(transformer)
+    else:
+        fixed = module.visit(transformer)
+    refusal = getattr(transformer, "refusal", None)
+    if refusal is not None:
+        raise CannotRewrite(refusal)
+    if not transformer.changed or (once and transformer.changed != 1):
         raise CannotRewrite(nothing)
     return fixed

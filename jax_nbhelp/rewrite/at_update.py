@@ -16,8 +16,8 @@ from collections.abc import Collection
 from functools import lru_cache
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
+from ._cst import LineTransformer, transform
 from .errors import CannotRewrite
 from .magics import rewrite_line
 
@@ -66,29 +66,20 @@ def update_target(node: cst.Subscript) -> tuple[cst.BaseAssignTargetExpression, 
     return holder, at
 
 
-class _AtUpdate(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
+class _AtUpdate(LineTransformer):
     def __init__(self, lineno: int, basic: Collection[str]) -> None:
-        super().__init__()
-        self.lineno = lineno
+        super().__init__(lineno)
         self.basic = basic
-        self.changed = 0
-        self.refusal: str | None = None
-
-    def _on_line(self, node: cst.CSTNode) -> bool:
-        position = self.get_metadata(PositionProvider, node)
-        return bool(position.start.line <= self.lineno <= position.end.line)
 
     def leave_Assign(self, original_node: cst.Assign,
                      updated_node: cst.Assign) -> cst.BaseSmallStatement:
-        if not self._on_line(original_node):
+        if not self.spans(original_node):
             return updated_node
         targets = [t.target for t in updated_node.targets]
         if len(targets) != 1 or not isinstance(targets[0], cst.Subscript):
             if any(isinstance(t, cst.Subscript) for t in targets):
-                self.refusal = ("the assignment has several targets; write one "
-                                "`x = x.at[i].set(v)` per array")
+                self.refusal = (f"Line {self.lineno}: the assignment has several targets; "
+                                "write one `x = x.at[i].set(v)` per array.")
             return updated_node
         holder, at = update_target(targets[0])
         call = _method(at, "set", updated_node.value)
@@ -98,7 +89,7 @@ class _AtUpdate(cst.CSTTransformer):
 
     def leave_AugAssign(self, original_node: cst.AugAssign,
                         updated_node: cst.AugAssign) -> cst.BaseSmallStatement:
-        if not self._on_line(original_node) or not isinstance(updated_node.target,
+        if not self.spans(original_node) or not isinstance(updated_node.target,
                                                               cst.Subscript):
             return updated_node
         target = updated_node.target
@@ -110,7 +101,8 @@ class _AtUpdate(cst.CSTTransformer):
         else:
             binary = _BINARY.get(kind)
             if binary is None:
-                self.refusal = "jax_nbhelp does not know this in-place operator"
+                self.refusal = (f"Line {self.lineno}: jax_nbhelp does not know this in-place "
+                                "operator.")
                 return updated_node
             current = target.with_changes(lpar=[], rpar=[])
             combined = cst.BinaryOperation(left=current, operator=binary(),
@@ -135,18 +127,9 @@ def _method(at: cst.Subscript, name: str, value: cst.BaseExpression) -> cst.Call
 
 def at_update_python(source: str, lineno: int, basic: Collection[str] = ()) -> str:
     """Like :func:`at_update` for plain Python (no IPython syntax)."""
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
-    except cst.ParserSyntaxError:
-        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    transformer = _AtUpdate(lineno, basic)
-    fixed = wrapper.visit(transformer)
-    if transformer.refusal is not None:
-        raise CannotRewrite(f"Line {lineno}: {transformer.refusal}.")
-    if transformer.changed != 1:
-        raise CannotRewrite(f"Line {lineno} has no single item assignment `x[i] = v` (or "
-                            "`x[i] += v`) to rewrite.")
-    return fixed.code
+    nothing = (f"Line {lineno} has no single item assignment `x[i] = v` (or `x[i] += v`) to "
+               "rewrite.")
+    return transform(source, _AtUpdate(lineno, basic), nothing, once=True).code
 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again

@@ -13,11 +13,9 @@ from __future__ import annotations
 from functools import lru_cache
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ._cst import dotted_name
+from ._cst import LineTransformer, dotted_name, transform
 from ._keywords import set_keyword
-from .errors import CannotRewrite
 from .magics import rewrite_line
 
 __all__ = ["add_has_aux"]
@@ -25,19 +23,14 @@ __all__ = ["add_has_aux"]
 _GRADS = ("grad", "value_and_grad")
 
 
-class _HasAux(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
+class _HasAux(LineTransformer):
     def __init__(self, lineno: int, aux: str) -> None:
-        super().__init__()
-        self.lineno = lineno
+        super().__init__(lineno)
         self.aux = aux
-        self.changed = 0
 
     def leave_Assign(self, original_node: cst.Assign,
                      updated_node: cst.Assign) -> cst.Assign:
-        position = self.get_metadata(PositionProvider, original_node)
-        if not position.start.line <= self.lineno <= position.end.line:
+        if not self.spans(original_node):
             return updated_node
         call = updated_node.value
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Call)):
@@ -66,17 +59,9 @@ class _HasAux(cst.CSTTransformer):
 
 
 def _python(source: str, lineno: int, aux: str) -> str:
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
-    except cst.ParserSyntaxError:
-        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    transformer = _HasAux(lineno, aux)
-    fixed = wrapper.visit(transformer)
-    if transformer.changed != 1:
-        raise CannotRewrite(f"Line {lineno} is not one assignment of a jax.grad(f)(...) or "
-                            "jax.value_and_grad(f)(...) call, which is what jax_nbhelp "
-                            "rewrites.")
-    return fixed.code
+    nothing = (f"Line {lineno} is not one assignment of a jax.grad(f)(...) or "
+               "jax.value_and_grad(f)(...) call, which is what jax_nbhelp rewrites.")
+    return transform(source, _HasAux(lineno, aux), nothing, once=True).code
 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again

@@ -8,28 +8,23 @@ from __future__ import annotations
 from functools import lru_cache
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .errors import CannotRewrite
+from ._cst import LineTransformer, transform
 from .magics import rewrite_line
 
 __all__ = ["list_returns_as_tuples", "returns_as_one_tuple"]
 
 
-class _Returns(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
+class _Returns(LineTransformer):
     def __init__(self, def_line: int) -> None:
-        super().__init__()
-        self.def_line = def_line
+        super().__init__(def_line)
         self.depth = 0  # > 0 inside the function (nested defs are left alone)
         self.nested = 0
-        self.changed = 0
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
         if self.depth:
             self.nested += 1
-        elif self.get_metadata(PositionProvider, node.name).start.line == self.def_line:
+        elif self.starts(node.name):
             self.depth = 1
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef,
@@ -50,16 +45,9 @@ class _Returns(cst.CSTTransformer):
 
 
 def _python(source: str, def_line: int) -> str:
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
-    except cst.ParserSyntaxError:
-        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    transformer = _Returns(def_line)
-    fixed = wrapper.visit(transformer)
-    if not transformer.changed:
-        raise CannotRewrite(f"The function defined on line {def_line} has no return of a "
-                            "single value to put in a tuple.")
-    return fixed.code
+    nothing = (f"The function defined on line {def_line} has no return of a single value to "
+               "put in a tuple.")
+    return transform(source, _Returns(def_line), nothing).code
 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again
@@ -68,23 +56,16 @@ def returns_as_one_tuple(source: str, def_line: int) -> str:
     return rewrite_line(source, def_line, lambda code: _python(code, def_line))
 
 
-class _ListReturns(cst.CSTTransformer):
+class _ListReturns(LineTransformer):
     """``return [a, b]`` (or a lambda's ``[a, b]``) of the function on a line: a tuple."""
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
     def __init__(self, def_line: int, name: str) -> None:
-        super().__init__()
-        self.def_line = def_line
+        super().__init__(def_line)
         self.name = name
         self.inside = 0
-        self.changed = 0
-
-    def _starts_here(self, node: cst.CSTNode) -> bool:
-        return bool(self.get_metadata(PositionProvider, node).start.line == self.def_line)
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        if self.inside or (node.name.value == self.name and self._starts_here(node.name)):
+        if self.inside or (node.name.value == self.name and self.starts(node.name)):
             self.inside += 1
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef,
@@ -100,7 +81,7 @@ class _ListReturns(cst.CSTTransformer):
 
     def leave_Lambda(self, original_node: cst.Lambda,
                      updated_node: cst.Lambda) -> cst.Lambda:
-        if (self.name == "<lambda>" and self._starts_here(original_node)
+        if (self.name == "<lambda>" and self.starts(original_node)
                 and isinstance(updated_node.body, cst.List)):
             self.changed += 1
             return updated_node.with_changes(body=_as_tuple(updated_node.body))
@@ -115,16 +96,8 @@ def _as_tuple(node: cst.List) -> cst.Tuple:
 
 
 def _lists_python(source: str, def_line: int, name: str) -> str:
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
-    except cst.ParserSyntaxError:
-        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    transformer = _ListReturns(def_line, name)
-    fixed = wrapper.visit(transformer)
-    if not transformer.changed:
-        raise CannotRewrite(f"{name} (line {def_line}) returns no list literal to make a "
-                            "tuple.")
-    return fixed.code
+    nothing = f"{name} (line {def_line}) returns no list literal to make a tuple."
+    return transform(source, _ListReturns(def_line, name), nothing).code
 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again

@@ -15,10 +15,8 @@ from functools import lru_cache
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ._cst import dotted_name
-from .errors import CannotRewrite
+from ._cst import LineTransformer, dotted_name, transform
 from .magics import rewrite_line
 
 __all__ = ["cast_argument", "cast_passed", "cast_value", "read_ref_argument", "replace_callee",
@@ -29,18 +27,13 @@ def _wrap(value: cst.BaseExpression, wrapper: str) -> cst.Call:
     return cst.Call(func=cst.parse_expression(wrapper), args=[cst.Arg(value)])
 
 
-class _Wrapper(cst.CSTTransformer):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
+class _Wrapper(LineTransformer):
     def __init__(self, lineno: int, change: Callable[[cst.CSTNode], cst.CSTNode | None]) -> None:
-        super().__init__()
-        self.lineno = lineno
+        super().__init__(lineno)
         self.change = change
-        self.changed = 0
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> Any:
-        position = self.get_metadata(PositionProvider, original_node, None)
-        if position is not None and position.start.line <= self.lineno <= position.end.line:
+        if self.spans(original_node):
             changed = self.change(updated_node)
             if changed is not None:
                 self.changed += 1
@@ -50,15 +43,7 @@ class _Wrapper(cst.CSTTransformer):
 
 def _apply(source: str, lineno: int, change: Callable[[cst.CSTNode], cst.CSTNode | None],
            nothing: str) -> str:
-    try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
-    except cst.ParserSyntaxError:
-        raise CannotRewrite("The cell is not valid Python, so it can't be rewritten.") from None
-    transformer = _Wrapper(lineno, change)
-    fixed = wrapper.visit(transformer)
-    if not transformer.changed:
-        raise CannotRewrite(nothing)
-    return fixed.code
+    return transform(source, _Wrapper(lineno, change), nothing).code
 
 
 Edit = Callable[[cst.BaseExpression], cst.BaseExpression | None]
