@@ -60,8 +60,11 @@ def unmet(example: Example) -> str | None:
 GPU_INTERPRETER = "jax._src.pallas.mosaic_gpu.interpret"
 
 
-# What the tracer entries' examples import: jit, jnp, and partial for static_argnames.
-TRACING_IMPORTS = "import jax, jax.numpy as jnp\nfrom functools import partial"
+# What most examples import first; the tracer entries add partial (for static_argnames).
+JAX_IMPORTS = "import jax, jax.numpy as jnp"
+LAX_IMPORTS = JAX_IMPORTS + "\nfrom jax import lax"
+NUMPY_IMPORTS = JAX_IMPORTS + "\nimport numpy as np"
+TRACING_IMPORTS = JAX_IMPORTS + "\nfrom functools import partial"
 
 
 def corrected(imports: str, before: str, after: str, failing: str, fix: str,

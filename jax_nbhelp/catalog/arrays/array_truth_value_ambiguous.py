@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -31,14 +31,12 @@ CODE = "JNH504"
 TITLE = "True or False asked of an array of several elements"
 MESSAGE = "The truth value of an array with more than one element is ambiguous"
 
-_IMPORTS = "import jax, jax.numpy as jnp"
-
 EXAMPLES = (
-    corrected_cell((_IMPORTS, "x = jnp.array([-1.0, 2.0, 3.0])"),
+    corrected_cell((JAX_IMPORTS, "x = jnp.array([-1.0, 2.0, 3.0])"),
                    "if x > 0:\n    y = jnp.log(x)\nelse:\n    y = x",
                    "y = jnp.where(x > 0, jnp.log(jnp.abs(x)), x)", NO_FIX,
                    "float(y[0]) == -1.0"),
-    corrected_cell((_IMPORTS, "x = jnp.array([0.5, 2.0, 4.0])"),
+    corrected_cell((JAX_IMPORTS, "x = jnp.array([0.5, 2.0, 4.0])"),
                    "inside = (x > 0) and (x < 3)", "inside = (x > 0) & (x < 3)", NO_FIX,
                    "inside.tolist() == [True, True, False]"),
 )

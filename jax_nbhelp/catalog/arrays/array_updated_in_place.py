@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _scopes, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example, corrected, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, Example, corrected, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.line_values import Value
@@ -30,14 +30,12 @@ TITLE = "Item assignment into a JAX array"
 MESSAGE = "JAX arrays are immutable and do not support in-place item assignment"
 _OLD_MESSAGE = "JAX arrays are immutable"  # older releases: "... perhaps you want jax.ops"
 
-_IMPORTS = "import jax, jax.numpy as jnp"
-
 EXAMPLES = (
-    corrected_cell((_IMPORTS, "grid = jnp.zeros(5)"), "grid[2] = 7.0",
+    corrected_cell((JAX_IMPORTS, "grid = jnp.zeros(5)"), "grid[2] = 7.0",
                    "grid = grid.at[2].set(7.0)", "Use grid.at[2].set(7.0)",
                    "grid.tolist() == [0.0, 0.0, 7.0, 0.0, 0.0]"),
     # In a loop inside a function defined in an earlier cell: the local array is rebound.
-    corrected(_IMPORTS,
+    corrected(JAX_IMPORTS,
               "def doubled_steps(values):\n    out = jnp.zeros(len(values))\n"
               "    for i in range(len(values)):\n        out[i] += 2 * values[i]\n"
               "    return out",
@@ -47,7 +45,7 @@ EXAMPLES = (
               "steps = doubled_steps(jnp.arange(3.0))", "Use out.at[i].add(...)",
               "steps.tolist() == [0.0, 2.0, 4.0]"),
     # An attribute of an object: the object is rebound to the new array.
-    corrected(_IMPORTS,
+    corrected(JAX_IMPORTS,
               "class Layer:\n    def __init__(self):\n        self.w = jnp.ones(3)\n"
               "    def clear_first(self):\n        self.w[0] = 0.0\n\nlayer = Layer()",
               "class Layer:\n    def __init__(self):\n        self.w = jnp.ones(3)\n"
@@ -57,13 +55,13 @@ EXAMPLES = (
               "layer.w.tolist() == [0.0, 1.0, 1.0]"),
     # An index array that repeats a position: NumPy's `+=` adds once there, and so does the
     # rewrite (`.at[idx].add` would add twice).
-    Example(setup=(_IMPORTS, "counts = jnp.zeros(3)\npicked = jnp.array([0, 0, 2])"),
+    Example(setup=(JAX_IMPORTS, "counts = jnp.zeros(3)\npicked = jnp.array([0, 0, 2])"),
             failing="counts[picked] += 1", fix="Use counts.at[picked].set(...)",
             check="counts.tolist() == [1.0, 0.0, 1.0]",
-            fixed=(_IMPORTS, "counts = jnp.zeros(3)\npicked = jnp.array([0, 0, 2])",
+            fixed=(JAX_IMPORTS, "counts = jnp.zeros(3)\npicked = jnp.array([0, 0, 2])",
                    "counts = counts.at[picked].set(counts[picked] + 1)")),
     # A function that changes its argument for the caller: no rewrite reaches the caller.
-    corrected(_IMPORTS, "def reset(buffer):\n    buffer[0] = 0.0",
+    corrected(JAX_IMPORTS, "def reset(buffer):\n    buffer[0] = 0.0",
               "def reset(buffer):\n    return buffer.at[0].set(0.0)",
               "state = jnp.ones(2)\nreset(state)", NO_FIX,
               "reset(jnp.ones(2)).tolist() == [0.0, 1.0]"),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 
@@ -34,7 +34,6 @@ NONE_VALUE = "is not a valid value for jnp.array"
 _VALUE_RE = re.compile(r"Value (?P<value>.+?) with dtype (?P<dtype>\S+) is not a valid JAX "
                        r"array type")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _TREE = ("class Box:\n    def __init__(self, value):\n        self.value = jnp.asarray(value)\n\n"
          "jax.tree_util.register_pytree_node(\n    Box, lambda box: ((box.value,), None),\n"
          "    lambda _, leaves: Box(*leaves))")
@@ -46,12 +45,12 @@ _TREE_FIXED = ("class Box:\n    def __init__(self, value):\n"
                "_rebuild)")
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS,), "labels = jnp.array(['cat', 'dog', 'cat'])",
+    corrected_cell((JAX_IMPORTS,), "labels = jnp.array(['cat', 'dog', 'cat'])",
                    "codes = {'cat': 0, 'dog': 1}\n"
                    "labels = jnp.array([codes[n] for n in ['cat', 'dog', 'cat']])",
                    NO_FIX, "labels.tolist() == [0, 1, 0]"),
     # jax.jacobian rebuilds the user's pytree with None leaves: __init__ must not convert.
-    corrected(_IMPORTS, _TREE, _TREE_FIXED,
+    corrected(JAX_IMPORTS, _TREE, _TREE_FIXED,
               "box = Box(jnp.arange(3.0))\nslopes = jax.jacobian(lambda b: b)(box)", NO_FIX,
               "slopes.value.value.shape == (3, 3)"),
 )

@@ -18,7 +18,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import corrected
+from jax_nbhelp.catalog._example import NUMPY_IMPORTS, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.line_values import Value
@@ -28,10 +28,8 @@ CODE = "JNH505"
 TITLE = "A NumPy array indexed with a traced value"
 ERROR = "TracerArrayConversionError"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nimport numpy as np"
-
 EXAMPLES = (
-    corrected(_IMPORTS,
+    corrected(NUMPY_IMPORTS,
               "prices = np.array([3, 5, 8, 13], dtype=np.int32)\n\n@jax.jit\n"
               "def cost(item, count):\n    return prices[item] * count",
               "prices = np.array([3, 5, 8, 13], dtype=np.int32)\n\n@jax.jit\n"

@@ -19,7 +19,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _scopes, _tracing
-from jax_nbhelp.catalog._example import corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -32,15 +32,14 @@ MESSAGE = "requires ndarray or scalar arguments, got <class '"
 _MESSAGE_RE = re.compile(r"(?P<function>\w+) requires ndarray or scalar arguments, got "
                          r"<class '(?P<kind>list|tuple)'> at position (?P<position>\d+)")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _SPREAD = "def spread(points):\n    return jnp.max(points) - jnp.min(points)"
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS,), "average = jnp.mean([0.5, 0.25])",
+    corrected_cell((JAX_IMPORTS,), "average = jnp.mean([0.5, 0.25])",
                    "average = jnp.mean(jnp.asarray([0.5, 0.25]))",
                    "Wrap the list in jnp.asarray", "float(average) == 0.375"),
     # The sequence is a parameter: it is wrapped where the caller passes it.
-    corrected_cell((_IMPORTS, _SPREAD), "width = spread((3.0, 1.0, 2.0))",
+    corrected_cell((JAX_IMPORTS, _SPREAD), "width = spread((3.0, 1.0, 2.0))",
                    "width = spread(jnp.asarray((3.0, 1.0, 2.0)))",
                    "Wrap the tuple in jnp.asarray", "float(width) == 2.0"),
 )

@@ -17,7 +17,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -28,11 +28,10 @@ _MESSAGE_RE = re.compile(r"differentiating with respect to argnums=(?P<argnums>.
                          r"at least (?P<need>\d+) positional arguments")
 TRIGGERS = ("differentiating with respect to argnums",)
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _LOSS = "def loss(w, b, x):\n    return jnp.sum((w * x + b) ** 2)"
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _LOSS),
+    corrected_cell((JAX_IMPORTS, _LOSS),
                    "g = jax.grad(loss, argnums=1)(jnp.ones(2), b=0.5, x=jnp.ones(2))",
                    "g = jax.grad(loss, argnums=1)(jnp.ones(2), 0.5, jnp.ones(2))", NO_FIX,
                    "float(g) == 6.0"),

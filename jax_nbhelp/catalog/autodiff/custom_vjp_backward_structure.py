@@ -23,7 +23,7 @@ import re
 from typing import Any
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import NO_FIX, corrected
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -37,7 +37,6 @@ _STRUCTURES = re.compile(r"bwd output structure (?P<bwd>PyTreeDef\(.*?\)) for pr
                          r"structure (?P<primal>PyTreeDef\(.*?\))\.?$", re.S)
 _CUSTOM_VJP = "jax._src.custom_derivatives.custom_vjp"
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _RULE = ("@jax.custom_vjp\ndef clipped(x):\n    return x\n\n"
          "def clipped_fwd(x):\n    return x, None\n\n"
          "def clipped_bwd(_, g):\n    return jnp.clip(g, -1.0, 1.0)\n\n"
@@ -47,11 +46,11 @@ _TWO = ("@jax.custom_vjp\ndef scale(x, s):\n    return x * s\n\n"
         "def scale_bwd(s, g):\n    return (g * s,)\n\nscale.defvjp(scale_fwd, scale_bwd)")
 
 EXAMPLES = (
-    corrected(_IMPORTS, _RULE, _RULE.replace("return jnp.clip(g, -1.0, 1.0)",
+    corrected(JAX_IMPORTS, _RULE, _RULE.replace("return jnp.clip(g, -1.0, 1.0)",
                                              "return (jnp.clip(g, -1.0, 1.0),)"),
               "g = jax.grad(lambda x: 3.0 * clipped(x))(2.0)",
               "Return a tuple from clipped_bwd", "float(g) == 1.0"),
-    corrected(_IMPORTS, _TWO, _TWO.replace("return (g * s,)", "return (g * s, None)"),
+    corrected(JAX_IMPORTS, _TWO, _TWO.replace("return (g * s,)", "return (g * s, None)"),
               "g = jax.grad(scale)(2.0, 3.0)", NO_FIX, "float(g) == 3.0"),
 )
 

@@ -16,7 +16,7 @@ teach it in the custom derivatives tutorial.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -25,13 +25,12 @@ CODE = "JNH525"
 TITLE = "Forward-mode differentiation of a custom_vjp function"
 MESSAGE = "can't apply forward-mode autodiff (jvp) to a custom_vjp function"
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _SOFT = ("@jax.custom_vjp\ndef soft(x):\n    return jnp.tanh(x)\n\n"
          "def soft_fwd(x):\n    y = jnp.tanh(x)\n    return y, y\n\n"
          "def soft_bwd(y, g):\n    return (g * (1 - y ** 2),)\n\nsoft.defvjp(soft_fwd, soft_bwd)")
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _SOFT), "slope = jax.jacfwd(soft)(0.0)",
+    corrected_cell((JAX_IMPORTS, _SOFT), "slope = jax.jacfwd(soft)(0.0)",
                    "slope = jax.jacrev(soft)(0.0)", NO_FIX, "float(slope) == 1.0"),
 )
 

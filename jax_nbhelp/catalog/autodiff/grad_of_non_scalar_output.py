@@ -20,7 +20,7 @@ import math
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value, shape_text
@@ -33,15 +33,13 @@ MESSAGE = "Gradient only defined for scalar-output functions. Output had shape"
 
 _SHAPE_RE = re.compile(r"Output had shape: \((?P<shape>[^)]*)\)")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
-
 EXAMPLES = (
-    corrected_cell((_IMPORTS, "def predict(w):\n    return jnp.ones((1, 3)) @ w"),
+    corrected_cell((JAX_IMPORTS, "def predict(w):\n    return jnp.ones((1, 3)) @ w"),
                    "slope = jax.grad(predict)(jnp.arange(3.0))",
                    "slope = jax.grad(lambda *args: predict(*args).reshape(()))"
                    "(jnp.arange(3.0))",
                    "Differentiate the only element", "slope.tolist() == [1.0, 1.0, 1.0]"),
-    corrected_cell((_IMPORTS, "def cube(x):\n    return x ** 3"),
+    corrected_cell((JAX_IMPORTS, "def cube(x):\n    return x ** 3"),
                    "slopes = jax.grad(cube)(jnp.arange(3.0))",
                    "slopes = jax.vmap(jax.grad(cube))(jnp.arange(3.0))", NO_FIX,
                    "slopes.tolist() == [0.0, 3.0, 12.0]"),

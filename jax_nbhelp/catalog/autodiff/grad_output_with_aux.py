@@ -18,7 +18,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -29,15 +29,14 @@ CODE = "JNH522"
 TITLE = "jax.grad of a function that returns (value, aux)"
 MESSAGE = "Gradient only defined for scalar-output functions. Output was ("
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _LOSS = ("def loss(w):\n    prediction = w * 2.0\n"
          "    return jnp.sum(prediction ** 2), prediction")
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _LOSS), "g = jax.grad(loss)(jnp.ones(2))",
+    corrected_cell((JAX_IMPORTS, _LOSS), "g = jax.grad(loss)(jnp.ones(2))",
                    "g, aux = jax.grad(loss, has_aux=True)(jnp.ones(2))", "Pass has_aux=True",
                    "g.tolist() == [8.0, 8.0] and aux.tolist() == [2.0, 2.0]"),
-    corrected_cell((_IMPORTS, _LOSS), "value, g = jax.value_and_grad(loss)(jnp.ones(2))",
+    corrected_cell((JAX_IMPORTS, _LOSS), "value, g = jax.value_and_grad(loss)(jnp.ones(2))",
                    "(value, aux), g = jax.value_and_grad(loss, has_aux=True)(jnp.ones(2))",
                    "Pass has_aux=True", "float(value) == 8.0 and g.tolist() == [8.0, 8.0]"),
 )

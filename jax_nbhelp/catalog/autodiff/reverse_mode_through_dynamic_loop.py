@@ -17,7 +17,7 @@ dynamic bounds in ``wigner``), tensorflow/tensorflow#62828 (TFP-on-JAX ``gram_sc
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -26,12 +26,11 @@ CODE = "JNH523"
 TITLE = "Reverse-mode differentiation through a loop of unknown length"
 MESSAGE = "Reverse-mode differentiation does not work for lax.while_loop"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
 _GROW = ("def grow(rate):\n"
          "    return lax.while_loop(lambda v: v < 10.0, lambda v: v * rate, 1.0)")
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _GROW), "slope = jax.grad(grow)(2.0)",
+    corrected_cell((LAX_IMPORTS, _GROW), "slope = jax.grad(grow)(2.0)",
                    "slope = jax.jacfwd(grow)(2.0)", NO_FIX, "float(slope) == 32.0"),
 )
 

@@ -17,7 +17,7 @@ callbacks tutorial.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import NO_FIX, NUMPY_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -27,7 +27,6 @@ PURE = "Pure callbacks do not support JVP"
 IO = "IO callbacks do not support JVP"
 TRIGGERS = (PURE, IO)
 
-_IMPORTS = "import jax, jax.numpy as jnp\nimport numpy as np"
 _HOST = ("def host_sin(x):\n    return jax.pure_callback(np.sin, jax.ShapeDtypeStruct("
          "x.shape, x.dtype), x)")
 _WITH_RULE = ("@jax.custom_jvp\ndef host_sin(x):\n    return jax.pure_callback(np.sin, "
@@ -36,7 +35,7 @@ _WITH_RULE = ("@jax.custom_jvp\ndef host_sin(x):\n    return jax.pure_callback(n
               "    return host_sin(x), jnp.cos(x) * t")
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _HOST), "slope = jax.grad(host_sin)(jnp.array(0.0))",
+    corrected_cell((NUMPY_IMPORTS, _HOST), "slope = jax.grad(host_sin)(jnp.array(0.0))",
                    _WITH_RULE + "\n\nslope = jax.grad(host_sin)(jnp.array(0.0))", NO_FIX,
                    "float(slope) == 1.0"),
 )

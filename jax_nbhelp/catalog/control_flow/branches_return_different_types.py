@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -43,10 +43,8 @@ _STRUCTURE_RE = re.compile(r"(?P<a>true_fun|false_fun|branch ?\d+) output is (?P
                            r"but (?P<b>true_fun|false_fun|branch ?\d+) output is "
                            r"(?P<b_kind>.+?), so")
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
-
 EXAMPLES = (
-    corrected_cell((_IMPORTS, "x = jnp.arange(3.0)"),
+    corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)"),
                    "low, high = lax.cond(x.sum() > 1,\n"
                    "                     lambda v: [v.min(), v.max()],\n"
                    "                     lambda v: (v.max(), v.min()), x)",
@@ -54,7 +52,7 @@ EXAMPLES = (
                    "                     lambda v: (v.min(), v.max()),\n"
                    "                     lambda v: (v.max(), v.min()), x)",
                    "Return a tuple from both branches", "float(high) == 2.0"),
-    corrected_cell((_IMPORTS, "x = jnp.arange(3.0)"),
+    corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)"),
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v[:2], x)",
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v.at[2:].set(0), x)",
                    NO_FIX, "y.tolist() == [0.0, 2.0, 4.0]"),

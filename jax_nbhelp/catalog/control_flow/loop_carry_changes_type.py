@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _operands, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -45,15 +45,14 @@ _KEY_RE = re.compile(r"\[(?:(?P<index>\d+)|'(?P<key>[^']*)')\]$")
 # Where each loop takes its initial carry (positional index).
 _INIT = {"scan": 1, "while_loop": 2, "fori_loop": 3}
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
 _STEP = "def step(total, x):\n    total = total + x / 2\n    return total, total"
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _STEP), "final, partial = lax.scan(step, jnp.int32(0), "
+    corrected_cell((LAX_IMPORTS, _STEP), "final, partial = lax.scan(step, jnp.int32(0), "
                                       "jnp.arange(4.0))",
                    "final, partial = lax.scan(step, jnp.float32(0), jnp.arange(4.0))",
                    "Start the carry as float32", "float(final) == 3.0"),
-    corrected_cell((_IMPORTS, "counts = jnp.zeros(2, jnp.int32)"),
+    corrected_cell((LAX_IMPORTS, "counts = jnp.zeros(2, jnp.int32)"),
                    "steps, halves = lax.while_loop(lambda c: c[0] < 3,\n"
                    "                               lambda c: (c[0] + 1, c[1] + 0.5),\n"
                    "                               (0, counts))",
@@ -61,7 +60,7 @@ EXAMPLES = (
                    "                               lambda c: (c[0] + 1, c[1] + 0.5),\n"
                    "                               (0, counts.astype(jnp.float32)))",
                    "Start the carry as float32", "halves.tolist() == [1.5, 1.5]"),
-    corrected_cell((_IMPORTS,), "final, _ = lax.scan(lambda c, x: (jnp.stack([c, x]), x), "
+    corrected_cell((LAX_IMPORTS,), "final, _ = lax.scan(lambda c, x: (jnp.stack([c, x]), x), "
                                 "0.0, jnp.ones(3))",
                    "final, _ = lax.scan(lambda c, x: (c + x, x), 0.0, jnp.ones(3))", NO_FIX,
                    "float(final) == 3.0"),

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -28,13 +28,11 @@ MESSAGE = "cond_fun must return a boolean scalar"
 
 _TYPE_RE = re.compile(r"got output type\(s\) \[ShapedArray\((?P<dtype>\w+)\[(?P<shape>[^\]]*)\]")
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
-
 EXAMPLES = (
-    corrected_cell((_IMPORTS,), "left = lax.while_loop(lambda n: n, lambda n: n - 1.0, 3.0)",
+    corrected_cell((LAX_IMPORTS,), "left = lax.while_loop(lambda n: n, lambda n: n - 1.0, 3.0)",
                    "left = lax.while_loop(lambda n: n != 0, lambda n: n - 1.0, 3.0)", NO_FIX,
                    "float(left) == 0.0"),
-    corrected_cell((_IMPORTS, "limits = jnp.array([2.0, 3.0])"),
+    corrected_cell((LAX_IMPORTS, "limits = jnp.array([2.0, 3.0])"),
                    "done = lax.while_loop(lambda c: c < limits, lambda c: c + 1, jnp.zeros(2))",
                    "done = lax.while_loop(lambda c: (c < limits).any(), lambda c: c + 1, "
                    "jnp.zeros(2))", NO_FIX, "done.tolist() == [3.0, 3.0]"),

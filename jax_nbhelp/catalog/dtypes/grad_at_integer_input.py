@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value
@@ -30,14 +30,13 @@ CODE = "JNH513"
 TITLE = "jax.grad at an integer input"
 MESSAGE = "requires real- or complex-valued inputs"
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _SQUARE = "def square(x):\n    return x ** 2"
 _ENERGY = "def energy(x):\n    return jnp.sum(x ** 2)\n\npositions = jnp.arange(3)"
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _SQUARE), "slope = jax.grad(square)(3)",
+    corrected_cell((JAX_IMPORTS, _SQUARE), "slope = jax.grad(square)(3)",
                    "slope = jax.grad(square)(3.0)", "Pass 3.0", "float(slope) == 6.0"),
-    corrected_cell((_IMPORTS, _ENERGY), "force = jax.grad(energy)(positions)",
+    corrected_cell((JAX_IMPORTS, _ENERGY), "force = jax.grad(energy)(positions)",
                    "force = jax.grad(energy)(positions.astype(jnp.float32))",
                    "Pass positions as float32", "force.tolist() == [0.0, 2.0, 4.0]"),
 )

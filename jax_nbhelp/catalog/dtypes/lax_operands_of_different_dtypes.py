@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _operands, _tracing
-from jax_nbhelp.catalog._example import Example, corrected_cell
+from jax_nbhelp.catalog._example import LAX_IMPORTS, Example, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -39,22 +39,21 @@ _UPDATES = frozenset({"dynamic_update_slice", "dynamic_update_index_in_dim",
                       "dynamic_update_slice_in_dim", "scatter", "scatter_add", "scatter_mul",
                       "scatter_min", "scatter_max", "scatter_apply"})
 
-_IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
 _COUNTS = "counts = jnp.array([1, 3])\nweights = jnp.array([0.5, 0.5])"
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _COUNTS), "total = lax.add(counts, weights)",
+    corrected_cell((LAX_IMPORTS, _COUNTS), "total = lax.add(counts, weights)",
                    "total = jnp.add(counts, weights)", "Use jnp.add",
                    "total.dtype == jnp.float32 and total.tolist() == [1.5, 3.5]"),
-    corrected_cell((_IMPORTS, _COUNTS), "total = lax.add(counts, weights)",
+    corrected_cell((LAX_IMPORTS, _COUNTS), "total = lax.add(counts, weights)",
                    "total = lax.add(counts.astype(jnp.float32), weights)",
                    "Cast counts to float32",
                    "total.dtype == jnp.float32 and total.tolist() == [1.5, 3.5]"),
-    Example(setup=(_IMPORTS, "cache = jnp.zeros(4, jnp.bfloat16)\nstep = jnp.ones(2) * 2"),
+    Example(setup=(LAX_IMPORTS, "cache = jnp.zeros(4, jnp.bfloat16)\nstep = jnp.ones(2) * 2"),
             failing="cache = lax.dynamic_update_slice(cache, step, (1,))",
             fix="Cast step to bfloat16",
             check="cache.dtype == jnp.bfloat16 and cache.tolist() == [0, 2, 2, 0]",
-            fixed=(_IMPORTS, "cache = jnp.zeros(4, jnp.bfloat16)\nstep = jnp.ones(2) * 2",
+            fixed=(LAX_IMPORTS, "cache = jnp.zeros(4, jnp.bfloat16)\nstep = jnp.ones(2) * 2",
                    "cache = lax.dynamic_update_slice(cache, step.astype(cache.dtype), (1,))")),
 )
 

@@ -21,7 +21,7 @@ the "Sharp bits" notebook and the 201 jit tutorial.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -29,7 +29,6 @@ CODE = "JNH551"
 TITLE = "@jax.jit on a method: self is not an array"
 TRIGGERS = (_jit_arguments.JIT,)
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _SCALER = ("class Scaler:\n    def __init__(self, factor, enabled):\n"
            "        self.factor = factor\n        self.enabled = enabled\n\n"
            "    @jax.jit\n    def apply(self, x):\n        if self.enabled:\n"
@@ -40,12 +39,12 @@ _CACHE = ("class Cache:\n    def __init__(self):\n        self.table = jnp.ones(
           "    @jax.jit\n    def lookup(self, i):\n        return self.table[i]")
 
 EXAMPLES = (
-    corrected(_IMPORTS, _SCALER + "\n\nscaler = Scaler(jnp.float32(2.0), True)",
+    corrected(JAX_IMPORTS, _SCALER + "\n\nscaler = Scaler(jnp.float32(2.0), True)",
               _REGISTERED + "\n\nscaler = Scaler(jnp.float32(2.0), True)",
               "out = scaler.apply(jnp.arange(3.0))", "Register Scaler as a pytree",
               "out.tolist() == [0.0, 2.0, 4.0]"),
     # __init__ computes its field: JAX could not rebuild the object from it.
-    corrected(_IMPORTS, _CACHE + "\n\ncache = Cache()",
+    corrected(JAX_IMPORTS, _CACHE + "\n\ncache = Cache()",
               _CACHE.replace("    @jax.jit\n", "") + "\n\ncache = Cache()",
               "value = cache.lookup(1)", NO_FIX, "float(value) == 1.0"),
 )

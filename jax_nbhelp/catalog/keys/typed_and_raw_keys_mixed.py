@@ -25,7 +25,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
@@ -46,34 +46,33 @@ TRIGGERS = (PROMOTION, NO_DTYPES, SEED, INVALID, INDICES, BRANCHES, SHAPES)
 _KEY_TYPE = re.compile(r"\.PRNGKeyArray$")
 _KEY_DTYPE = re.compile(r"key<\w+>")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _TYPED = "key = jax.random.key(0)"
 _RAW = "raw = jax.random.PRNGKey(1)"
 
 EXAMPLES = (
     # wrap_key_data on what is already a typed key: the key itself is meant.
     Example(
-        setup=(_IMPORTS, _TYPED),
+        setup=(JAX_IMPORTS, _TYPED),
         failing="noise = jax.random.normal(jax.random.wrap_key_data(key), (3,))",
         fix="Use key itself",
         check="bool((noise == jax.random.normal(jax.random.key(0), (3,))).all())",
-        fixed=(_IMPORTS, _TYPED, "noise = jax.random.normal(key, (3,))"),
+        fixed=(JAX_IMPORTS, _TYPED, "noise = jax.random.normal(key, (3,))"),
     ),
     # A typed key stacked with a raw one: one kind of key for both.
     Example(
-        setup=(_IMPORTS, _TYPED, _RAW),
+        setup=(JAX_IMPORTS, _TYPED, _RAW),
         failing="both = jnp.stack([key, raw])",
         fix=NO_FIX,
         check="both.shape == (2,)",
-        fixed=(_IMPORTS, _TYPED, _RAW, "both = jnp.stack([key, jax.random.wrap_key_data(raw)])"),
+        fixed=(JAX_IMPORTS, _TYPED, _RAW, "both = jnp.stack([key, jax.random.wrap_key_data(raw)])"),
     ),
     # Code written for raw keys indexes the two words of a typed key.
     Example(
-        setup=(_IMPORTS, _TYPED),
+        setup=(JAX_IMPORTS, _TYPED),
         failing="word = key[0]",
         fix=NO_FIX,
         check="int(word) == 0",
-        fixed=(_IMPORTS, _TYPED, "word = jax.random.key_data(key)[0]"),
+        fixed=(JAX_IMPORTS, _TYPED, "word = jax.random.key_data(key)[0]"),
     ),
 )
 

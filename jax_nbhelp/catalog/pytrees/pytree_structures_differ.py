@@ -20,7 +20,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -39,12 +39,11 @@ _TYPES_RE = re.compile(r"subtree of type\s*\n\s*(?P<a><class '[^']+'>|\S+)\s*\n.
 _LENGTHS_RE = re.compile(r"type (?P<kind>list|tuple) of length (?P<a>\d+), but the full pytree "
                          r"has a subtree of the same type but of length (?P<b>\d+)")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _TREES = ("grads = {'w': jnp.ones(2), 'bias': jnp.ones(1)}\n"
           "params = {'w': jnp.zeros(2), 'b': jnp.zeros(1)}")
 
 EXAMPLES = (
-    corrected_cell((_IMPORTS, _TREES),
+    corrected_cell((JAX_IMPORTS, _TREES),
                    "stepped = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)",
                    "grads = {'w': grads['w'], 'b': grads['bias']}\n"
                    "stepped = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)",

@@ -19,7 +19,7 @@ jax-ml/jax#17753 (a function passed through ``custom_vjp``). JAX's docs teach it
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
-from jax_nbhelp.catalog._example import corrected
+from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -27,7 +27,6 @@ CODE = "JNH542"
 TITLE = "An object of a class JAX cannot take apart"
 TRIGGERS = _jit_arguments.TRIGGERS
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _PARAMS = ("class Params:\n    def __init__(self, w, b):\n        self.w = w\n"
            "        self.b = b\n\n"
            "def loss(p, x):\n    return jnp.sum((p.w * x + p.b) ** 2)\n\n"
@@ -37,7 +36,7 @@ _REGISTERED = _PARAMS.replace(
     "meta_fields=[])\n\ndef loss")
 
 EXAMPLES = (
-    corrected(_IMPORTS, _PARAMS, _REGISTERED, "g = jax.grad(loss)(params, jnp.ones(2))",
+    corrected(JAX_IMPORTS, _PARAMS, _REGISTERED, "g = jax.grad(loss)(params, jnp.ones(2))",
               "Register Params as a pytree", "g.w.tolist() == [3.0, 3.0] and float(g.b) == 6.0"),
 )
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _operands, _shapes, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -28,13 +28,11 @@ MESSAGE = "dot_general requires contracting dimensions to have the same shape"
 
 _MESSAGE_RE = re.compile(r"got (?P<a>\([\d, ]*\)) and (?P<b>\([\d, ]*\))")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
-
 EXAMPLES = (
-    corrected_cell((_IMPORTS, "batch = jnp.ones((4, 5))\nweights = jnp.ones((3, 5))"),
+    corrected_cell((JAX_IMPORTS, "batch = jnp.ones((4, 5))\nweights = jnp.ones((3, 5))"),
                    "logits = batch @ weights", "logits = batch @ weights.T", NO_FIX,
                    "logits.shape == (4, 3)"),
-    corrected_cell((_IMPORTS, "@jax.jit\ndef layer(x, w):\n    return jnp.tanh(jnp.dot(x, w))"),
+    corrected_cell((JAX_IMPORTS, "@jax.jit\ndef layer(x, w):\n    return jnp.tanh(jnp.dot(x, w))"),
                    "h = layer(jnp.ones((2, 3)), jnp.ones((2, 3)))",
                    "h = layer(jnp.ones((2, 3)), jnp.ones((3, 2)))", NO_FIX,
                    "h.shape == (2, 2)"),

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _operands, _shapes, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -39,14 +39,12 @@ _SPELLINGS = {"add": ("add",), "sub": ("sub", "subtract"), "mul": ("mul", "multi
               "le": ("less_equal",), "ge": ("greater_equal",), "and": ("logical_and",),
               "or": ("logical_or",)}
 
-_IMPORTS = "import jax, jax.numpy as jnp"
-
 EXAMPLES = (
-    corrected_cell((_IMPORTS, "scores = jnp.ones((4, 3))\nbias = jnp.arange(4.0)"),
+    corrected_cell((JAX_IMPORTS, "scores = jnp.ones((4, 3))\nbias = jnp.arange(4.0)"),
                    "shifted = scores + bias", "shifted = scores + bias[:, None]", NO_FIX,
                    "shifted.shape == (4, 3)"),
     # Inside a jitted function: the tracers carry the shapes.
-    corrected_cell((_IMPORTS, "@jax.jit\ndef blend(a, b):\n    return 0.5 * a + 0.5 * b"),
+    corrected_cell((JAX_IMPORTS, "@jax.jit\ndef blend(a, b):\n    return 0.5 * a + 0.5 * b"),
                    "mix = blend(jnp.ones(3), jnp.ones(4))",
                    "mix = blend(jnp.ones(3), jnp.ones(3))", NO_FIX, "mix.shape == (3,)"),
 )

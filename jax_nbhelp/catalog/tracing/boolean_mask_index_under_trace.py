@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -21,13 +21,11 @@ CODE = "JNH304"
 TITLE = "Boolean mask index on a traced array"
 ERROR = "NonConcreteBooleanIndexError"
 
-_IMPORTS = "import jax, jax.numpy as jnp"
-
 EXAMPLES = (
-    corrected(_IMPORTS, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()",
+    corrected(JAX_IMPORTS, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()",
               "@jax.jit\ndef positive_sum(x):\n    return jnp.where(x > 0, x, 0).sum()",
               "out = positive_sum(jnp.array([1.0, -2.0, 3.0]))", NO_FIX, "float(out) == 4.0"),
-    corrected(_IMPORTS, "@jax.jit\ndef clip_negative(x):\n    return x.at[x < 0].set(0.0)",
+    corrected(JAX_IMPORTS, "@jax.jit\ndef clip_negative(x):\n    return x.at[x < 0].set(0.0)",
               "@jax.jit\ndef clip_negative(x):\n    return jnp.where(x < 0, 0.0, x)",
               "out = clip_negative(jnp.array([1.0, -2.0, 3.0]))", NO_FIX,
               "out.tolist() == [1.0, 0.0, 3.0]"),

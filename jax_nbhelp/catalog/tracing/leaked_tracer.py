@@ -12,7 +12,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -26,7 +26,6 @@ _LEAKED_IN = re.compile(
 )
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault"})
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _LEAKY = '''\
 seen = []
 
@@ -43,20 +42,20 @@ _GLOBAL_KEY = ("key = jax.random.key(0)\n\n@jax.jit\ndef noisy(x):\n    global k
 
 EXAMPLES = (
     Example(
-        setup=(_IMPORTS, _LEAKY),
+        setup=(JAX_IMPORTS, _LEAKY),
         failing="total = seen[0] + 1",
         fix=NO_FIX,
         check="total.tolist() == [2.0, 2.0, 2.0]",
-        fixed=(_IMPORTS, "@jax.jit\ndef scaled(x):\n    return x * 2, x\n\n"
+        fixed=(JAX_IMPORTS, "@jax.jit\ndef scaled(x):\n    return x * 2, x\n\n"
                          "out, kept = scaled(jnp.ones(3))", "total = kept + 1"),
     ),
     # A global key split inside a jitted function (the key escapes as a tracer).
     Example(
-        setup=(_IMPORTS, _GLOBAL_KEY),
+        setup=(JAX_IMPORTS, _GLOBAL_KEY),
         failing="sample = jax.random.normal(key)",
         fix=NO_FIX,
         check="noisy_out.shape == ()",
-        fixed=(_IMPORTS, "@jax.jit\ndef noisy(x, key):\n    key, sub = jax.random.split(key)\n"
+        fixed=(JAX_IMPORTS, "@jax.jit\ndef noisy(x, key):\n    key, sub = jax.random.split(key)\n"
                          "    return x + jax.random.normal(sub), key\n\n"
                          "noisy_out, key = noisy(1.0, jax.random.key(0))",
                "sample = jax.random.normal(key)"),

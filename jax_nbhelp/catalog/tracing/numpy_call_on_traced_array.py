@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected
+from jax_nbhelp.catalog._example import NO_FIX, NUMPY_IMPORTS, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
@@ -23,17 +23,15 @@ CODE = "JNH305"
 TITLE = "NumPy function called on a traced array"
 ERROR = "TracerArrayConversionError"
 
-_IMPORTS = "import jax, jax.numpy as jnp\nimport numpy as np"
-
 EXAMPLES = (
-    corrected(_IMPORTS, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2",
+    corrected(NUMPY_IMPORTS, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2",
               "@jax.jit\ndef double(x):\n    return jnp.asarray(x) * 2",
               "out = double(jnp.ones(3))", "Use jnp.asarray", "out.tolist() == [2.0, 2.0, 2.0]"),
-    corrected(_IMPORTS, "@jax.jit\ndef wave(x):\n    return np.sin(x) + 1",
+    corrected(NUMPY_IMPORTS, "@jax.jit\ndef wave(x):\n    return np.sin(x) + 1",
               "@jax.jit\ndef wave(x):\n    return jnp.sin(x) + 1",
               "out = wave(jnp.zeros(3))", "Use jnp.sin", "out.tolist() == [1.0, 1.0, 1.0]"),
     # np.unique has no jit-able twin without size=: explained, not rewritten.
-    corrected(_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)",
+    corrected(NUMPY_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)",
               "@jax.jit\ndef labels(x):\n    return jnp.unique(x, size=3)",
               "out = labels(jnp.array([3, 1, 3, 2]))", NO_FIX, "out.tolist() == [1, 2, 3]"),
 )

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, Example
 from jax_nbhelp.catalog._map_site import COLLECTIVE_RE, MapSite, map_site
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -36,7 +36,6 @@ _AXIS_RE = re.compile(r"unbound axis name:? (?P<axis>[^\s.,]+)")
 _OPERATION_RE = re.compile(r"please call (?P<op>\w+) under")
 _MAPS = ("pmap", "vmap")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _NORMALIZE = '''\
 def normalize(x):
     return x / jax.lax.psum(x, "batch")'''
@@ -46,29 +45,30 @@ _RIGHT = "bool(jnp.allclose(out, rows / rows.sum(axis=0)))"
 EXAMPLES = (
     # vmap without axis_name, called in the failing cell.
     Example(
-        setup=(_IMPORTS, _NORMALIZE, _ROWS),
+        setup=(JAX_IMPORTS, _NORMALIZE, _ROWS),
         failing="out = jax.vmap(normalize)(rows)",
         fix="Name the vmap axis 'batch'",
         check=_RIGHT,
-        fixed=(_IMPORTS, _NORMALIZE, _ROWS, "out = jax.vmap(normalize, axis_name='batch')(rows)"),
+        fixed=(JAX_IMPORTS, _NORMALIZE, _ROWS,
+               "out = jax.vmap(normalize, axis_name='batch')(rows)"),
     ),
     # pmap built in an earlier cell; one CPU device maps one row.
     Example(
-        setup=(_IMPORTS, _NORMALIZE, "per_device = jax.pmap(normalize)",
+        setup=(JAX_IMPORTS, _NORMALIZE, "per_device = jax.pmap(normalize)",
                "rows = jnp.arange(1.0, 4.0)[None]"),
         failing="out = per_device(rows)",
         fix="Name the pmap axis 'batch'",
         check=_RIGHT,
-        fixed=(_IMPORTS, _NORMALIZE, "per_device = jax.pmap(normalize, axis_name='batch')",
+        fixed=(JAX_IMPORTS, _NORMALIZE, "per_device = jax.pmap(normalize, axis_name='batch')",
                "rows = jnp.arange(1.0, 4.0)[None]", "out = per_device(rows)"),
     ),
     # Plain jit: there is no mapped axis at all; what to write depends on what was meant.
     Example(
-        setup=(_IMPORTS, _NORMALIZE, _ROWS),
+        setup=(JAX_IMPORTS, _NORMALIZE, _ROWS),
         failing="out = jax.jit(normalize)(rows)",
         fix=NO_FIX,
         check=_RIGHT,
-        fixed=(_IMPORTS, "def normalize(x):\n    return x / x.sum()", _ROWS,
+        fixed=(JAX_IMPORTS, "def normalize(x):\n    return x / x.sum()", _ROWS,
                "out = jax.jit(normalize)(rows)"),
     ),
 )

@@ -21,7 +21,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
@@ -43,7 +43,6 @@ _COUNTS = re.compile(r"len\(in_axes\)=(?P<axes>\d+), len\(args\)=(?P<args>\d+)")
 _SIZE_LINE = re.compile(
     r"axis (?P<axis>\d+) of argument (?P<name>.+?) of type (?P<type>\S+?)[;.]?$")
 
-_IMPORTS = "import jax, jax.numpy as jnp"
 _ADD = "def add(a, b):\n    return a + b"
 
 _PARAMS = "params = {'w': jnp.arange(3.0), 'b': jnp.ones(3)}"
@@ -52,21 +51,21 @@ _SIZES = "xs = jnp.ones(3)\nys = jnp.ones(4)"
 EXAMPLES = (
     # jax-ml/jax#18548: the dict is the one argument's spec, so it goes in a 1-tuple.
     corrected_cell(
-        (_IMPORTS, _PARAMS),
+        (JAX_IMPORTS, _PARAMS),
         "out = jax.vmap(lambda p: p['w'] * p['b'], in_axes={'w': 0, 'b': 0})(params)",
         "out = jax.vmap(lambda p: p['w'] * p['b'], in_axes=({'w': 0, 'b': 0},))(params)",
         "Put in_axes in a tuple", "out.tolist() == [0.0, 1.0, 2.0]"),
     corrected_cell(
-        (_IMPORTS, _ADD), "out = jax.vmap(add, in_axes=(0, 0, 0))(jnp.ones(3), jnp.ones(3))",
+        (JAX_IMPORTS, _ADD), "out = jax.vmap(add, in_axes=(0, 0, 0))(jnp.ones(3), jnp.ones(3))",
         "out = jax.vmap(add, in_axes=(0, 0))(jnp.ones(3), jnp.ones(3))",
         NO_FIX, "out.tolist() == [2.0, 2.0, 2.0]"),
     # Every pair of elements was meant: two vmaps, one per argument.
     corrected_cell(
-        (_IMPORTS, _ADD, _SIZES), "out = jax.vmap(add)(xs, ys)",
+        (JAX_IMPORTS, _ADD, _SIZES), "out = jax.vmap(add)(xs, ys)",
         "out = jax.vmap(jax.vmap(add, in_axes=(None, 0)), in_axes=(0, None))(xs, ys)",
         NO_FIX, "out.shape == (3, 4)"),
     corrected_cell(
-        (_IMPORTS,), "out = jax.vmap(lambda x: x * 2, out_axes=None)(jnp.ones(3))",
+        (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * 2, out_axes=None)(jnp.ones(3))",
         "out = jax.vmap(lambda x: x * 2, out_axes=0)(jnp.ones(3))",
         NO_FIX, "out.tolist() == [2.0, 2.0, 2.0]"),
 )
