@@ -1,4 +1,9 @@
-"""The failing and fixed example every diagnosis carries as data (run by the catalog test)."""
+"""The failing and fixed example every diagnosis carries as data (run by the catalog test).
+
+Below the ``Example`` type: the stories examples share (``corrected``, ``corrected_cell``,
+``edited``, ``made_static``), the imports most of them start with, and the kernel cells the
+Pallas and run_scoped entries build theirs from, so that an entry spells only what is its own.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,11 @@ PRELUDE = """\
 import jax, jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu"""
+# The same for a Mosaic GPU notebook.
+GPU_PRELUDE = """\
+import jax, jax.numpy as jnp
+from jax.experimental import pallas as pl
+from jax.experimental.pallas import mosaic_gpu as plgpu"""
 
 
 @dataclass(frozen=True)
@@ -88,3 +98,86 @@ def corrected_cell(setup: tuple[str, ...], failing: str, fixed: str, fix: str,
     """The other usual story: the mistake is in the failing cell itself; ``fixed`` is that
     cell corrected, after the same ``setup``."""
     return Example(setup=setup, failing=failing, fix=fix, check=check, fixed=(*setup, fixed))
+
+
+def edited(cell: str, failing: str, fix: str, check: str, *edits: tuple[str, str],
+           requires: tuple[str, ...] = ()) -> Example:
+    """The mistake is in the one cell run before the failing one: ``fixed`` is that cell with
+    each ``(old, new)`` edit made, then the failing cell again. An edit whose ``old`` text is
+    not in the cell is an error, so a fixed cell never silently stays the failing one."""
+    return Example(setup=(cell,), failing=failing, fix=fix, check=check,
+                   fixed=(edit(cell, *edits), failing), requires=requires)
+
+
+def edit(cell: str, *edits: tuple[str, str]) -> str:
+    """``cell`` with each ``(old, new)`` edit made in turn; each ``old`` must be there."""
+    for old, new in edits:
+        if old not in cell:
+            raise ValueError(f"an example's edit does not apply: {old!r} is not in the cell")
+        cell = cell.replace(old, new)
+    return cell
+
+
+
+# The edit that takes a run_scoped call's collective_axes="core" away.
+NO_CORE_AXES = (', collective_axes="core"', "")
+# What an example run in GPU interpret mode needs (absl: the interpreter imports it).
+NEEDS_GPU_INTERPRETER = ("absl", GPU_INTERPRETER)
+
+
+def scoped_helper(name: str, space: str = "pltpu.VMEM", axes: str | None = None, *,
+                  prelude: str = PRELUDE, plus_one: bool = True, jit: bool = False) -> str:
+    """The run_scoped entries' kernel helper, a cell: ``name(x)`` allocates scratch of x's
+    shape in ``space`` (shared along ``axes`` when given), writes ``x * 2`` into it and
+    returns it, plus one unless ``plus_one`` is false; ``jit`` decorates it with jax.jit."""
+    decorator = "@jax.jit\n" if jit else ""
+    added = " + 1" if plus_one else ""
+    shared = "" if axes is None else f", collective_axes={axes!r}".replace("'", '"')
+    return (f"{prelude}\n\n{decorator}def {name}(x):\n"
+            "    def body(ref):\n"
+            "        ref[...] = x * 2\n"
+            f"        return ref[...]{added}\n"
+            f"    return pl.run_scoped(body, {space}(x.shape, x.dtype){shared})\n")
+
+
+def add_one_through_vmem(source: str, out: str, *, buffer: str = "buf",
+                         scratch: str = "pltpu.VMEM((8, 128), jnp.float32)",
+                         indent: int = 1) -> str:
+    """Lines of a TPU kernel's body, ``indent`` levels in: copy ``source`` into VMEM scratch,
+    add one, copy the scratch to ``out``."""
+    lines = (f"def body({buffer}):", f"    pltpu.sync_copy({source}, {buffer})",
+             f"    {buffer}[...] += 1", f"    pltpu.sync_copy({buffer}, {out})",
+             f"pl.run_scoped(body, {scratch})")
+    return "".join(f"{'    ' * indent}{line}\n" for line in lines)
+
+
+def per_core_kernel(interpret: str, prelude: str = PRELUDE) -> str:
+    """The run_scoped entries' two-core TPU kernel, a cell: each core doubles its slice of x
+    and adds one, through VMEM scratch that run_scoped shares along "core"; built with
+    ``interpret=``."""
+    return f'''{prelude}
+
+mesh = pltpu.create_tensorcore_mesh("core", num_cores=2)
+
+def per_core(x_hbm, o_hbm):
+    core = jax.lax.axis_index("core")
+    def body(buf):
+        pltpu.sync_copy(x_hbm.at[core], buf)
+        buf[...] = buf[...] * 2 + 1
+        pltpu.sync_copy(buf, o_hbm.at[core])
+    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32), collective_axes="core")
+
+kernel = pl.kernel(per_core, jax.ShapeDtypeStruct((2, 8, 128), jnp.float32), mesh=mesh,
+                   interpret={interpret})
+'''
+
+
+def scratch_kernel(name: str, space: str, axes: str) -> str:
+    """Lines defining the run_scoped entries' kernel body ``name(x_ref, o_ref)``: it writes
+    ``x * 2`` into scratch in ``space`` shared along ``axes``, and the output is that plus
+    one."""
+    return (f"def {name}(x_ref, o_ref):\n"
+            "    def body(scratch):\n"
+            "        scratch[...] = x_ref[...] * 2\n"
+            "        o_ref[...] = scratch[...] + 1\n"
+            f'    pl.run_scoped(body, {space}((8, 128), jnp.float32), collective_axes="{axes}")\n')

@@ -1,12 +1,13 @@
 """An entry's claim, as data: which errors are its own, decided before its ``diagnose`` runs.
 
-An entry that declares ``MATCH = Match(text, kind, pattern)`` is asked only about an error
-whose chain holds an exception whose message carries ``text`` (of class ``kind``, where one
-is named, and fitting ``pattern``, where one is given); its ``diagnose`` then receives that
-exception, and the pattern's match when there is a pattern:
-``diagnose(ctx, link)`` or ``diagnose(ctx, link, found)``. The text is the entry's trigger
-in the catalog's index. An entry whose claim a declaration cannot state (several messages,
-a class name alone) names ``TRIGGERS`` and decides in ``diagnose(ctx)`` itself.
+An entry that declares ``MATCH = Match(text, kind, pattern, also=...)`` is asked only about
+an error whose chain holds an exception whose message carries ``text`` (or, failing that,
+one of the texts ``also`` names, in order) of class ``kind``, where one is named, and fitting
+``pattern``, where one is given; its ``diagnose`` then receives that exception, and the
+pattern's match when there is a pattern: ``diagnose(ctx, link)`` or
+``diagnose(ctx, link, found)``. The texts are the entry's triggers in the catalog's index.
+An entry whose claim a declaration cannot state (a class name alone, messages that need
+each other) names ``TRIGGERS`` and decides in ``diagnose(ctx)`` itself.
 """
 
 from __future__ import annotations
@@ -21,21 +22,23 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Match:
-    """The text every error an entry claims carries in a message, the class that raises it
-    (None: any) and a pattern the message fits (None: no pattern)."""
+    """The text every error an entry claims carries in a message (or one of ``also``: the
+    same error worded another way, by another release or another path), the class that
+    raises it (None: any) and a pattern the message fits (None: no pattern)."""
 
     text: str
     kind: str | None = None
     pattern: re.Pattern[str] | None = None
+    also: tuple[str, ...] = ()
 
     @property
     def triggers(self) -> tuple[str, ...]:
-        return (self.text,)
+        return (self.text, *self.also)
 
     def arguments(self, ctx: ErrorContext) -> tuple[Link] | tuple[Link, re.Match[str]] | None:
         """What ``diagnose`` receives after the context: the exception, and the pattern's
         match; None when the error is not the entry's."""
-        link = ctx.find(self.text)
+        link = next((link for link in map(ctx.find, self.triggers) if link is not None), None)
         if link is None or (self.kind is not None and not link.is_a(self.kind)):
             return None
         if self.pattern is None:

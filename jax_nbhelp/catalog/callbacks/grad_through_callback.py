@@ -19,13 +19,13 @@ from __future__ import annotations
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, NUMPY_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH591"
 TITLE = "Differentiating through a host callback"
 PURE = "Pure callbacks do not support JVP"
 IO = "IO callbacks do not support JVP"
-TRIGGERS = (PURE, IO)
 
 _HOST = ("def host_sin(x):\n    return jax.pure_callback(np.sin, jax.ShapeDtypeStruct("
          "x.shape, x.dtype), x)")
@@ -48,10 +48,10 @@ another callback.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(PURE) or ctx.find(IO)
-    if link is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(PURE, "ValueError", also=(IO,))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     kind = "jax.pure_callback" if PURE in link.message else "io_callback"
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "Your code")

@@ -24,14 +24,14 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH532"
 TITLE = "Branches of cond or switch return different types"
 TYPES = "branches must have equal output types"
 STRUCTURE = "branch outputs must have the same pytree structure"
-TRIGGERS = (TYPES, STRUCTURE)
 
 _BRANCH_RE = re.compile(r"^(?P<name>true_fun|false_fun|branch ?\d+) is (?P<function>\S+) at "
                         r"(?P<file>.+):(?P<line>\d+)$", re.M)
@@ -85,10 +85,10 @@ def _kind(kind: str) -> str:
     return re.sub(r"<class '(?:\w+\.)*(\w+)'>", r"\1", kind)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(TYPES) or ctx.find(STRUCTURE)
-    if link is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(TYPES, "TypeError", also=(STRUCTURE,))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     branches = _branches(ctx, link.message)
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(ctx.call_site(), "Your cond")

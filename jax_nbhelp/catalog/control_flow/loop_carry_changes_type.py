@@ -24,7 +24,8 @@ import re
 from jax_nbhelp.catalog import _entry, _operands, _tracing
 from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH531"
@@ -32,7 +33,6 @@ TITLE = "A loop body returns a carry of another type than it was given"
 TYPES = "carry input and carry output must have equal types"
 STRUCTURE = "carry input and carry output must have the same pytree structure"
 OLD = "the input carry component"
-TRIGGERS = (TYPES, STRUCTURE, OLD)
 
 _LOOP_RE = re.compile(r"(?P<loop>scan|while_loop|fori_loop) body function carry")
 _TYPES_RE = re.compile(r"input carry (?:component )?(?P<path>\S+) has type (?P<given>\S+) but "
@@ -99,10 +99,10 @@ def _widens(given: str, made: str) -> str | None:
     return made_dtype if (given_dtype, made_dtype) in exact else None
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(TYPES) or ctx.find(STRUCTURE) or ctx.find(OLD)
-    if link is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(TYPES, "TypeError", also=(STRUCTURE, OLD))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     loop_found = _LOOP_RE.search(link.message)
     loop = loop_found["loop"] if loop_found is not None else "scan"
     location = ctx.call_site()

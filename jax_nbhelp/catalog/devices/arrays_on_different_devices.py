@@ -25,13 +25,13 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH601"
 TITLE = "Arrays on different devices or meshes in one computation"
 DEVICES = "Received incompatible devices for jitted computation"
 MESHES = "Mesh for all inputs should be equal"
-TRIGGERS = (DEVICES, MESHES)
 
 _ARGUMENT_RE = re.compile(r"argument (?P<name>\S+) of (?P<function>\S+) with shape "
                           r"(?P<shape>\S+) and with device ids (?P<ids>\[[^\]]*\])")
@@ -58,10 +58,10 @@ must live on the same devices, laid out on the same mesh.
 """)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(DEVICES) or ctx.find(MESHES)
-    if link is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(DEVICES, "ValueError", also=(MESHES,))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "Your code")
     arrays = [v.text for v in ctx.values_at(location) if v.is_array]

@@ -19,7 +19,8 @@ import re
 from jax_nbhelp.catalog import _entry, _operands, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH512"
 TITLE = "A jax.random sampler asked for a dtype it cannot draw"
@@ -46,13 +47,12 @@ discrete ones draw integers. Ask the sampler of the kind you want for its own dt
 convert afterwards only if you mean to.
 """)
 
-TRIGGERS = (FLOAT_ONLY, FLOAT_ONLY_OLD, INT_ONLY)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(FLOAT_ONLY) or ctx.find(FLOAT_ONLY_OLD) or ctx.find(INT_ONLY)
-    if link is None:
-        return None
+MATCH = Match(FLOAT_ONLY, also=(FLOAT_ONLY_OLD, INT_ONLY))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     continuous = _FLOAT_RE.search(link.message)
     discrete = _INT_RE.search(link.message)
     found = continuous or discrete

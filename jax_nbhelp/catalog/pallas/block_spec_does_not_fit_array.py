@@ -17,13 +17,13 @@ import re
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH216"
 TITLE = "BlockSpec that does not fit its array"
 RANK = "must have the same number of dimensions as the array shape"
 INDEX_MAP = "to match block_shape"
-TRIGGERS = (RANK, INDEX_MAP)
 
 _RANK_RE = re.compile(r"Block shape for (?P<what>\S+) \(= \((?P<block>.*)\)\) must have the "
                       r"same number of dimensions as the array shape (?P<shape>\([^)]*\))")
@@ -59,10 +59,10 @@ def _operand(what: str) -> str:
     return f"input {found.group(1)} of the pallas_call" if found else what
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(RANK) or ctx.find(INDEX_MAP)
-    if link is None or not link.is_a("ValueError"):
-        return None
+MATCH = Match(RANK, "ValueError", also=(INDEX_MAP,))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     rank = _RANK_RE.search(link.message)
     index_map = _MAP_RE.search(link.message)
     if rank is None and index_map is None:

@@ -12,7 +12,7 @@ import ast
 from collections.abc import Callable
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import edited
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix import interpret_fixes
@@ -40,14 +40,8 @@ add_one_kernel = pl.pallas_call(
 '''
 
 EXAMPLES = (
-    Example(
-        setup=(_KERNEL,),
-        failing="out = add_one_kernel(jnp.ones((8, 128)))",
-        fix="Copy x_ref into VMEM",
-        check="bool((out == 2).all())",
-        fixed=(_KERNEL.replace("pl.BlockSpec(memory_space=pl.ANY)", "pl.BlockSpec()"),
-               "out = add_one_kernel(jnp.ones((8, 128)))"),
-    ),
+    edited(_KERNEL, "out = add_one_kernel(jnp.ones((8, 128)))", "Copy x_ref into VMEM",
+           "bool((out == 2).all())", ("pl.BlockSpec(memory_space=pl.ANY)", "pl.BlockSpec()")),
 )
 
 WHY = _entry.prose("""

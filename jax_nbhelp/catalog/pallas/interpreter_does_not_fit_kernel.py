@@ -20,7 +20,7 @@ memory (GMEM, SMEM). Each rejects the other's kernels, with messages that do not
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _interpreter_choice
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import Example, add_one_through_vmem, edited
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -46,12 +46,7 @@ mesh = pltpu.create_tensorcore_mesh("core", num_cores=1)
 
 @functools.partial(pl.kernel, out_type={_SHAPE}, mesh=mesh, interpret=InterpretGPUParams())
 def add_one(x_hbm, o_hbm):
-    def body(buf):
-        pltpu.sync_copy(x_hbm, buf)
-        buf[...] += 1
-        pltpu.sync_copy(buf, o_hbm)
-    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32))
-'''
+{add_one_through_vmem("x_hbm", "o_hbm")}'''
 
 _GPU_KERNEL = f'''\
 import functools
@@ -117,42 +112,21 @@ _REMOTE_CALL = ("out = jax.shard_map(passed_on, mesh=mesh, in_specs=P('x'), out_
 _CALL = "out = add_one(jnp.ones((8, 128)))"
 _CHECK = "bool((out == 2).all())"
 
+_TO_TPU = ("Pass interpret=pltpu.InterpretParams()", "interpret=pltpu.InterpretParams()")
+
 EXAMPLES = (
-    Example(
-        setup=(_TPU_KERNEL,),
-        failing=_CALL,
-        fix="Pass interpret=pltpu.InterpretParams()",
-        check=_CHECK,
-        fixed=(_TPU_KERNEL.replace("interpret=InterpretGPUParams()",
-                                   "interpret=pltpu.InterpretParams()"), _CALL),
-        requires=(_GPU_HOME,),
-    ),
-    Example(
-        setup=(_GPU_KERNEL,),
-        failing=_CALL,
-        fix="Re-run in GPU interpret mode",
-        check=_CHECK,
-        requires=(_GPU_HOME,),
-    ),
-    Example(
-        setup=(_REMOTE_COPY,),
-        failing=_REMOTE_CALL,
-        fix="Pass interpret=pltpu.InterpretParams()",
-        check="bool((out == 1).all())",
-        fixed=(_REMOTE_COPY.replace("interpret=True", "interpret=pltpu.InterpretParams()"),
-               _REMOTE_CALL),
-        # Before 0.10 (which keeps InterpretParams in this module), TPU interpret mode keeps
-        # its simulated shared memory across kernels of a process and asserts that a later
-        # kernel has as many cores: after the catalog's two-core examples, this one fails.
-        requires=("jax:shard_map", "jax._src.pallas.mosaic.interpret.params"),
-    ),
-    Example(
-        setup=(_DMA_KERNEL,),
-        failing="out = add_one_kernel(jnp.ones((8, 128)))",
-        fix="Re-run in TPU interpret mode",
-        check=_CHECK,
-        requires=(_GPU_HOME,),
-    ),
+    edited(_TPU_KERNEL, _CALL, _TO_TPU[0], _CHECK, ("interpret=InterpretGPUParams()", _TO_TPU[1]),
+           requires=(_GPU_HOME,)),
+    Example(setup=(_GPU_KERNEL,), failing=_CALL, fix="Re-run in GPU interpret mode", check=_CHECK,
+            requires=(_GPU_HOME,)),
+    # Before 0.10 (which keeps InterpretParams in this module), TPU interpret mode keeps its
+    # simulated shared memory across kernels of a process and asserts that a later kernel has
+    # as many cores: after the catalog's two-core examples, this one fails.
+    edited(_REMOTE_COPY, _REMOTE_CALL, _TO_TPU[0], "bool((out == 1).all())",
+           ("interpret=True", _TO_TPU[1]),
+           requires=("jax:shard_map", "jax._src.pallas.mosaic.interpret.params")),
+    Example(setup=(_DMA_KERNEL,), failing="out = add_one_kernel(jnp.ones((8, 128)))",
+            fix="Re-run in TPU interpret mode", check=_CHECK, requires=(_GPU_HOME,)),
 )
 
 WHY = _entry.prose("""

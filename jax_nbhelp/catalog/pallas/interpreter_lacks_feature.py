@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import NO_FIX, Example, edited
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.callback_errors import embedded_links
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -93,37 +93,20 @@ paged = (kv_pages, jnp.array([32, 48], jnp.int32), jnp.arange(8, dtype=jnp.int32
          jnp.array([0, 8, 16], jnp.int32), jnp.array([2], jnp.int32))"""
 
 EXAMPLES = (
-    Example(
-        setup=(_RAGGED,),
-        failing=("with pltpu.force_tpu_interpret_mode():\n"
-                 "    out = ragged_paged_attention(q, *paged, num_kv_pages_per_block=4,\n"
-                 "                                 num_queries_per_block=16)"),
-        fix="",
-        check="True",
-        # Before 0.10 (which keeps InterpretParams in this module) a TPU-interpreted kernel
-        # that stops midway leaves the interpreter's shared memory set up for it, and the
-        # process's next TPU-interpreted kernel with another core count asserts.
-        requires=(_RPA, "jax._src.pallas.mosaic.interpret.params"),
-    ),
-    Example(
-        setup=(_CORES,),
-        failing="out = ping(jnp.ones((8, 128)))",
-        fix="",
-        check="bool((out == 1).all())",
-        # The same signal spelled with core_index=, which TPU interpret mode runs.
-        fixed=(_CORES.replace('device_id={"core": 1 - core}', "core_index=1 - core"),
-               "out = ping(jnp.ones((8, 128)))"),
-    ),
-    Example(
-        setup=(_RUN_STATE,),
-        failing="out = add_one(jnp.ones((8, 128)))",
-        fix="",
-        check="bool((out == 2).all())",
-        fixed=(_RUN_STATE.replace("    def body(acc_ref):\n        acc_ref[...] += 1\n", "")
-               .replace("pl.run_state(body)(x_ref[...])", "x_ref[...] + 1"),
-               "out = add_one(jnp.ones((8, 128)))"),
-        requires=(_GPU_HOME,),
-    ),
+    # Before 0.10 (which keeps InterpretParams in this module) a TPU-interpreted kernel that
+    # stops midway leaves the interpreter's shared memory set up for it, and the process's
+    # next TPU-interpreted kernel with another core count asserts.
+    Example(setup=(_RAGGED,), fix=NO_FIX, check="True",
+            failing=("with pltpu.force_tpu_interpret_mode():\n"
+                     "    out = ragged_paged_attention(q, *paged, num_kv_pages_per_block=4,\n"
+                     "                                 num_queries_per_block=16)"),
+            requires=(_RPA, "jax._src.pallas.mosaic.interpret.params")),
+    # The same signal spelled with core_index=, which TPU interpret mode runs.
+    edited(_CORES, "out = ping(jnp.ones((8, 128)))", NO_FIX, "bool((out == 1).all())",
+           ('device_id={"core": 1 - core}', "core_index=1 - core")),
+    edited(_RUN_STATE, "out = add_one(jnp.ones((8, 128)))", NO_FIX, "bool((out == 2).all())",
+           ("    def body(acc_ref):\n        acc_ref[...] += 1\n", ""),
+           ("pl.run_state(body)(x_ref[...])", "x_ref[...] + 1"), requires=(_GPU_HOME,)),
 )
 
 WHY = _entry.prose("""

@@ -25,7 +25,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import NO_FIX, edited
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -91,22 +91,11 @@ _ROTATE_CALL = "x = jnp.arange(8, dtype=jnp.float32)\nout = rotate(x)"
 _BLOCKS_CALL = "out = add_one_blocks(jnp.arange(32 * 128, dtype=jnp.float32).reshape(32, 128))"
 
 EXAMPLES = (
-    Example(
-        setup=(_ROTATE,),
-        failing=_ROTATE_CALL,
-        fix="",
-        check="bool((out == jnp.roll(x, -1)).all())",
-        fixed=(_ROTATE.replace("x_ref[i + 1]", "x_ref[(i + 1) % 8]"), _ROTATE_CALL),
-        requires=_RECOVERS,
-    ),
-    Example(
-        setup=(_BLOCKS,),
-        failing=_BLOCKS_CALL,
-        fix="",
-        check="bool((out == jnp.arange(32 * 128).reshape(32, 128) + 1).all())",
-        fixed=(_BLOCKS.replace("lambda i: (i + 1, 0))]", "lambda i: (i, 0))]"), _BLOCKS_CALL),
-        requires=_RECOVERS,
-    ),
+    edited(_ROTATE, _ROTATE_CALL, NO_FIX, "bool((out == jnp.roll(x, -1)).all())",
+           ("x_ref[i + 1]", "x_ref[(i + 1) % 8]"), requires=_RECOVERS),
+    edited(_BLOCKS, _BLOCKS_CALL, NO_FIX,
+           "bool((out == jnp.arange(32 * 128).reshape(32, 128) + 1).all())",
+           ("lambda i: (i + 1, 0))]", "lambda i: (i, 0))]"), requires=_RECOVERS),
 )
 
 WHY = _entry.prose("""

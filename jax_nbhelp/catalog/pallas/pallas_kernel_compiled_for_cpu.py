@@ -9,7 +9,7 @@ one of the interpret modes; which one depends on the kernel (see ``interpret_mod
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _interpreter_choice
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import Example, add_one_through_vmem, edit, edited
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -33,7 +33,7 @@ def add_one(x_ref, o_ref):
 add_one_kernel = pl.pallas_call(add_one, out_shape={_SHAPE})
 '''
 
-_CORE_MAP = '''\
+_CORE_MAP = f'''\
 import jax, jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
@@ -47,16 +47,12 @@ def add_one(x):
 
         @pl.core_map(mesh)
         def _():
-            def body(buf):
-                pltpu.sync_copy(x_ref, buf)
-                buf[...] += 1
-                pltpu.sync_copy(buf, o_ref)
-            pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype))
-
+{add_one_through_vmem("x_ref", "o_ref", scratch="pltpu.VMEM(x.shape, x.dtype)", indent=3)}
     _, out = pl.run_state(stateful)((x, jnp.zeros_like(x)))
     return out
 '''
 
+_HBM_BODY = add_one_through_vmem("x_hbm", "o_hbm")
 _MESH_KERNEL = f'''\
 import jax, jax.numpy as jnp
 from jax.experimental import pallas as pl
@@ -65,12 +61,7 @@ from jax.experimental.pallas import tpu as pltpu
 mesh = pltpu.create_tensorcore_mesh("core", num_cores=1)
 
 def add_one_body(x_hbm, o_hbm):
-    def body(buf):
-        pltpu.sync_copy(x_hbm, buf)
-        buf[...] += 1
-        pltpu.sync_copy(buf, o_hbm)
-    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32))
-
+{_HBM_BODY}
 # The output type is passed by position: jax 0.10 calls it out_type, 0.9 out_shape.
 add_one = pl.kernel(add_one_body, {_SHAPE}, mesh=mesh)
 '''
@@ -145,75 +136,32 @@ def matmul(x, y, block=128):
 BIG_CALL = ("x = jax.random.normal(jax.random.key(0), (2048, 2048))\n"
              "out = matmul(x, x)")
 
+_GRID_SETUP = (_GRID,)
+
 EXAMPLES = (
-    Example(
-        setup=(_GRID,),
-        failing=_CALL,
-        fix="Re-run in interpret mode",
-        check=_CHECK,
-    ),
-    Example(
-        setup=(BIG_MATMUL,),
-        failing=BIG_CALL,
-        fix="Check on a smaller input",
-        check="x.shape == (256, 256) and bool(jnp.allclose(out, x @ x, atol=1e-3, rtol=1e-3))",
-    ),
-    Example(
-        setup=(_GRID,),
-        failing=_CALL,
-        fix="Interpret mode from now on",
-        check=f"{_CHECK} and {_LATER_KERNEL}",
-    ),
-    Example(
-        setup=(_GRID,),
-        failing=_LOOP_CALL,
-        fix="Interpret mode from now on",
-        check=_LOOP_CHECK,
-    ),
-    Example(
-        setup=(_GRID,),
-        failing=_ITERATOR_CALL,
-        fix="Re-run in interpret mode",
-        check="seen == [0, 1, 2] and float(out[0, 0]) == 3.0",
-    ),
-    Example(
-        setup=_STATEFUL_SETUP,
-        failing=_STATEFUL_CALL,
-        fix="Re-run in interpret mode",
-        check=_STATEFUL_CHECK,
-    ),
-    Example(
-        setup=(_GRID,),
-        failing=_CALL,
-        fix="Pass interpret=True",
-        check=_CHECK,
-        fixed=(_GRID.replace("out_shape=jax", "interpret=True, out_shape=jax"), _CALL),
-    ),
-    Example(
-        setup=(_CORE_MAP,),
-        failing=_CALL_MESH,
-        fix="Re-run in TPU interpret mode",
-        check=_CHECK,
-    ),
-    Example(
-        setup=(_MESH_KERNEL,),
-        failing=_CALL_MESH,
-        fix="Pass interpret=pltpu.InterpretParams()",
-        check=_CHECK,
-        fixed=(_MESH_KERNEL.replace("mesh=mesh)", "mesh=mesh, interpret=pltpu.InterpretParams())"),
-               _CALL_MESH),
-    ),
-    Example(
-        setup=(_GPU_KERNEL,),
-        failing=_CALL_MESH,
-        fix="Re-run in GPU interpret mode",
-        check=_CHECK,
-        fixed=(f"from {_GPU_HOME} import InterpretGPUParams\n"
-               + _GPU_KERNEL.replace(f"out_type={_SHAPE})",
-                                     f"out_type={_SHAPE}, interpret=InterpretGPUParams())"),
-               _CALL_MESH),
-        requires=(_GPU_HOME,),
-    ),
+    Example(setup=_GRID_SETUP, failing=_CALL, fix="Re-run in interpret mode", check=_CHECK),
+    Example(setup=(BIG_MATMUL,), failing=BIG_CALL, fix="Check on a smaller input",
+            check="x.shape == (256, 256) and bool(jnp.allclose(out, x @ x, atol=1e-3, rtol=1e-3))"),
+    Example(setup=_GRID_SETUP, failing=_CALL, fix="Interpret mode from now on",
+            check=f"{_CHECK} and {_LATER_KERNEL}"),
+    Example(setup=_GRID_SETUP, failing=_LOOP_CALL, fix="Interpret mode from now on",
+            check=_LOOP_CHECK),
+    Example(setup=_GRID_SETUP, failing=_ITERATOR_CALL, fix="Re-run in interpret mode",
+            check="seen == [0, 1, 2] and float(out[0, 0]) == 3.0"),
+    Example(setup=_STATEFUL_SETUP, failing=_STATEFUL_CALL, fix="Re-run in interpret mode",
+            check=_STATEFUL_CHECK),
+    edited(_GRID, _CALL, "Pass interpret=True", _CHECK,
+           ("out_shape=jax", "interpret=True, out_shape=jax")),
+    Example(setup=(_CORE_MAP,), failing=_CALL_MESH, fix="Re-run in TPU interpret mode",
+            check=_CHECK),
+    edited(_MESH_KERNEL, _CALL_MESH, "Pass interpret=pltpu.InterpretParams()", _CHECK,
+           ("mesh=mesh)", "mesh=mesh, interpret=pltpu.InterpretParams())")),
+    Example(setup=(_GPU_KERNEL,), failing=_CALL_MESH, fix="Re-run in GPU interpret mode",
+            check=_CHECK, requires=(_GPU_HOME,),
+            fixed=(f"from {_GPU_HOME} import InterpretGPUParams\n"
+                   + edit(_GPU_KERNEL, (f"out_type={_SHAPE})",
+                                        f"out_type={_SHAPE}, interpret=InterpretGPUParams())")),
+                   _CALL_MESH)),
 )
 
 WHY = _entry.prose("""

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
 from jax_nbhelp.jaxapi import interpret_modes, jax_probe
@@ -57,41 +57,23 @@ _PIPELINE_ON_CPU = "\n".join((
 # The fixed examples use JAX's table of chips (not in jax 0.8).
 _FOR_CHIP = "jax.experimental.pallas.tpu:get_tpu_info_for_chip"
 
+_TPU = "from jax.experimental.pallas import tpu as pltpu\n"
+
 EXAMPLES = (
-    Example(
-        setup=(),
-        failing="lanes = pltpu.get_tpu_info().num_lanes",
-        fix=NO_FIX,
-        check="lanes == 128",
-        fixed=("from jax.experimental.pallas import tpu as pltpu\n"
-               "lanes = pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.TPU_V5E, 1).num_lanes",),
-        requires=(_FOR_CHIP,),
-    ),
-    Example(
-        setup=("from jax.experimental.pallas import tpu_sc as plsc",),
-        failing="sc = plsc.get_sparse_core_info()",
-        fix=NO_FIX,
-        check="sc.num_lanes == 8",
-        fixed=("from jax.experimental.pallas import tpu as pltpu\n"
-               "sc = pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.TPU_V6E, 1).sparse_core",),
-        requires=(_FOR_CHIP,),
-    ),
+    Example(setup=(), failing="lanes = pltpu.get_tpu_info().num_lanes", fix=NO_FIX,
+            check="lanes == 128", requires=(_FOR_CHIP,),
+            fixed=(_TPU + "lanes = pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.TPU_V5E, 1)"
+                   ".num_lanes",)),
+    Example(setup=("from jax.experimental.pallas import tpu_sc as plsc",),
+            failing="sc = plsc.get_sparse_core_info()", fix=NO_FIX, check="sc.num_lanes == 8",
+            requires=(_FOR_CHIP,),
+            fixed=(_TPU + "sc = pltpu.get_tpu_info_for_chip(pltpu.ChipVersion.TPU_V6E, 1)"
+                   ".sparse_core",)),
     # emit_pipeline asks inside JAX: there is no query of the user's to replace. The CPU run
     # gives JAX's private table an entry for the CPU, and takes it out again afterwards.
-    Example(
-        setup=(_PIPELINE_KERNEL,),
-        failing=_PIPELINE_CALL,
-        fix=NO_FIX,
-        check="bool((out == x + 1).all())",
-        fixed=(
-            "import jax, jax.numpy as jnp\n"
-            "from jax.experimental import pallas as pl\n"
-            "from jax.experimental.pallas import tpu as pltpu",
-            _PIPELINE_KERNEL,
-            _PIPELINE_ON_CPU,
-        ),
-        requires=(_FOR_CHIP,),
-    ),
+    Example(setup=(_PIPELINE_KERNEL,), failing=_PIPELINE_CALL, fix=NO_FIX,
+            check="bool((out == x + 1).all())", requires=(_FOR_CHIP,),
+            fixed=(PRELUDE, _PIPELINE_KERNEL, _PIPELINE_ON_CPU)),
 )
 
 WHY = _entry.prose("""

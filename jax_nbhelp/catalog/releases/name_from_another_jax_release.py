@@ -12,7 +12,7 @@ import re
 
 from jax_nbhelp.catalog import _entry, _renames
 from jax_nbhelp.catalog import _jax_names as names
-from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example
+from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example, add_one_through_vmem
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.provenance import is_jax_file
@@ -31,16 +31,10 @@ _REMOVED = re.compile(r"(?P<module>jax(?:\.\w+)*)\.(?P<name>\w+) was removed in 
 TRIGGERS = ("has no attribute", "unexpected keyword argument", "was removed in JAX")
 
 _PRELUDE = PRELUDE + "\n"
-_KERNEL = '''\
-def add_one(x_ref, o_ref):
-    def body(buffer):
-        pltpu.sync_copy(x_ref, buffer)
-        buffer[...] += 1
-        pltpu.sync_copy(buffer, o_ref)
-    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32))
-
+_KERNEL = ("def add_one(x_ref, o_ref):\n"
+           + add_one_through_vmem("x_ref", "o_ref", buffer="buffer") + '''
 out = pl.kernel(add_one, jax.ShapeDtypeStruct((8, 128), jnp.float32), mesh=mesh,
-                interpret=pltpu.InterpretParams())(jnp.ones((8, 128)))'''
+                interpret=pltpu.InterpretParams())(jnp.ones((8, 128)))''')
 _SPEC = '''\
 spec = pl.BlockSpec((8, 128), lambda i: (i, 0), memory_space={space}.VMEM)
 

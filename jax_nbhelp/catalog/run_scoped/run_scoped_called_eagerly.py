@@ -7,7 +7,7 @@ is calling a kernel helper directly in a cell to try it out.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import Example, scoped_helper
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -17,26 +17,12 @@ CODE = "JNH102"
 TITLE = "run_scoped called outside jax.jit"
 MESSAGE = "Evaluation rule for 'run_scoped' not implemented"
 
-_HELPER = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu
-
-def doubled(x):
-    def body(ref):
-        ref[...] = x * 2
-        return ref[...]
-    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype))
-'''
+_HELPER = scoped_helper("doubled", plus_one=False)
 
 EXAMPLES = (
-    Example(
-        setup=(_HELPER,),
-        failing="out = doubled(jnp.ones((8, 128)))",
-        fix="Call it under jax.jit",
-        check="bool((out == 2).all())",
-        fixed=(_HELPER, "out = jax.jit(doubled)(jnp.ones((8, 128)))"),
-    ),
+    Example(setup=(_HELPER,), failing="out = doubled(jnp.ones((8, 128)))",
+            fix="Call it under jax.jit", check="bool((out == 2).all())",
+            fixed=(_HELPER, "out = jax.jit(doubled)(jnp.ones((8, 128)))")),
 )
 
 WHY = _entry.prose("""

@@ -12,53 +12,36 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog._example import NO_FIX, Example, edit, edited, scratch_kernel
 from jax_nbhelp.catalog.run_scoped.run_scoped_collective_axis_not_in_gpu_kernel import (
     _CHECK,
     _IMPORT_PARAMS,
     _REQUIRES,
 )
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH110"
 TITLE = "Collective run_scoped along a GPU kernel's cluster axis"
 NO_THREAD_AXIS = "Requesting collective allocations, but no explicit thread axis"
 CLUSTER_AXES = "Collective allocations along cluster axes are not supported."
 
-_CLUSTER = _IMPORT_PARAMS + '''
-def add_one(x_ref, o_ref):
-    def body(scratch):
-        scratch[...] = x_ref[...] * 2
-        o_ref[...] = scratch[...] + 1
-    pl.run_scoped(body, plgpu.SMEM((8, 128), jnp.float32), collective_axes="c")
-
+_CLUSTER = _IMPORT_PARAMS + "\n" + scratch_kernel("add_one", "plgpu.SMEM", "c") + '''
 add_one_gpu = plgpu.kernel(add_one, jax.ShapeDtypeStruct((8, 128), jnp.float32),
                            cluster=(2,), cluster_names=("c",), interpret=InterpretGPUParams())
 '''
 
 _CALL = "out = add_one_gpu(jnp.ones((8, 128)))"
 
+_THREADED = ('cluster_names=("c",), ', 'cluster_names=("c",), num_threads=2, thread_name="wg", ')
+
 EXAMPLES = (
-    Example(
-        setup=(_CLUSTER,),
-        failing=_CALL,
-        fix=NO_FIX,
-        check=_CHECK,
-        fixed=(_CLUSTER.replace(', collective_axes="c"', ""), _CALL),
-        requires=_REQUIRES,
-    ),
-    Example(
-        setup=(_CLUSTER.replace('cluster_names=("c",), ',
-                                'cluster_names=("c",), num_threads=2, thread_name="wg", '),),
-        failing=_CALL,
-        fix=NO_FIX,
-        check=_CHECK,
-        fixed=(_CLUSTER.replace('collective_axes="c"', 'collective_axes="wg"').replace(
-            'cluster_names=("c",), ', 'cluster_names=("c",), num_threads=2, thread_name="wg", '),
-            _CALL),
-        requires=_REQUIRES,
-    ),
+    edited(_CLUSTER, _CALL, NO_FIX, _CHECK, (', collective_axes="c"', ""), requires=_REQUIRES),
+    Example(setup=(edit(_CLUSTER, _THREADED),), failing=_CALL, fix=NO_FIX, check=_CHECK,
+            fixed=(edit(_CLUSTER, ('collective_axes="c"', 'collective_axes="wg"'), _THREADED),
+                   _CALL),
+            requires=_REQUIRES),
 )
 
 WHY = _entry.prose("""
@@ -69,13 +52,12 @@ without thread_name= a kernel has no axis to share along at all.
 """)
 
 
-TRIGGERS = (NO_THREAD_AXIS, CLUSTER_AXES)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(NO_THREAD_AXIS) or ctx.find(CLUSTER_AXES)
-    if link is None:
-        return None
+MATCH = Match(NO_THREAD_AXIS, also=(CLUSTER_AXES,))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = family.operation_location(ctx)
     failing = ctx.failing_cell()
     where = _entry.at(location)

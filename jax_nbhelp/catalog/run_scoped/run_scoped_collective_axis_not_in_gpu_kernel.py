@@ -18,7 +18,7 @@ from dataclasses import replace
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _gpu_thread_axis as axes
 from jax_nbhelp.catalog import _run_scoped_family as family
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import edited, scratch_kernel
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -44,13 +44,7 @@ except ImportError:
 '''
 
 # The output type is passed by position: jax 0.10 calls it out_type, 0.9 out_shape.
-_THREADS = _IMPORT_PARAMS + '''
-def add_one(x_ref, o_ref):
-    def body(scratch):
-        scratch[...] = x_ref[...] * 2
-        o_ref[...] = scratch[...] + 1
-    pl.run_scoped(body, plgpu.SMEM((8, 128), jnp.float32), collective_axes="core")
-
+_THREADS = _IMPORT_PARAMS + "\n" + scratch_kernel("add_one", "plgpu.SMEM", "core") + '''
 add_one_gpu = plgpu.kernel(add_one, jax.ShapeDtypeStruct((8, 128), jnp.float32),
                            num_threads=2, thread_name="wg", interpret=InterpretGPUParams())
 '''
@@ -64,22 +58,10 @@ _CALL = "out = add_one_gpu(jnp.ones((8, 128)))"
 _CHECK = "bool((out == 3).all())"
 
 EXAMPLES = (
-    Example(
-        setup=(_THREADS,),
-        failing=_CALL,
-        fix="Use the thread axis 'wg'",
-        check=_CHECK,
-        fixed=(_THREADS.replace('collective_axes="core"', 'collective_axes="wg"'), _CALL),
-        requires=_REQUIRES,
-    ),
-    Example(
-        setup=(_ONE_THREAD,),
-        failing=_CALL,
-        fix="Remove collective_axes",
-        check=_CHECK,
-        fixed=(_ONE_THREAD.replace(', collective_axes="wg"', ""), _CALL),
-        requires=_REQUIRES,
-    ),
+    edited(_THREADS, _CALL, "Use the thread axis 'wg'", _CHECK,
+           ('collective_axes="core"', 'collective_axes="wg"'), requires=_REQUIRES),
+    edited(_ONE_THREAD, _CALL, "Remove collective_axes", _CHECK, (', collective_axes="wg"', ""),
+           requires=_REQUIRES),
 )
 
 WHY = _entry.prose("""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import NO_CORE_AXES, edited
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -35,13 +35,7 @@ def scale_into(x):
 _CALL = "out = jax.jit(scale_into)(jnp.ones((8, 128)))"
 
 EXAMPLES = (
-    Example(
-        setup=(_HELPER,),
-        failing=_CALL,
-        fix="Remove collective_axes",
-        check="bool((out == 3).all())",
-        fixed=(_HELPER.replace(', collective_axes="core"', ""), _CALL),
-    ),
+    edited(_HELPER, _CALL, "Remove collective_axes", "bool((out == 3).all())", NO_CORE_AXES),
 )
 
 WHY = _entry.prose("""

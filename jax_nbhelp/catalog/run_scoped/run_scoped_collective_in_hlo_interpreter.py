@@ -14,7 +14,14 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
-from jax_nbhelp.catalog._example import GPU_INTERPRETER, Example
+from jax_nbhelp.catalog._example import (
+    NEEDS_GPU_INTERPRETER,
+    NO_CORE_AXES,
+    Example,
+    edited,
+    per_core_kernel,
+    scratch_kernel,
+)
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -30,13 +37,7 @@ from jax.experimental import pallas as pl
 from jax.experimental.pallas import tpu as pltpu
 '''
 
-_GRID_KERNEL = _IMPORTS + '''
-def add_one_kernel(x_ref, o_ref):
-    def body(scratch):
-        scratch[...] = x_ref[...] * 2
-        o_ref[...] = scratch[...] + 1
-    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32), collective_axes="core")
-'''
+_GRID_KERNEL = _IMPORTS + "\n" + scratch_kernel("add_one_kernel", "pltpu.VMEM", "core")
 
 _GRID_CALL = (
     "out = pl.pallas_call(add_one_kernel, out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),"
@@ -54,50 +55,19 @@ add_one_gpu = plgpu.kernel(add_one, jax.ShapeDtypeStruct((8, 128), jnp.float32),
                            num_threads=2, thread_name="wg", interpret=True)
 '''
 
-_TPU_MESH_KERNEL = _IMPORTS + '''
-mesh = pltpu.create_tensorcore_mesh("core", num_cores=2)
-
-def per_core(x_hbm, o_hbm):
-    core = jax.lax.axis_index("core")
-    def body(buf):
-        pltpu.sync_copy(x_hbm.at[core], buf)
-        buf[...] = buf[...] * 2 + 1
-        pltpu.sync_copy(buf, o_hbm.at[core])
-    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32), collective_axes="core")
-
-kernel = pl.kernel(per_core, jax.ShapeDtypeStruct((2, 8, 128), jnp.float32), mesh=mesh,
-                   interpret=True)
-'''
+_TPU_MESH_KERNEL = per_core_kernel("True", _IMPORTS.rstrip())
 
 _TPU_MESH_CALL = "x = jnp.arange(2 * 8 * 128.0).reshape(2, 8, 128)\nout = kernel(x)"
 
 EXAMPLES = (
-    Example(
-        setup=(_GRID_KERNEL,),
-        failing=_GRID_CALL,
-        fix="Remove collective_axes",
-        check="bool((out == 3).all())",
-        fixed=(_GRID_KERNEL.replace(', collective_axes="core"', ""), _GRID_CALL),
-    ),
-    Example(
-        setup=(_GPU_KERNEL,),
-        failing="out = add_one_gpu(jnp.ones((8, 128)))",
-        fix="Run in GPU interpret mode",
-        check="bool((out == 2).all())",
-        requires=("absl", GPU_INTERPRETER),
-    ),
-    Example(
-        setup=(_TPU_MESH_KERNEL,),
-        failing=_TPU_MESH_CALL,
-        fix="Remove collective_axes, run in TPU interpret mode",
-        check="bool((out == x * 2 + 1).all())",
-        fixed=(
-            _TPU_MESH_KERNEL.replace(', collective_axes="core"', "").replace(
-                "interpret=True", "interpret=pltpu.InterpretParams()"
-            ),
-            _TPU_MESH_CALL,
-        ),
-    ),
+    edited(_GRID_KERNEL, _GRID_CALL, "Remove collective_axes", "bool((out == 3).all())",
+           NO_CORE_AXES),
+    Example(setup=(_GPU_KERNEL,), failing="out = add_one_gpu(jnp.ones((8, 128)))",
+            fix="Run in GPU interpret mode", check="bool((out == 2).all())",
+            requires=NEEDS_GPU_INTERPRETER),
+    edited(_TPU_MESH_KERNEL, _TPU_MESH_CALL, "Remove collective_axes, run in TPU interpret mode",
+           "bool((out == x * 2 + 1).all())",
+           NO_CORE_AXES, ("interpret=True", "interpret=pltpu.InterpretParams()")),
 )
 
 WHY = _entry.prose("""

@@ -13,7 +13,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import GPU_INTERPRETER, Example
+from jax_nbhelp.catalog._example import (
+    GPU_PRELUDE,
+    NEEDS_GPU_INTERPRETER,
+    Example,
+    edit,
+    scoped_helper,
+)
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -24,18 +30,8 @@ TITLE = "Collective run_scoped in a jax.jit helper inside an interpreted GPU ker
 MESSAGE = "run_scoped lowering outside of Pallas does not support collective_axes"
 WRAPPER = "CpuCallback error"
 
-_HELPER = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import mosaic_gpu as plgpu
-
-@jax.jit
-def doubled_plus_one(x):
-    def body(ref):
-        ref[...] = x * 2
-        return ref[...] + 1
-    return pl.run_scoped(body, plgpu.SMEM(x.shape, x.dtype), collective_axes="wg")
-'''
+_HELPER = scoped_helper("doubled_plus_one", "plgpu.SMEM", "wg", prelude=GPU_PRELUDE,
+                        jit=True)
 
 _KERNEL = '''\
 try:
@@ -53,14 +49,10 @@ kernel = plgpu.kernel(kernel_body, jax.ShapeDtypeStruct((8, 128), jnp.float32),
 _CALL = "out = kernel(jnp.ones((8, 128)))"
 
 EXAMPLES = (
-    Example(
-        setup=(_HELPER, _KERNEL),
-        failing=_CALL,
-        fix="Call it without jax.jit",
-        check="bool((out == 3).all())",
-        fixed=(_HELPER.replace("@jax.jit\n", ""), _KERNEL, _CALL),
-        requires=("absl", GPU_INTERPRETER),
-    ),
+    Example(setup=(_HELPER, _KERNEL), failing=_CALL, fix="Call it without jax.jit",
+            check="bool((out == 3).all())",
+            fixed=(edit(_HELPER, ("@jax.jit\n", "")), _KERNEL, _CALL),
+            requires=NEEDS_GPU_INTERPRETER),
 )
 
 WHY = _entry.prose("""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _run_scoped_family as family
-from jax_nbhelp.catalog._example import Example
+from jax_nbhelp.catalog._example import NO_CORE_AXES, edited, per_core_kernel
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -18,36 +18,12 @@ CODE = "JNH104"
 TITLE = "Collective run_scoped in a kernel run in TPU interpret mode"
 MESSAGE = "run_scoped_p with collective axes is not supported"
 
-_KERNEL = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu
-
-mesh = pltpu.create_tensorcore_mesh("core", num_cores=2)
-
-def per_core(x_hbm, o_hbm):
-    core = jax.lax.axis_index("core")
-    def body(buf):
-        pltpu.sync_copy(x_hbm.at[core], buf)
-        buf[...] = buf[...] * 2 + 1
-        pltpu.sync_copy(buf, o_hbm.at[core])
-    pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32), collective_axes="core")
-
-kernel = pl.kernel(per_core, jax.ShapeDtypeStruct((2, 8, 128), jnp.float32), mesh=mesh,
-                   interpret=pltpu.InterpretParams())
-'''
+_KERNEL = per_core_kernel("pltpu.InterpretParams()")
 
 _CALL = "x = jnp.arange(2 * 8 * 128.0).reshape(2, 8, 128)\nout = kernel(x)"
 
-EXAMPLES = (
-    Example(
-        setup=(_KERNEL,),
-        failing=_CALL,
-        fix="Remove collective_axes",
-        check="bool((out == x * 2 + 1).all())",
-        fixed=(_KERNEL.replace(', collective_axes="core"', ""), _CALL),
-    ),
-)
+EXAMPLES = (edited(_KERNEL, _CALL, "Remove collective_axes", "bool((out == x * 2 + 1).all())",
+                   NO_CORE_AXES),)
 
 WHY = _entry.prose("""
 TPU interpret mode simulates TPU cores, and each core's VMEM and SMEM belong to that core

@@ -8,7 +8,15 @@ rule refuses them.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import GPU_INTERPRETER, Example
+from jax_nbhelp.catalog._example import (
+    GPU_PRELUDE,
+    NEEDS_GPU_INTERPRETER,
+    NO_CORE_AXES,
+    Example,
+    edit,
+    edited,
+    scoped_helper,
+)
 from jax_nbhelp.catalog._run_scoped_family import REMOVE_SUMMARY
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -19,30 +27,10 @@ CODE = "JNH101"
 TITLE = "Collective run_scoped compiled outside a Pallas kernel"
 MESSAGE = "run_scoped lowering outside of Pallas does not support collective_axes"
 
-_HELPER = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu
-
-def scaled(x):
-    def body(ref):
-        ref[...] = x * 2
-        return ref[...] + 1
-    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")
-'''
+_HELPER = scoped_helper("scaled", axes="core")
 
 # A Mosaic GPU helper: inside plgpu.kernel its threads share the SMEM scratch.
-_GPU_HELPER = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import mosaic_gpu as plgpu
-
-def shared_scale(x):
-    def body(ref):
-        ref[...] = x * 2
-        return ref[...] + 1
-    return pl.run_scoped(body, plgpu.SMEM(x.shape, x.dtype), collective_axes="wg")
-'''
+_GPU_HELPER = scoped_helper("shared_scale", "plgpu.SMEM", "wg", prelude=GPU_PRELUDE)
 
 # A notebook's state: the helper's cell loads data first, the failing cell counts a step
 # first. The fix re-defines only the helper and resumes at the call.
@@ -51,38 +39,17 @@ _STATEFUL_HELPER = _HELPER.replace(
 _STATEFUL_CALL = "step += 1\nout = jax.jit(scaled)(DATA * step)"
 _STATEFUL_CHECK = "step == 1 and LOADS == 1 and bool((out == 3).all())"
 
+_CALL = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
+_THREE = "bool((out == 3).all())"
+
 EXAMPLES = (
-    Example(
-        setup=("step = 0\nLOADS = 0", _STATEFUL_HELPER),
-        failing=_STATEFUL_CALL,
-        fix="Remove collective_axes",
-        check=_STATEFUL_CHECK,
-        fixed=("step = 0\nLOADS = 0",
-               _STATEFUL_HELPER.replace(', collective_axes="core"', ""), _STATEFUL_CALL),
-    ),
-    Example(
-        setup=(_HELPER,),
-        failing="out = jax.jit(scaled)(jnp.ones((8, 128)))",
-        fix="Remove collective_axes",
-        check="bool((out == 3).all())",
-        fixed=(
-            _HELPER.replace(', collective_axes="core"', ""),
-            "out = jax.jit(scaled)(jnp.ones((8, 128)))",
-        ),
-    ),
-    Example(
-        setup=(_HELPER,),
-        failing="out = jax.jit(scaled)(jnp.ones((8, 128)))",
-        fix="Run as one program",
-        check="bool((out == 3).all())",
-    ),
-    Example(
-        setup=(_GPU_HELPER,),
-        failing="out = jax.jit(shared_scale)(jnp.ones((8, 128)))",
-        fix="Run in an interpreted kernel",
-        check="bool((out == 3).all())",
-        requires=("absl", GPU_INTERPRETER),
-    ),
+    Example(setup=("step = 0\nLOADS = 0", _STATEFUL_HELPER), failing=_STATEFUL_CALL,
+            fix="Remove collective_axes", check=_STATEFUL_CHECK,
+            fixed=("step = 0\nLOADS = 0", edit(_STATEFUL_HELPER, NO_CORE_AXES), _STATEFUL_CALL)),
+    edited(_HELPER, _CALL, "Remove collective_axes", _THREE, NO_CORE_AXES),
+    Example(setup=(_HELPER,), failing=_CALL, fix="Run as one program", check=_THREE),
+    Example(setup=(_GPU_HELPER,), failing="out = jax.jit(shared_scale)(jnp.ones((8, 128)))",
+            fix="Run in an interpreted kernel", check=_THREE, requires=NEEDS_GPU_INTERPRETER),
 )
 
 WHY = _entry.prose("""

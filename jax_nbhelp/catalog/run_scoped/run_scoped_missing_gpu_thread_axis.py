@@ -31,16 +31,8 @@ MESSAGE = "Scoped allocation must have the thread axis in its collective axes."
 _MISSING = _THREADS.replace(', collective_axes="core"', "")
 _FIXED = _THREADS.replace('collective_axes="core"', 'collective_axes="wg"')
 
-EXAMPLES = (
-    Example(
-        setup=(_MISSING,),
-        failing=_CALL,
-        fix="Share it along the thread axis 'wg'",
-        check=_CHECK,
-        fixed=(_FIXED, _CALL),
-        requires=_REQUIRES,
-    ),
-)
+EXAMPLES = (Example(setup=(_MISSING,), failing=_CALL, fix="Share it along the thread axis 'wg'",
+                    check=_CHECK, fixed=(_FIXED, _CALL), requires=_REQUIRES),)
 
 WHY = _entry.prose("""
 Mosaic GPU allocates a kernel's scoped memory once per block, and all the threads of the

@@ -9,7 +9,7 @@ the code's meaning, so this diagnosis explains the ways out and offers none.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry
-from jax_nbhelp.catalog._example import NO_FIX, Example
+from jax_nbhelp.catalog._example import NO_FIX, Example, scoped_helper
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -18,17 +18,7 @@ TITLE = "jax.vmap or jax.grad through run_scoped"
 BATCHING = "Batching rule for 'run_scoped' not implemented"
 DIFFERENTIATION = "Differentiation rule for 'run_scoped' not implemented"
 
-_HELPER = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import tpu as pltpu
-
-def scaled(x):
-    def body(ref):
-        ref[...] = x * 2
-        return ref[...] + 1
-    return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype))
-'''
+_HELPER = scoped_helper("scaled")
 
 _CUSTOM_VJP = '''\
 @jax.custom_vjp
@@ -44,25 +34,16 @@ def scaled_bwd(_, g):
 scaled_with_vjp.defvjp(scaled_fwd, scaled_bwd)
 '''
 
+_MAPPED = "out = jax.jit(lambda xs: jax.lax.map(scaled, xs))(jnp.ones((4, 8, 128)))"
+_GRAD = "g = jax.jit(jax.grad(lambda x: scaled_with_vjp(x).sum()))(jnp.ones((8, 128)))"
+
 EXAMPLES = (
-    Example(
-        setup=(_HELPER,),
-        failing="out = jax.jit(jax.vmap(scaled))(jnp.ones((4, 8, 128)))",
-        fix=NO_FIX,
-        check="bool((out == 3).all()) and out.shape == (4, 8, 128)",
-        fixed=(_HELPER, "out = jax.jit(lambda xs: jax.lax.map(scaled, xs))(jnp.ones((4, 8, 128)))"),
-    ),
-    Example(
-        setup=(_HELPER,),
-        failing="g = jax.jit(jax.grad(lambda x: scaled(x).sum()))(jnp.ones((8, 128)))",
-        fix=NO_FIX,
-        check="bool((g == 2).all())",
-        fixed=(
-            _HELPER,
-            _CUSTOM_VJP,
-            "g = jax.jit(jax.grad(lambda x: scaled_with_vjp(x).sum()))(jnp.ones((8, 128)))",
-        ),
-    ),
+    Example(setup=(_HELPER,), failing="out = jax.jit(jax.vmap(scaled))(jnp.ones((4, 8, 128)))",
+            fix=NO_FIX, check="bool((out == 3).all()) and out.shape == (4, 8, 128)",
+            fixed=(_HELPER, _MAPPED)),
+    Example(setup=(_HELPER,),
+            failing="g = jax.jit(jax.grad(lambda x: scaled(x).sum()))(jnp.ones((8, 128)))",
+            fix=NO_FIX, check="bool((g == 2).all())", fixed=(_HELPER, _CUSTOM_VJP, _GRAD)),
 )
 
 WHY_BATCHING = (

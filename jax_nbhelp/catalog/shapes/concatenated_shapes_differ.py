@@ -19,14 +19,14 @@ import re
 from jax_nbhelp.catalog import _entry, _shapes, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value
+from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH564"
 TITLE = "Arrays concatenated whose other dimensions differ"
 OTHER_DIMENSIONS = "Cannot concatenate arrays with shapes that differ"
 RANKS = "Cannot concatenate arrays with different numbers of dimensions"
-TRIGGERS = (OTHER_DIMENSIONS, RANKS)
 
 _AXIS_RE = re.compile(r"along dimension (?P<axis>\d+) for shapes (?P<shapes>.+?)\.?$", re.M)
 
@@ -54,10 +54,10 @@ def _fitting_axes(shapes: list[tuple[int, ...]]) -> list[int]:
             if len({tuple(d for i, d in enumerate(s) if i != axis) for s in shapes}) == 1]
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(OTHER_DIMENSIONS) or ctx.find(RANKS)
-    if link is None or not link.is_a("TypeError"):
-        return None
+MATCH = Match(OTHER_DIMENSIONS, "TypeError", also=(RANKS,))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     axis_found = _AXIS_RE.search(link.message)
     shapes = _shapes.shapes_in(axis_found["shapes"] if axis_found else link.message)

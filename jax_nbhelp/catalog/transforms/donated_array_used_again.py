@@ -20,7 +20,8 @@ from dataclasses import dataclass
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Location
-from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.diagnosis.names import dotted
 
 CODE = "JNH403"
@@ -134,13 +135,12 @@ def _used(location: Location | None, names: tuple[str, ...]) -> list[str]:
     return [name for name in names if name in read]
 
 
-TRIGGERS = (DELETED, DONATED, DONATED_OLD)
 
 
-def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    link = ctx.find(DELETED) or ctx.find(DONATED) or ctx.find(DONATED_OLD)
-    if link is None:
-        return None
+MATCH = Match(DELETED, also=(DONATED, DONATED_OLD))
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "A line")
     donation = None
