@@ -1,6 +1,6 @@
 """The walk from the hook to the card: how often the code climbs back up a layer.
 
-Run: python benchmarks/card_walk.py
+Run: python benchmarks/card_walk.py [--steps]
 Loads jax_nbhelp in an IPython shell, makes the flagship error, and follows every call into
 jax_nbhelp's own functions from the moment the hook diagnoses it until the card's bundle is
 made (``sys.setprofile``). Each call is placed in its layer (ARCHITECTURE.md, "Imports run
@@ -8,7 +8,8 @@ one way"); consecutive calls in one module are one step. A climb is a step into 
 layer than the step before: the code went down (say, into core/) and came back up to go on
 (say, in show/), which is what a reader following the walk has to do too. Calls into
 core/ from show/ are listed by name: with plain data below, the renderers should ask the
-model for nothing but data. Prints its figures; it asserts nothing.
+model for nothing but data. Prints its figures (with ``--steps``, each step too: its layer,
+module and the functions it called); it asserts nothing.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ def main() -> None:
         shell.run_cell("out = jax.jit(scaled)(jnp.ones((8, 128)))")
 
     steps: list[tuple[str, str]] = []  # (layer, module)
+    called: list[list[str]] = []  # the functions each step called, in order
     asked: Counter[str] = Counter()
     calls = 0
 
@@ -64,6 +66,9 @@ def main() -> None:
             asked[f"{module.rsplit('.', 1)[-1]}.{frame.f_code.co_qualname}"] += 1
         if not steps or steps[-1][1] != module:
             steps.append((layer, module))
+            called.append([])
+        if frame.f_code.co_qualname not in called[-1]:
+            called[-1].append(frame.f_code.co_qualname)
 
     from jax_nbhelp.shell import extension
 
@@ -104,6 +109,9 @@ def main() -> None:
     print(f"  of them once the card is being made (from the first step in show/): "
           f"{render_climbs}")
     print(f"crossings between show/ and core/: {crossings}")
+    if "--steps" in sys.argv:
+        for (layer, module), functions in zip(steps, called, strict=True):
+            print(f"  {layer:9} {module.removeprefix('jax_nbhelp.')}: {', '.join(functions)}")
     print("what show/ asks of core/ (function: calls):")
     for name, count in sorted(asked.items()):
         print(f"  {name}: {count}")

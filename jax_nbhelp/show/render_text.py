@@ -8,9 +8,9 @@ from __future__ import annotations
 import textwrap
 from functools import lru_cache
 
-from jax_nbhelp.core.model import Diagnosis, Location
-from jax_nbhelp.core.protocol import DIAGNOSIS_MIME, is_top_level
-from jax_nbhelp.show.view import CardView, card_view
+from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.protocol import DIAGNOSIS_MIME
+from jax_nbhelp.show.view import CardView, PlaceView, card_view
 
 MIME_TYPE = DIAGNOSIS_MIME  # the bundle's (core/protocol.py)
 
@@ -22,11 +22,10 @@ def _wrap(text: str, indent: str = "  ") -> str:
     return textwrap.fill(text, width=92, initial_indent=indent, subsequent_indent=indent)
 
 
-def _location_lines(title: str, location: Location) -> list[str]:
-    lines = [f"{title} {location.label}" + (f", in {location.function}" if
-             location.function and not is_top_level(location.function) else "")]
-    if location.line:
-        lines.append(f"  --> {location.line.strip()}")
+def _place_lines(place: PlaceView) -> list[str]:
+    lines = [f"{place.heading} {place.label}{place.within}"]
+    if place.line:
+        lines.append(f"  --> {place.line.strip()}")
     return lines
 
 
@@ -35,10 +34,10 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None) -> str:
     view = view or card_view(diagnosis)
     lines = [f"jax_nbhelp [{diagnosis.code}] {diagnosis.title}", ""]
     lines.append(_wrap(diagnosis.explanation))
-    if diagnosis.location is not None:
-        lines += ["", *_location_lines("Where:", diagnosis.location)]
-    if diagnosis.call_site is not None:
-        lines += _location_lines("Reached from:", diagnosis.call_site)
+    if view.places:
+        lines.append("")
+    for place in view.places:
+        lines += _place_lines(place)
     if diagnosis.general:
         return "\n".join(lines + _general_lines(diagnosis, view))
     lines += ["", "Why:", _wrap(diagnosis.why)]

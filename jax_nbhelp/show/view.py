@@ -4,7 +4,8 @@
 card shows: the cause and its place, the line in place of fixes (classroom mode, the
 general view, no mechanical fix), the recommended fix and why, the order of the others,
 the safety sentences the fixes share and each fix's own, what each button does, what a
-running fix says, the details' summary, and the card as Markdown for an issue.
+running fix says, the details' summary, the places (where, and the call that reached it:
+their headings, names and numbered lines), and the card as Markdown for an issue.
 ``outcome_view(fix, result)`` is the same for a fix's outcome.
 
 The text form (``render_text``), the static HTML (``card/html.py``) and the bundle read
@@ -210,6 +211,43 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
     )
 
 
+# -- places --------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PlaceView:
+    """A place the card points at, as every form of the card shows it."""
+
+    heading: str  # "Where:" or "Reached from:"
+    label: str  # "In [3], line 5" or "model.py, line 12"
+    within: str  # ", in scaled" (the function it is in), or "" at a cell's or module's top
+    lineno: int
+    line: str  # the line itself
+    window: tuple[tuple[int, str], ...]  # the numbered lines a card shows around it
+
+    def to_json(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data["window"] = [list(row) for row in self.window]
+        return data
+
+
+def place_view(heading: str, location: Location, context: int) -> PlaceView:
+    within = (f", in {location.function}"
+              if location.function and not is_top_level(location.function) else "")
+    return PlaceView(heading=heading, label=location.label, within=within,
+                     lineno=location.lineno, line=location.line,
+                     window=tuple(window_lines(location, context)))
+
+
+def places(diagnosis: Diagnosis) -> tuple[PlaceView, ...]:
+    """Where it happened (two lines either side) and the call that reached it (one)."""
+    found = []
+    if diagnosis.location is not None:
+        found.append(place_view("Where:", diagnosis.location, 2))
+    if diagnosis.call_site is not None:
+        found.append(place_view("Reached from:", diagnosis.call_site, 1))
+    return tuple(found)
+
+
 # -- the card -------------------------------------------------------------------------------
 
 BannerKind = Literal["hidden", "general", "no-fix"]
@@ -225,6 +263,7 @@ class CardView:
     region_label: str  # the card's accessible name
     cause: str  # one sentence
     place: str | None  # where it happened, after the cause (a link where the card can go)
+    places: tuple[PlaceView, ...]  # where, then the call that reached it, in the details
     place_named: bool  # the cause names the place already: a card that cannot link omits it
     banner: str | None  # what stands in place of fixes
     banner_kind: BannerKind | None
@@ -255,6 +294,7 @@ class CardView:
         data["others"] = list(self.others)
         data["shared_safety"] = list(self.shared_safety)
         data["fixes"] = [fix.to_json() for fix in self.fixes]
+        data["places"] = [place.to_json() for place in self.places]
         return data
 
 
@@ -282,15 +322,15 @@ def card_view(diagnosis: Diagnosis, versions: dict[str, Any] | None = None) -> C
     others = order[1:] if number is not None else order
     banner, kind = _banner(diagnosis)
     cause = first_sentence(diagnosis.explanation)
-    location = diagnosis.location
+    shown = places(diagnosis)
+    place = shown[0].label if diagnosis.location is not None else None
     recommended_fix = diagnosis.fixes[number - 1] if number is not None else None
     return CardView(
         code=diagnosis.code, title=diagnosis.title,
         code_label=f"jax_nbhelp {diagnosis.code}",
         region_label=f"jax_nbhelp: {diagnosis.title}",
         cause=cause,
-        place=location.label if location is not None else None,
-        place_named=location is not None and location.label in cause,
+        place=place, places=shown, place_named=place is not None and place in cause,
         banner=banner, banner_kind=kind,
         recommended=number, recommended_why=found[1] if found else None,
         recommended_heading=(f"Recommended: Fix {number}: {recommended_fix.label}"
@@ -311,7 +351,7 @@ def card_view(diagnosis: Diagnosis, versions: dict[str, Any] | None = None) -> C
                            "preview N):",
         general_note=GENERAL_NOTE if diagnosis.general else None,
         hints_line=("JAX suggests: " + " ".join(diagnosis.hints)) if diagnosis.hints else None,
-        markdown=_markdown(diagnosis),
+        markdown=_markdown(diagnosis, shown),
         markdown_versions=_versions_line(versions),
     )
 
@@ -335,22 +375,17 @@ def fence(text: str, language: str = "") -> str:
     return f"{ticks}{language}\n{text}\n{ticks}"
 
 
-def _where_markdown(heading: str, location: Location) -> str:
-    shown = window_lines(location)
-    width = len(str(shown[-1][0]))
-    lines = [f"{str(n).rjust(width)} {'→' if n == location.lineno else ' '} {text}"
-             for n, text in shown]
-    name = (f", in {location.function}"
-            if location.function and not is_top_level(location.function) else "")
-    return f"**{heading}** {location.label}{name}\n\n{fence(chr(10).join(lines))}"
+def _where_markdown(place: PlaceView) -> str:
+    width = len(str(place.window[-1][0]))
+    lines = [f"{str(n).rjust(width)} {'→' if n == place.lineno else ' '} {text}"
+             for n, text in place.window]
+    return (f"**{place.heading}** {place.label}{place.within}\n\n"
+            f"{fence(chr(10).join(lines))}")
 
 
-def _markdown(diagnosis: Diagnosis) -> str:
+def _markdown(diagnosis: Diagnosis, shown: Sequence[PlaceView]) -> str:
     parts = [f"### {diagnosis.title} (jax_nbhelp {diagnosis.code})", diagnosis.explanation]
-    if diagnosis.location is not None:
-        parts.append(_where_markdown("Where:", diagnosis.location))
-    if diagnosis.call_site is not None:
-        parts.append(_where_markdown("Reached from:", diagnosis.call_site))
+    parts += [_where_markdown(place) for place in shown]
     parts.append(f"**Error:**\n\n{fence(diagnosis.error)}")
     return "\n\n".join(parts)
 

@@ -188,6 +188,20 @@ export interface IFixView {
   text: string;
 }
 
+/** A place the card points at, as every form of the card shows it (the kernel's `PlaceView`). */
+export interface IPlaceView {
+  /** "Where:" or "Reached from:" */
+  heading: string;
+  /** "In [3], line 5" */
+  label: string;
+  /** ", in scaled" (the function it is in), or "" at a cell's or module's top level. */
+  within: string;
+  lineno: number;
+  line: string;
+  /** The numbered lines a card shows around it. */
+  window: [number, string][];
+}
+
 /** What the card says, in the order it says it (the kernel's `CardView`). */
 export interface ICardView {
   code: string;
@@ -197,6 +211,8 @@ export interface ICardView {
   cause: string;
   /** Where it happened, after the cause (null: nowhere known). */
   place: string | null;
+  /** Where it happened, then the call that reached it (the details' places). */
+  places: IPlaceView[];
   /** The cause names the place: a card that cannot link to it leaves it out. */
   place_named: boolean;
   /** What stands in place of fixes. */

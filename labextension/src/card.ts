@@ -13,11 +13,11 @@ import {
   IFixView,
   ILocation,
   IOutcomeView,
+  IPlaceView,
   IProgress
 } from './bundle';
 import { cardMarkdown } from './markdown';
 import { canLocate } from './locate';
-import { windowLines } from './window';
 
 /** Whether the card's buttons can act, and if not, why. */
 export type CardState =
@@ -68,40 +68,39 @@ function textBlock(doc: Document, className: string, text: string): HTMLElement 
   return appendInline(doc, element(doc, 'div', className), text);
 }
 
-/** The offending line with a little context, numbered, the line itself marked. */
-export function sourceWindow(doc: Document, location: ILocation, context = 2): HTMLElement {
+/** A place's lines, numbered, the line itself marked. */
+export function sourceWindow(doc: Document, place: IPlaceView): HTMLElement {
   const pre = element(doc, 'pre', 'jnh-src');
-  const shown = windowLines(location, context);
-  const width = String(shown[shown.length - 1][0]).length;
-  shown.forEach(([number, text], i) => {
-    const hit = number === location.lineno;
+  const width = String(place.window[place.window.length - 1][0]).length;
+  place.window.forEach(([number, text], i) => {
+    const hit = number === place.lineno;
     const row = element(doc, 'span', hit ? 'jnh-line jnh-hit' : 'jnh-line');
     row.appendChild(
       element(doc, 'span', 'jnh-ln', `${String(number).padStart(width)} ${hit ? '→' : ' '} `)
     );
     row.appendChild(doc.createTextNode(text));
     pre.appendChild(row);
-    if (i < shown.length - 1) {
+    if (i < place.window.length - 1) {
       pre.appendChild(doc.createTextNode('\n'));
     }
   });
   return pre;
 }
 
-function locationBlock(
+function placeBlock(
   doc: Document,
-  heading: string,
+  place: IPlaceView,
   location: ILocation,
   onLocate: ((location: ILocation) => void) | null
 ): HTMLElement {
   const block = element(doc, 'div', 'jnh-where');
-  const title = element(doc, 'div', 'jnh-heading', `${heading} `);
-  title.appendChild(placeLink(doc, location, onLocate, location.label));
-  if (location.function && !location.function.startsWith('<')) {
-    title.appendChild(element(doc, 'span', 'jnh-muted', `, in ${location.function}`));
+  const title = element(doc, 'div', 'jnh-heading', `${place.heading} `);
+  title.appendChild(placeLink(doc, location, onLocate, place.label));
+  if (place.within) {
+    title.appendChild(element(doc, 'span', 'jnh-muted', place.within));
   }
   block.appendChild(title);
-  block.appendChild(sourceWindow(doc, location));
+  block.appendChild(sourceWindow(doc, place));
   return block;
 }
 
@@ -286,12 +285,9 @@ export class CardView {
     more.appendChild(element(doc, 'summary', undefined, v.details_summary));
     more.appendChild(element(doc, 'div', 'jnh-error', d.error));
     more.appendChild(textBlock(doc, 'jnh-text', d.explanation));
-    if (d.location) {
-      more.appendChild(locationBlock(doc, 'Where:', d.location, onLocate));
-    }
-    if (d.call_site) {
-      more.appendChild(locationBlock(doc, 'Reached from:', d.call_site, onLocate));
-    }
+    // The view's places are where (when known), then the call that reached it.
+    const located = [d.location, d.call_site].filter((l): l is ILocation => l !== null);
+    v.places.forEach((place, i) => more.appendChild(placeBlock(doc, place, located[i], onLocate)));
     more.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
     more.appendChild(textBlock(doc, 'jnh-text', d.why));
     for (const note of d.notes) {

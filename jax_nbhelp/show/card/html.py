@@ -12,10 +12,9 @@ import html
 import re
 from functools import lru_cache
 
-from jax_nbhelp.core.model import Diagnosis, Location
-from jax_nbhelp.core.protocol import is_top_level
+from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.show.card.styles import CARD_CSS, hide_rules
-from jax_nbhelp.show.view import CardView, FixView, OutcomeView, card_view, window_lines
+from jax_nbhelp.show.view import CardView, FixView, OutcomeView, PlaceView, card_view
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
@@ -49,13 +48,12 @@ def style_tag() -> str:
     return f"<style>{CARD_CSS}</style>"
 
 
-def source_window(location: Location, context: int = 2) -> str:
-    """The offending line with ``context`` lines around it, numbered, the line itself marked."""
-    shown = window_lines(location, context)
-    width = len(str(shown[-1][0]))
+def source_window(place: PlaceView) -> str:
+    """The place's lines, numbered, the line itself marked."""
+    width = len(str(place.window[-1][0]))
     rows = []
-    for number, text in shown:
-        hit = number == location.lineno
+    for number, text in place.window:
+        hit = number == place.lineno
         mark = "→" if hit else " "
         css = "jnh-line jnh-hit" if hit else "jnh-line"
         rows.append(
@@ -65,14 +63,9 @@ def source_window(location: Location, context: int = 2) -> str:
     return '<pre class="jnh-src">' + "\n".join(rows) + "</pre>"
 
 
-def location_html(heading: str, location: Location, context: int = 2) -> str:
-    where = esc(location.label)
-    if location.function and not is_top_level(location.function):
-        where += f", in <code>{esc(location.function)}</code>"
-    return (
-        f'<div class="jnh-heading">{esc(heading)} <span class="jnh-muted">{where}</span></div>'
-        + source_window(location, context)
-    )
+def place_html(place: PlaceView) -> str:
+    return (f'<div class="jnh-heading">{esc(place.heading)} <span class="jnh-muted">'
+            f"{esc(place.label + place.within)}</span></div>" + source_window(place))
 
 
 def preview_html(fix: FixView) -> str:
@@ -143,10 +136,7 @@ def details_html(diagnosis: Diagnosis, view: CardView | None = None) -> str:
     view = view or card_view(diagnosis)
     parts = [f'<div class="jnh-error">{esc(diagnosis.error)}</div>',
              f'<div class="jnh-text">{inline(diagnosis.explanation)}</div>']
-    if diagnosis.location is not None:
-        parts.append(location_html("Where:", diagnosis.location))
-    if diagnosis.call_site is not None:
-        parts.append(location_html("Reached from:", diagnosis.call_site, context=1))
+    parts += [place_html(place) for place in view.places]
     parts.append(f'<div class="jnh-heading">Why:</div><div class="jnh-text">'
                  f"{inline(diagnosis.why)}</div>")
     parts += [f'<div class="jnh-text"><strong>Note:</strong> {inline(note)}</div>'
