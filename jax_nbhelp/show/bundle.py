@@ -28,10 +28,13 @@ def register(diagnosis: Diagnosis, card_id: str | None = None,
 
 
 def bundle_json(diagnosis: Diagnosis, card_id: str | None, view: CardView | None = None,
-                session: Session | None = None) -> dict[str, Any]:
+                session: Session | None = None,
+                versions: dict[str, str | None] | None = None) -> dict[str, Any]:
     """The diagnosis as the mime bundle carries it: its JSON, the card id, the session and
-    its card view (``view``), with the fields older frontends read drawn from that view."""
-    versions = jax_probe.versions()  # for "Copy as Markdown" (a bug report)
+    its card view (``view``), with the fields older frontends read drawn from that view;
+    ``versions``: what the kernel runs (``jax_probe.versions()``, when the caller has them
+    already, as the view's Markdown does), for "Copy as Markdown" (a bug report)."""
+    versions = versions if versions is not None else jax_probe.versions()
     view = view or card_view(diagnosis, versions)
     data = diagnosis.to_json()
     for fix, shown in zip(data["fixes"], view.fixes, strict=True):
@@ -45,19 +48,21 @@ def bundle_json(diagnosis: Diagnosis, card_id: str | None, view: CardView | None
 
 
 def result_json(result: FixResult, copy: Sequence[CellEdit] = (),
-                fix: Fix | None = None, session: Session | None = None) -> dict[str, Any]:
+                fix: Fix | None = None, session: Session | None = None,
+                new_view: CardView | None = None) -> dict[str, Any]:
     """A fix's outcome for a frontend, with its view; a new error's diagnosis gets a card
     id of its own.
 
     ``copy``: the rewritten cells a frontend that cannot edit the notebook gives the user
-    to copy (the anywidget card); the JupyterLab extension writes them itself."""
+    to copy (the anywidget card); the JupyterLab extension writes them itself. ``new_view``:
+    the new error's card view, when the caller has computed it already."""
     payload = result.to_json()
     payload["known"] = True
     payload["traceback"] = strip_ansi(result.traceback) if result.traceback else None
     if result.diagnosis is not None:
         payload["diagnosis"] = bundle_json(result.diagnosis,
                                            register(result.diagnosis, session=session),
-                                           session=session)
+                                           new_view, session)
     payload["value"] = _plain(result.value) if result.ok and result.value is not None else None
     if copy:
         payload["copy"] = [edit.to_json() for edit in copy]

@@ -26,11 +26,13 @@ def diagnosis_bundle(diagnosis: Diagnosis, session: Session | None = None) -> di
     from jax_nbhelp.jaxapi.jax_probe import versions
     from jax_nbhelp.show.bundle import bundle_json, register
 
-    view = card_view(diagnosis, versions())
+    running = versions()
+    view = card_view(diagnosis, running)
     return {
         "text/plain": render_diagnosis(diagnosis, view),
         "text/html": diagnosis_html(diagnosis, view),
-        MIME_TYPE: bundle_json(diagnosis, register(diagnosis, session=session), view, session),
+        MIME_TYPE: bundle_json(diagnosis, register(diagnosis, session=session), view, session,
+                               running),
     }
 
 

@@ -189,8 +189,7 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
     badge = "Safe:" if fix.safe else "Changes what the program computes:"
     status = ("" if fix.unavailable is None else "  [cannot apply here]") + (
         "  [recommended]" if recommended else "")
-    text = [f"{number}. {fix.label}{status}: {fix.summary}",
-            f"{'Safe:' if fix.safe else 'Changes results:'} {fix.safety}"]
+    text = [f"{number}. {fix.label}{status}: {fix.summary}", f"{badge} {fix.safety}"]
     if fix.unavailable:
         text.append(f"Why not: {fix.unavailable}")
     return FixView(

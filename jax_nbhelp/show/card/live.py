@@ -65,8 +65,10 @@ class LiveCard:
         # what each card of the chain ran: card id -> (its diagnosis, the fix, its outcome)
         self.applied: dict[str, tuple[Diagnosis, Fix, FixResult, str | None]] = {}
         self._views: dict[int, tuple[Diagnosis, CardView]] = {}
+        self._versions = versions()  # what the kernel runs, for every view's Markdown
         self.widget = CardWidget(diagnosis=bundle_json(diagnosis, self.card_id,
-                                                       self._view(diagnosis), self.session))
+                                                       self._view(diagnosis), self.session,
+                                                       self._versions))
         # with the JupyterLab extension, its native card shows and this one draws nothing
         # and hides (notebook.css); the static copy hides while this one is on the page
         # (html.hide_rules)
@@ -94,7 +96,8 @@ class LiveCard:
         else:
             fix = diagnosis.fixes[number - 1]
             result, outputs = self._run(card_id, number, fix)
-            answer = result_json(result, edits_to_copy(fix), fix, self.session)
+            new_view = self._view(result.diagnosis) if result.diagnosis is not None else None
+            answer = result_json(result, edits_to_copy(fix), fix, self.session, new_view)
             new_id = (answer.get("diagnosis") or {}).get("card_id")
             self.applied[card_id] = (diagnosis, fix, result, new_id)
             self.republish()
@@ -137,7 +140,7 @@ class LiveCard:
         found = self._views.get(id(diagnosis))
         if found is None or found[0] is not diagnosis:
             found = self._views[id(diagnosis)] = (diagnosis,
-                                                  card_view(diagnosis, versions()))
+                                                  card_view(diagnosis, self._versions))
         return found[1]
 
     def _static_body(self, card_id: str, diagnosis: Diagnosis, top: bool) -> str:
@@ -165,7 +168,7 @@ class LiveCard:
             "text/html": html.static_html(self.card_id,
                                           self._static_body(self.card_id, self.diagnosis, True)),
             MIME_TYPE: bundle_json(self.diagnosis, self.card_id, self._view(self.diagnosis),
-                                   self.session),
+                                   self.session, self._versions),
         }
 
     def widget_bundle(self) -> dict[str, Any]:
