@@ -76,6 +76,17 @@ def settings_sentence(call: _tracing.JitCall) -> str:
                "as it is."))
 
 
+def inside(ctx: ErrorContext, origin: _tracing.TraceOrigin,
+           call: _tracing.JitCall) -> tuple[str, tuple[Fix, ...]]:
+    """How a cause goes on after what its line needs (", but inside scale (traced for jit)
+    the value depends on `n`."), and the fix: where the call passes Python settings, the
+    sentence says so and the fix marks them static; otherwise no fix (the entry says why)."""
+    said = f", but inside {_tracing.traced_in(origin)} {_tracing.depends_on(origin)}."
+    if can_be_static(call):
+        return said + settings_sentence(call), (static_argnames_fix(ctx, call),)
+    return said, ()
+
+
 def unhashable_sentence(call: _tracing.JitCall) -> str:
     """Says why static_argnames is not the answer when the call passes arrays."""
     arrays = [a for a in call.arguments if a.kind == "array"]

@@ -219,12 +219,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                        "which has no value while JAX traces the function.")
         notes.append(advice(ctx, location, in_kernel))
     else:
-        explanation = (f"{subject} asks Python for True or False, but inside "
-                       f"{_tracing.traced_in(origin)} {_tracing.depends_on(origin)}.")
         assert call is not None
-        if _static_fix.can_be_static(call):
-            explanation += _static_fix.settings_sentence(call)
-            fixes = (_static_fix.static_argnames_fix(ctx, call),)
+        said, fixes = _static_fix.inside(ctx, origin, call)
+        explanation = f"{subject} asks Python for True or False{said}"
+        if fixes:
+            pass  # the settings are made static: nothing to advise
         elif call.any_array or any(a.kind == "scalar" for a in call.arguments):
             explanation += _tracing.data_sentence(call)
             notes.append(advice(ctx, location, in_kernel))

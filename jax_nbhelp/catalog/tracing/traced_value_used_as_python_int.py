@@ -89,12 +89,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         explanation += ", but gets a traced value, which has no value while JAX traces."
         notes.append(advice(ctx, location))
     else:
-        explanation += (f", but inside {_tracing.traced_in(origin)} "
-                        f"{_tracing.depends_on(origin)}.")
-        if _static_fix.can_be_static(call):
-            explanation += _static_fix.settings_sentence(call)
-            fixes = (_static_fix.static_argnames_fix(ctx, call),)
-        else:
+        said, fixes = _static_fix.inside(ctx, origin, call)
+        explanation += said
+        if not fixes:
             if call.any_array:
                 explanation += _static_fix.unhashable_sentence(call)
             notes.append(advice(ctx, location))
