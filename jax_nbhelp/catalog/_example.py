@@ -21,6 +21,13 @@ GPU_PRELUDE = """\
 import jax, jax.numpy as jnp
 from jax.experimental import pallas as pl
 from jax.experimental.pallas import mosaic_gpu as plgpu"""
+# The GPU interpreter's parameters, from wherever this JAX keeps them.
+GPU_PARAMS_IMPORT = """\
+try:
+    from jax._src.pallas.mosaic_gpu.interpret.params import InterpretGPUParams  # jax 0.10
+except ImportError:
+    from jax._src.pallas.mosaic.interpret.utils import InterpretGPUParams  # jax 0.9
+"""
 
 
 @dataclass(frozen=True)

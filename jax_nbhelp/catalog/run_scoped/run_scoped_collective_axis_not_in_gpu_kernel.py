@@ -18,7 +18,12 @@ from dataclasses import replace
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog import _gpu_thread_axis as axes
 from jax_nbhelp.catalog import _run_scoped_family as family
-from jax_nbhelp.catalog._example import edited, scratch_kernel
+from jax_nbhelp.catalog._example import (
+    GPU_PARAMS_IMPORT,
+    GPU_PRELUDE,
+    edited,
+    scratch_kernel,
+)
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -33,15 +38,7 @@ MESSAGE = "not found among axes"
 # (non-trivial) clusters") or accepts a missing thread axis, so the examples need 0.10's module.
 _REQUIRES = ("absl", "jax._src.pallas.mosaic_gpu.interpret.params")
 
-_IMPORT_PARAMS = '''\
-import jax, jax.numpy as jnp
-from jax.experimental import pallas as pl
-from jax.experimental.pallas import mosaic_gpu as plgpu
-try:
-    from jax._src.pallas.mosaic_gpu.interpret.params import InterpretGPUParams  # jax 0.10
-except ImportError:
-    from jax._src.pallas.mosaic.interpret.utils import InterpretGPUParams  # jax 0.9
-'''
+_IMPORT_PARAMS = GPU_PRELUDE + "\n" + GPU_PARAMS_IMPORT
 
 # The output type is passed by position: jax 0.10 calls it out_type, 0.9 out_shape.
 _THREADS = _IMPORT_PARAMS + "\n" + scratch_kernel("add_one", "plgpu.SMEM", "core") + '''

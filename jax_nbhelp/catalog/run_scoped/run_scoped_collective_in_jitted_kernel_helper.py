@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry
 from jax_nbhelp.catalog._example import (
+    GPU_PARAMS_IMPORT,
     GPU_PRELUDE,
     NEEDS_GPU_INTERPRETER,
     Example,
@@ -33,12 +34,7 @@ WRAPPER = "CpuCallback error"
 _HELPER = scoped_helper("doubled_plus_one", "plgpu.SMEM", "wg", prelude=GPU_PRELUDE,
                         jit=True)
 
-_KERNEL = '''\
-try:
-    from jax._src.pallas.mosaic_gpu.interpret.params import InterpretGPUParams  # jax 0.10
-except ImportError:
-    from jax._src.pallas.mosaic.interpret.utils import InterpretGPUParams  # jax 0.9
-
+_KERNEL = GPU_PARAMS_IMPORT + '''
 def kernel_body(x_ref, o_ref):
     o_ref[...] = doubled_plus_one(x_ref[...])
 
