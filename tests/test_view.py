@@ -168,3 +168,30 @@ def test_the_view_is_plain_json() -> None:
     assert data["fixes"][0]["heading"] == "Fix 1: Rewrite it"
     assert data["fixes"][0]["preview"] == _fix("Rewrite it").preview()
     assert data["order"] == [1]
+
+
+def test_the_places_are_said_once_and_every_form_says_them_alike() -> None:
+    helper = Location("file", "/home/me/model.py", 4, "    return x @ w", function="forward",
+                      source="import jax\n\ndef forward(x, w):\n    return x @ w")
+    called = Location("cell", "<cell>", 2, "y = forward(x, w)", function="<module>", cell=7,
+                      source="x = 1\ny = forward(x, w)\nz = 3\nprint(z)\n")
+    diagnosis = _diagnosis(location=helper, call_site=called)
+    shown = view.card_view(diagnosis)
+    where, reached = shown.places
+    assert (where.heading, where.within) == ("Where:", ", in forward")
+    assert (reached.heading, reached.within) == ("Reached from:", "")
+    assert reached.label == called.label
+    # two lines either side of where it happened, one around the call that reached it
+    assert [n for n, _ in where.window] == [2, 3, 4]
+    assert reached.window == ((1, "x = 1"), (2, "y = forward(x, w)"), (3, "z = 3"))
+    text = render_diagnosis(diagnosis, shown)
+    static = _text(card_html(diagnosis, view=shown))
+    for place in shown.places:
+        line = f"{place.heading} {place.label}{place.within}"
+        assert line in text
+        assert line in static
+        assert f"**{place.heading}** {place.label}{place.within}" in shown.markdown
+    assert "print(z)" not in static
+    assert "print(z)" not in shown.markdown
+    assert shown.to_json()["places"][1]["window"] == [[1, "x = 1"], [2, "y = forward(x, w)"],
+                                                      [3, "z = 3"]]

@@ -285,9 +285,12 @@ export class CardView {
     more.appendChild(element(doc, 'summary', undefined, v.details_summary));
     more.appendChild(element(doc, 'div', 'jnh-error', d.error));
     more.appendChild(textBlock(doc, 'jnh-text', d.explanation));
-    // The view's places are where (when known), then the call that reached it.
+    // The view's places are where (when known), then the call that reached it; a view
+    // saved before places were part of it has none (its static copy still shows them).
     const located = [d.location, d.call_site].filter((l): l is ILocation => l !== null);
-    v.places.forEach((place, i) => more.appendChild(placeBlock(doc, place, located[i], onLocate)));
+    (v.places ?? []).forEach((place, i) =>
+      more.appendChild(placeBlock(doc, place, located[i], onLocate))
+    );
     more.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
     more.appendChild(textBlock(doc, 'jnh-text', d.why));
     for (const note of d.notes) {

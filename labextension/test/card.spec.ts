@@ -283,6 +283,24 @@ describe('CardView', () => {
     expect(old.buttons.length).toBe(0);
   });
 
+  it('shows the places the view names, with their lines, and a view saved without them', () => {
+    const where = card(flagship).node.querySelectorAll('.jnh-where');
+    const places = flagship.view!.places;
+    expect(places.map(p => p.heading)).toEqual(['Where:', 'Reached from:']);
+    expect(where.length).toBe(places.length);
+    places.forEach((place, i) => {
+      const text = where[i].textContent!;
+      expect(text).toContain(`${place.heading} ${place.label}${place.within}`);
+      expect(where[i].querySelectorAll('.jnh-src .jnh-line').length).toBe(place.window.length);
+      expect(where[i].querySelector('.jnh-hit')!.textContent).toContain(place.line.trim());
+    });
+    expect(places[0].within).toBe(', in scaled');
+    const { places: _p, ...before } = flagship.view!;
+    const older = card({ ...flagship, view: before as typeof flagship.view });
+    expect(older.node.querySelectorAll('.jnh-where').length).toBe(0);
+    expect(older.buttons.length).toBe(flagship.fixes.length);
+  });
+
   it('shows each preview exactly, with what runs', () => {
     const view = card(flagship);
     const previews = Array.from(view.node.querySelectorAll('pre.jnh-preview'));
