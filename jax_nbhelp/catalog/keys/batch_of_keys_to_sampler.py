@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
+from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -33,22 +33,34 @@ _KEYS = "key = jax.random.key(0)\nkeys = jax.random.split(key, 4)"
 _RAW_KEYS = "keys = jax.random.split(jax.random.PRNGKey(0), 4)"
 
 EXAMPLES = (
-    corrected_cell((JAX_IMPORTS, _KEYS), "noise = jax.random.normal(keys, (3,))",
-                   "noise = jax.vmap(lambda key: jax.random.normal(key, (3,)))(keys)",
-                   "Draw once per key with jax.vmap",
-                   "noise.shape == (4, 3) and "
-                   "bool((noise[2] == jax.random.normal(keys[2], (3,))).all())"),
+    Example(
+        setup=(_KEYS,),
+        failing="noise = jax.random.normal(keys, (3,))",
+        fix="Draw once per key with jax.vmap",
+        check=("noise.shape == (4, 3) and "
+               "bool((noise[2] == jax.random.normal(keys[2], (3,))).all())"),
+        fixed=("import jax\n" + _KEYS,
+               "noise = jax.vmap(lambda key: jax.random.normal(key, (3,)))(keys)"),
+    ),
     # As many keys as the values asked for: one value per key is the shape the call asked.
-    corrected_cell((JAX_IMPORTS, _KEYS), "noise = jax.random.normal(keys, shape=(4,))",
-                   "noise = jax.vmap(lambda key: jax.random.normal(key, shape=()))(keys)",
-                   "Draw one value per key",
-                   "noise.shape == (4,) and float(noise[1]) == float(jax.random.normal(keys[1]))"),
+    Example(
+        setup=(_KEYS,),
+        failing="noise = jax.random.normal(keys, shape=(4,))",
+        fix="Draw one value per key",
+        check=("noise.shape == (4,) and "
+               "float(noise[1]) == float(jax.random.normal(keys[1]))"),
+        fixed=("import jax\n" + _KEYS,
+               "noise = jax.vmap(lambda key: jax.random.normal(key, shape=()))(keys)"),
+    ),
     # Raw uint32[2] keys (jax.random.PRNGKey): the batch reads (4, 2).
-    corrected_cell((JAX_IMPORTS, _RAW_KEYS), "u = jax.random.uniform(keys, minval=-1.0)",
-                   "u = jax.vmap(lambda key: jax.random.uniform(key, minval=-1.0))(keys)",
-                   "Draw once per key with jax.vmap",
-                   "u.shape == (4,) and "
-                   "float(u[0]) == float(jax.random.uniform(keys[0], minval=-1.0))"),
+    Example(
+        setup=(_RAW_KEYS,),
+        failing="u = jax.random.uniform(keys, minval=-1.0)",
+        fix="Draw once per key with jax.vmap",
+        check="u.shape == (4,) and float(u[0]) == float(jax.random.uniform(keys[0], minval=-1.0))",
+        fixed=("import jax\n" + _RAW_KEYS,
+               "u = jax.vmap(lambda key: jax.random.uniform(key, minval=-1.0))(keys)"),
+    ),
 )
 
 WHY = _entry.prose("""
