@@ -125,7 +125,6 @@ def edit(cell: str, *edits: tuple[str, str]) -> str:
     return cell
 
 
-
 # The edit that takes a run_scoped call's collective_axes="core" away.
 NO_CORE_AXES = (', collective_axes="core"', "")
 # What an example run in GPU interpret mode needs (absl: the interpreter imports it).
@@ -139,7 +138,7 @@ def scoped_helper(name: str, space: str = "pltpu.VMEM", axes: str | None = None,
     returns it, plus one unless ``plus_one`` is false; ``jit`` decorates it with jax.jit."""
     decorator = "@jax.jit\n" if jit else ""
     added = " + 1" if plus_one else ""
-    shared = "" if axes is None else f", collective_axes={axes!r}".replace("'", '"')
+    shared = "" if axes is None else f', collective_axes="{axes}"'
     return (f"{prelude}\n\n{decorator}def {name}(x):\n"
             "    def body(ref):\n"
             "        ref[...] = x * 2\n"

@@ -21,6 +21,7 @@ from jax_nbhelp.catalog import _run_scoped_family as family
 from jax_nbhelp.catalog._example import (
     GPU_PARAMS_IMPORT,
     GPU_PRELUDE,
+    edit,
     edited,
     scratch_kernel,
 )
@@ -46,10 +47,12 @@ add_one_gpu = plgpu.kernel(add_one, jax.ShapeDtypeStruct((8, 128), jnp.float32),
                            num_threads=2, thread_name="wg", interpret=InterpretGPUParams())
 '''
 
-_ONE_THREAD = _THREADS.replace(
-    'jnp.float32),\n                           num_threads=2, thread_name="wg", interpret=',
-    "jnp.float32),\n                           interpret=",
-).replace('collective_axes="core"', 'collective_axes="wg"')
+_ONE_THREAD = edit(
+    _THREADS,
+    ('jnp.float32),\n                           num_threads=2, thread_name="wg", interpret=',
+     "jnp.float32),\n                           interpret="),
+    ('collective_axes="core"', 'collective_axes="wg"'),
+)
 
 _CALL = "out = add_one_gpu(jnp.ones((8, 128)))"
 _CHECK = "bool((out == 3).all())"
