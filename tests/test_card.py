@@ -262,7 +262,7 @@ def test_user_code_and_error_text_are_escaped(loaded: Notebook) -> None:
 def test_escaping_of_every_piece_of_a_location() -> None:
     location = Location(kind="file", filename="/tmp/<b>.py", lineno=2, line="y = '<i>'",
                         function="<lambda>", source="x = 1\ny = '<i>' & 2\n")
-    window = source_window(view.place_view("Where:", location, 2))
+    window = source_window(view.place_view("Where:", "location", location, 2))
     assert "<i>" not in window
     assert "y = &#x27;&lt;i&gt;&#x27; &amp; 2" in window
     assert esc('"<script>"') == "&quot;&lt;script&gt;&quot;"

@@ -49,20 +49,22 @@ def bundle_json(diagnosis: Diagnosis, card_id: str | None, view: CardView | None
 
 def result_json(result: FixResult, copy: Sequence[CellEdit] = (),
                 fix: Fix | None = None, session: Session | None = None,
-                new_view: CardView | None = None) -> dict[str, Any]:
+                new_view: CardView | None = None,
+                versions: dict[str, str | None] | None = None) -> dict[str, Any]:
     """A fix's outcome for a frontend, with its view; a new error's diagnosis gets a card
     id of its own.
 
     ``copy``: the rewritten cells a frontend that cannot edit the notebook gives the user
     to copy (the anywidget card); the JupyterLab extension writes them itself. ``new_view``:
-    the new error's card view, when the caller has computed it already."""
+    the new error's card view, when the caller has computed it already, with the
+    ``versions`` it was computed for (so the bundle and its view name the same ones)."""
     payload = result.to_json()
     payload["known"] = True
     payload["traceback"] = strip_ansi(result.traceback) if result.traceback else None
     if result.diagnosis is not None:
         payload["diagnosis"] = bundle_json(result.diagnosis,
                                            register(result.diagnosis, session=session),
-                                           new_view, session)
+                                           new_view, session, versions)
     payload["value"] = _plain(result.value) if result.ok and result.value is not None else None
     if copy:
         payload["copy"] = [edit.to_json() for edit in copy]

@@ -212,11 +212,15 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
 
 # -- places --------------------------------------------------------------------------------
 
+PlaceField = Literal["location", "call_site"]  # the fields of a Diagnosis that are places
+
+
 @dataclass(frozen=True)
 class PlaceView:
     """A place the card points at, as every form of the card shows it."""
 
     heading: str  # "Where:" or "Reached from:"
+    of: PlaceField  # the diagnosis's field it shows (where its link goes)
     label: str  # "In [3], line 5" or "model.py, line 12"
     within: str  # ", in scaled" (the function it is in), or "" at a cell's or module's top
     lineno: int
@@ -229,22 +233,24 @@ class PlaceView:
         return data
 
 
-def place_view(heading: str, location: Location, context: int) -> PlaceView:
+_PLACES: tuple[tuple[PlaceField, str, int], ...] = (("location", "Where:", 2),
+                                                    ("call_site", "Reached from:", 1))
+
+
+def place_view(heading: str, of: PlaceField, location: Location, context: int) -> PlaceView:
+    """``location`` with ``context`` lines either side, shown as the diagnosis's ``of``."""
     within = (f", in {location.function}"
               if location.function and not is_top_level(location.function) else "")
-    return PlaceView(heading=heading, label=location.label, within=within,
+    return PlaceView(heading=heading, of=of, label=location.label, within=within,
                      lineno=location.lineno, line=location.line,
                      window=tuple(window_lines(location, context)))
 
 
 def places(diagnosis: Diagnosis) -> tuple[PlaceView, ...]:
     """Where it happened (two lines either side) and the call that reached it (one)."""
-    found = []
-    if diagnosis.location is not None:
-        found.append(place_view("Where:", diagnosis.location, 2))
-    if diagnosis.call_site is not None:
-        found.append(place_view("Reached from:", diagnosis.call_site, 1))
-    return tuple(found)
+    return tuple(place_view(heading, of, location, context)
+                 for of, heading, context in _PLACES
+                 if (location := getattr(diagnosis, of)) is not None)
 
 
 # -- the card -------------------------------------------------------------------------------

@@ -192,6 +192,8 @@ export interface IFixView {
 export interface IPlaceView {
   /** "Where:" or "Reached from:" */
   heading: string;
+  /** The diagnosis's field it shows, where its link goes (absent in a view saved before). */
+  of?: 'location' | 'call_site';
   /** "In [3], line 5" */
   label: string;
   /** ", in scaled" (the function it is in), or "" at a cell's or module's top level. */

@@ -90,7 +90,7 @@ export function sourceWindow(doc: Document, place: IPlaceView): HTMLElement {
 function placeBlock(
   doc: Document,
   place: IPlaceView,
-  location: ILocation,
+  location: ILocation | null,
   onLocate: ((location: ILocation) => void) | null
 ): HTMLElement {
   const block = element(doc, 'div', 'jnh-where');
@@ -130,11 +130,11 @@ export function previewBlock(doc: Document, fix: IFixView): HTMLElement {
  */
 function placeLink(
   doc: Document,
-  location: ILocation,
+  location: ILocation | null,
   onLocate: ((location: ILocation) => void) | null,
   plain: string
 ): HTMLElement {
-  if (onLocate && canLocate(doc, location)) {
+  if (location && onLocate && canLocate(doc, location)) {
     const link = element(doc, 'button', 'jnh-locate', location.label);
     link.type = 'button';
     link.title = location.kind === 'cell' ? 'Go to this line of the cell' : 'Open the file at this line';
@@ -285,11 +285,13 @@ export class CardView {
     more.appendChild(element(doc, 'summary', undefined, v.details_summary));
     more.appendChild(element(doc, 'div', 'jnh-error', d.error));
     more.appendChild(textBlock(doc, 'jnh-text', d.explanation));
-    // The view's places are where (when known), then the call that reached it; a view
-    // saved before places were part of it has none (its static copy still shows them).
+    // Each place names the diagnosis's field it shows (`of`), where its link goes. A view
+    // saved before `of` lists where (when known), then the call that reached it; one saved
+    // before places were part of the view has none (its static copy still shows them).
     const located = [d.location, d.call_site].filter((l): l is ILocation => l !== null);
     (v.places ?? []).forEach((place, i) =>
-      more.appendChild(placeBlock(doc, place, located[i], onLocate))
+      more.appendChild(placeBlock(doc, place, (place.of ? d[place.of] : located[i]) ?? null,
+                                  onLocate))
     );
     more.appendChild(element(doc, 'div', 'jnh-heading', 'Why:'));
     more.appendChild(textBlock(doc, 'jnh-text', d.why));

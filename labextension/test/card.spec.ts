@@ -295,6 +295,12 @@ describe('CardView', () => {
       expect(where[i].querySelector('.jnh-hit')!.textContent).toContain(place.line.trim());
     });
     expect(places[0].within).toBe(', in scaled');
+    expect(places.map(p => p.of)).toEqual(['location', 'call_site']);
+    // a view saved before places named their field pairs them in order
+    const unnamed = places.map(({ of: _of, ...rest }) => rest);
+    const paired = card({ ...flagship, view: { ...flagship.view!, places: unnamed } });
+    expect(Array.from(paired.node.querySelectorAll('.jnh-where')).map(w => w.textContent))
+      .toEqual(Array.from(where).map(w => w.textContent));
     const { places: _p, ...before } = flagship.view!;
     const older = card({ ...flagship, view: before as typeof flagship.view });
     expect(older.node.querySelectorAll('.jnh-where').length).toBe(0);

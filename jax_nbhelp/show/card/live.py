@@ -19,7 +19,6 @@ and a frontend without widgets shows. It is brought up to date after each fix.
 from __future__ import annotations
 
 import contextlib
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +60,7 @@ class LiveCard:
     def __init__(self, diagnosis: Diagnosis, session: Session | None = None) -> None:
         self.diagnosis = diagnosis
         self.session = session or current()
-        self.card_id = register(diagnosis, uuid.uuid4().hex[:12], self.session)
+        self.card_id = register(diagnosis, session=self.session)
         # what each card of the chain ran: card id -> (its diagnosis, the fix, its outcome)
         self.applied: dict[str, tuple[Diagnosis, Fix, FixResult, str | None]] = {}
         self._views: dict[int, tuple[Diagnosis, CardView]] = {}
@@ -97,7 +96,8 @@ class LiveCard:
             fix = diagnosis.fixes[number - 1]
             result, outputs = self._run(card_id, number, fix)
             new_view = self._view(result.diagnosis) if result.diagnosis is not None else None
-            answer = result_json(result, edits_to_copy(fix), fix, self.session, new_view)
+            answer = result_json(result, edits_to_copy(fix), fix, self.session, new_view,
+                                 self._versions)
             new_id = (answer.get("diagnosis") or {}).get("card_id")
             self.applied[card_id] = (diagnosis, fix, result, new_id)
             self.republish()
