@@ -76,9 +76,9 @@ def test_unload_forgets_the_mode(nb: Notebook) -> None:
     nb.ok("%jax_nbhelp hints")
     nb.ok("%unload_ext jax_nbhelp")
     nb.ok("%load_ext jax_nbhelp")
-    from jax_nbhelp.core.classroom import fixes_shown
+    from jax_nbhelp.core.session import current
 
-    assert fixes_shown()
+    assert current().show_fixes
 
 
 def _profile(tmp_path: Path, filename: str) -> dict[str, str]:

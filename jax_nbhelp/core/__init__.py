@@ -1,3 +1,4 @@
-"""The bottom layer: the plain data a diagnosis is made of (``model``), the per-process memory
-(``state``) and the settings (``classroom``). Nothing here imports a layer above.
+"""The bottom layer: the plain data a diagnosis is made of (``model``), what a loaded
+extension remembers (``session``) and how its settings are configured (``classroom``).
+Nothing here imports a layer above.
 """

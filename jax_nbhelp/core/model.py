@@ -324,7 +324,7 @@ class Diagnosis:
     call_site: Location | None = None
     fixes: tuple[Fix, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
-    # fixes kept back by classroom mode (classroom.shown): the card says they exist
+    # fixes kept back by classroom mode (show.display.presented): the card says they exist
     hidden_fixes: int = 0
     # the error was raised for a Pallas kernel: notes about interpret modes bear on it
     concerns_kernel: bool = False

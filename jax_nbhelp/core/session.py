@@ -145,8 +145,9 @@ class Session:
     raised: RaisedLines = field(default_factory=RaisedLines)
     speed: InterpretSpeed = field(default_factory=InterpretSpeed)
     failures: Failures = field(default_factory=Failures)
-    # jax_nbhelp's configurable settings (classroom.JaxNbhelp), read from the shell at load
-    settings: Any = None
+    # False in classroom mode: a card keeps the fixes back (read from the shell's
+    # configuration at load, classroom.configured_show_fixes; `%jax_nbhelp hints`/`fixes`)
+    show_fixes: bool = True
     # the newest diagnosis shown and fix result (jax_nbhelp.last(), %jax_nbhelp show)
     last: Diagnosis | None = None
     last_result: FixResult | None = None

@@ -25,7 +25,7 @@ def load(shell: Any) -> None:
     from jax_nbhelp.core import classroom
     from jax_nbhelp.shell import warm_up
 
-    classroom.settings(shell)  # reads c.JaxNbhelp.* from the shell's configuration
+    session.show_fixes = classroom.configured_show_fixes(shell)  # c.JaxNbhelp.show_fixes
 
     warm_up.start()
 
@@ -45,7 +45,7 @@ def unload(shell: Any) -> None:
         from jax_nbhelp.jaxapi import interpret_modes
 
         interpret_modes.switch_off()  # what a fix left on goes back as it was
-    sessions.end(session)  # its cards, raised lines, settings and speeds go with it
+    sessions.end(session)  # its cards, raised lines, classroom mode and speeds go with it
 
 
 def is_loaded(shell: Any) -> bool:

@@ -27,9 +27,7 @@ USAGE = """\
 
 
 def _fixes_hidden(command: str) -> bool:
-    from jax_nbhelp.core.classroom import fixes_shown
-
-    if fixes_shown():
+    if current().show_fixes:
         return False
     print(f"jax_nbhelp: classroom mode keeps the fixes back. Try the change yourself, or run "
           f"`%jax_nbhelp fixes` to show them, then `%jax_nbhelp {command} N`.")
@@ -69,9 +67,7 @@ def _interpret(args: list[str]) -> None:
 
 
 def _classroom(show_fixes: bool) -> None:
-    from jax_nbhelp.core.classroom import settings
-
-    settings().show_fixes = show_fixes
+    current().show_fixes = show_fixes
     if not show_fixes:
         print("jax_nbhelp: classroom mode. A diagnosis shows the cause, the place and why; "
               "its fixes stay hidden until `%jax_nbhelp fixes`.")

@@ -36,13 +36,14 @@ def diagnosis_bundle(diagnosis: Diagnosis, session: Session | None = None) -> di
     }
 
 
-def presented(diagnosis: Diagnosis) -> Diagnosis:
-    """The diagnosis as every form shows it now: without its fixes in classroom mode, and,
+def presented(diagnosis: Diagnosis, session: Session | None = None) -> Diagnosis:
+    """The diagnosis as every form shows it now: without its fixes in classroom mode (of
+    ``session``, the current one by default; the card says how many it keeps back), and,
     for an error raised for a Pallas kernel, saying when an interpret mode is on."""
-    from jax_nbhelp.core.classroom import shown
     from jax_nbhelp.jaxapi.interpret_modes import session_note
 
-    diagnosis = shown(diagnosis)
+    if diagnosis.fixes and not (session or current()).show_fixes:
+        diagnosis = replace(diagnosis, fixes=(), hidden_fixes=len(diagnosis.fixes))
     note = session_note() if diagnosis.concerns_kernel else None
     if note is not None and note not in diagnosis.notes:
         diagnosis = replace(diagnosis, notes=(*diagnosis.notes, note))
@@ -56,7 +57,7 @@ def show(diagnosis: Diagnosis, session: Session | None = None) -> None:
     from jax_nbhelp.show.card import show_card, widget_frontend
 
     session = session or current()
-    diagnosis = presented(diagnosis)
+    diagnosis = presented(diagnosis, session)
 
     if widget_frontend(session.running_shell()):
         try:
