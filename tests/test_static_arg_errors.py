@@ -50,7 +50,9 @@ def test_size_array_explained_with_both_lines_and_int_fix(loaded: Notebook) -> N
     assert "`out = ramp(jnp.zeros(3), n)` at In [6], line 1" in diagnosis.explanation
     assert "passes n=n, an array (3)" in diagnosis.explanation
     assert "`@partial(jax.jit, static_argnames='n')` at In [4], line 1" in diagnosis.explanation
-    assert _labels(diagnosis) == ["Stop treating n as static", "Pass int(n)"]
+    # the size needs its value: the Python int works, dropping static would not (below)
+    assert _labels(diagnosis) == ["Pass int(n)", "Stop treating n as static"]
+    assert view.recommend(diagnosis) == (1, view.LASTS_REWRITE)
     result = _fix(diagnosis, "Pass int(n)").apply()
     assert result.ok, result.traceback
     assert loaded["out"].tolist() == [0.0, 1.0, 2.0]

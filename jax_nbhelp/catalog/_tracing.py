@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from jax_nbhelp.catalog import _entry
@@ -79,6 +79,21 @@ class TraceOrigin:
     def plain_arguments(self) -> bool:
         """Every traced value is a whole parameter (not a leaf of a dict or tuple)."""
         return bool(self.arguments) and all(name.isidentifier() for name in self.arguments)
+
+    def by_parameter(self) -> TraceOrigin:
+        """The same origin with items of a sequence (``shape[0]``) named by their parameter
+        (``shape``): what a call passed for it says whether the whole can be static (a
+        tuple of ints can, a list cannot). A dict's entries (``cfg['n']``) stay as they are."""
+        roots: list[str] = []
+        for name in self.arguments:
+            found = _ITEM_RE.fullmatch(name)
+            root = found.group("root") if found is not None else name
+            if root not in roots:
+                roots.append(root)
+        return replace(self, arguments=tuple(roots))
+
+
+_ITEM_RE = re.compile(r"(?P<root>[A-Za-z_]\w*)(?:\[\d+\])+")
 
 
 def trace_origin(message: str) -> TraceOrigin | None:
@@ -296,6 +311,11 @@ def classify(node: ast.expr, ctx: ErrorContext, module_level: bool) -> ArgumentK
         if kind in _ARRAY_TYPES:
             return "array"
         return "unknown"
+    if isinstance(node, ast.Tuple) and node.elts and all(
+            classify(item, ctx, module_level) == "python" for item in node.elts):
+        return "python"  # (2, 3): a tuple of settings hashes, as a shape does
+    if isinstance(node, ast.Attribute) and node.attr in ("shape", "ndim", "size"):
+        return "python"  # x.shape is a tuple of Python ints, even while x is traced
     if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Attribute) \
             and node.value.attr == "shape":
         return "python"  # x.shape[0] is a Python int
@@ -334,10 +354,12 @@ _TIMED_RE = re.compile(r"\s*(?:[\w.]+\s*=\s*)?%time(?:it)?(?:\s+-\w+(?:\s*\d+)?)
 
 def jit_call(ctx: ErrorContext, origin: TraceOrigin,
              definition: Location | None = None) -> JitCall:
-    """Find the traced function's ``def`` and what its caller passed for each argument.
+    """Find the traced function's ``def`` and what its caller passed for each argument
+    (items of a sequence, ``shape[0]``, by their parameter: ``TraceOrigin.by_parameter``).
 
     ``definition`` (the def's first line) is found from JAX's message when not given.
     """
+    origin = origin.by_parameter()
     if definition is None:
         definition = (ctx.place(origin.filename, origin.lineno)
                       if origin.filename is not None and origin.lineno is not None else None)

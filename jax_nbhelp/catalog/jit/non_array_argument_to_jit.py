@@ -4,14 +4,18 @@ function, an object (``TypeError: Error interpreting argument to <function forwa
 to the function at path mode.``), or a pytree with such a leaf (``cfg['name']``).
 
 jit traces arrays; a setting that chooses what the function does must be static. Where the
-value is a whole parameter, hashable, and the function is jitted in a cell (its decorator or
-``g = jax.jit(f)``), the fix adds it to ``static_argnames``: jit then compiles once per value
-and hands the value to the code as it is. A leaf inside a pytree, a NamedTuple's string
-field say, is explained (a dataclass registered with that field in ``meta_fields``).
+value is a whole parameter, hashable (a string, a number, None, or a function: a Python
+function or a jitted one, which hash by identity), and the function is jitted in a cell (its
+decorator or ``g = jax.jit(f)``), the fix adds it to ``static_argnames``: jit then compiles
+once per value and hands the value to the code as it is. A NumPy function (``np.cos``) gets
+no fix: static, it would be handed tracers it cannot take. A leaf inside a pytree, a
+NamedTuple's string field say, is explained (a dataclass registered with that field in
+``meta_fields``).
 
 Reports: jax-ml/jax#5228 (``jit`` called with a NumPy array of strings),
 BirkhoffG/jax-dataloader#2 (a DataLoader object passed to a jitted step),
-pyro-ppl/numpyro#1078 (``None`` passed through a transformed function). JAX's docs teach the
+pyro-ppl/numpyro#1078 (``None`` passed through a transformed function), jax-ml/jax#953 and
+jax-ml/jax#4416 (a function passed to a jitted helper). JAX's docs teach the
 pytree case in "Custom pytrees".
 """
 
@@ -37,9 +41,13 @@ _POINT_FIXED = ("from dataclasses import dataclass\n\n@dataclass\nclass Point:\n
                 "meta_fields=['label'])\n\n@jax.jit\ndef norm(p):\n"
                 "    return jnp.sqrt(p.x ** 2 + p.y ** 2)")
 
+_TWICE = "@jax.jit\ndef twice(step, x):\n    return step(step(x))"
+
 EXAMPLES = (
     made_static(_ACTIVATE, "y = activate(jnp.array([-1.0, 2.0]), 'relu')", "kind",
                 "y.tolist() == [0.0, 2.0]"),
+    # a function is a setting too: jit compiles twice once per function passed
+    made_static(_TWICE, "y = twice(jnp.cos, 0.5)", "step", "abs(float(y) - 0.6390125) < 1e-6"),
     corrected("import jax, jax.numpy as jnp", _POINT, _POINT_FIXED,
               "r = norm(Point('a', 3.0, 4.0))", NO_FIX, "float(r) == 5.0"),
 )
@@ -52,7 +60,8 @@ cannot be traced. A value that chooses what the function does is a setting: mark
 code as it is.
 """)
 
-_HASHABLE = frozenset({"str", "bool", "int", "NoneType", "bytes"})
+# what jit can take as static: hashable Python settings, and functions (hashed by identity)
+_HASHABLE = frozenset({"str", "bool", "int", "NoneType", "bytes", "function", "PjitFunction"})
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
@@ -65,7 +74,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     function = bad.function.rsplit(".", 1)[-1]
     location = ctx.call_site()
     subject = _tracing.quoted_line(location, "Your code")
-    what = {"str": "a string", "NoneType": "None", "function": "a function"}.get(
+    what = {"str": "a string", "NoneType": "None", "function": "a function",
+            "PjitFunction": "a jitted function", "ufunc": "a NumPy function"}.get(
         bad.short_type, f"a {bad.short_type}")
     explanation = (f"{subject} passes {what} to the jitted {function} as "
                    f"{bad.path}, and jit traces only arrays.")

@@ -4,7 +4,9 @@ length (``jnp.nonzero(x)``) under ``jax.jit``.
 
 ``ConcretizationTypeError`` (other than its subclass ``TracerBoolConversionError``, JNH301),
 and the ``TypeError`` "Shapes must be 1D sequences of concrete values" that JAX raises for a
-traced size given as a shape. A Python int from the caller is a setting: make it static. An
+traced size given as a shape. A Python int from the caller is a setting: make it static;
+so is a shape the caller spells as a tuple of ints (``(2, 3)``) or reads off an array
+(``x.shape``). An
 array from the caller cannot be static ("Non-hashable static arguments"), so that case is
 explained only.
 """
@@ -32,6 +34,10 @@ _GROW = '''\
 def grow(x):
     count = jnp.add(x.size, 1)
     return jnp.zeros((count,))'''
+_GRID = '''\
+@jax.jit
+def filled(shape, value):
+    return jnp.full(shape, value)'''
 _PAD = '''\
 @jax.jit
 def padded(x, width):
@@ -51,6 +57,9 @@ EXAMPLES = (
     # A size given as a shape raises a TypeError, not a ConcretizationTypeError.
     made_static(_PAD, "out = padded(jnp.ones(2), width=3)", "width",
                 "out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]"),
+    # A whole shape passed as a tuple of ints: a tuple hashes, so it can be static.
+    made_static(_GRID, "out = filled((2, 3), 0.5)", "shape",
+                "out.shape == (2, 3) and float(out.sum()) == 3.0"),
     # A size made traced by a jnp operation on static values (jax-ml/jax#4449).
     Example(
         setup=(_IMPORTS, _GROW),

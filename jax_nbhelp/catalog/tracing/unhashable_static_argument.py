@@ -7,11 +7,12 @@ the value's type and repr but not the parameter. The parameter is found from the
 line, the jitted ``def`` and its ``static_argnames``/``static_argnums`` (on the decorator, a
 ``g = jax.jit(f, ...)`` line in any cell, or ``jax.jit(f, ...)(...)`` on the calling line).
 
-Fixes: stop marking the parameter static (same values when the code only uses it as data;
-when it needs the value, the re-run fails with a tracer error that is diagnosed in turn), and
-when the call passes a global name holding an integer array or list whose value the message
-shows, pass ``int(n)`` / ``tuple(n.tolist())`` / ``tuple(n)`` instead (the same numbers as
-a Python value jit can hash).
+Fixes: when the call passes a global name holding an integer array or list whose value the
+message shows, pass ``int(n)`` / ``tuple(n.tolist())`` / ``tuple(n)`` instead (the same
+numbers as a Python value jit can hash). It comes first: the parameter was marked static,
+so the code may need its value (a size, a shape), and a Python value works either way. Then
+stop marking the parameter static (same values when the code only uses it as data; when it
+needs the value, the re-run fails with a tracer error that is diagnosed in turn).
 """
 
 from __future__ import annotations
@@ -295,12 +296,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             expression = _tracing.segment(code, node)
             explanation = (f"{line}{where} passes {parameter}={expression}, {what}, but "
                            f"{jitted} marks {parameter} static.")
-            fixes.append(_unstatic_fix(ctx, site, parameter))
             if isinstance(node, ast.Name) and module_level and caller is not None:
                 conversion = _conversion(type_name, value, node.id)
                 if conversion is not None:
                     fixes.append(_convert_fix(ctx, caller, node, node.id, conversion,
                                               parameter, site.function))
+            fixes.append(_unstatic_fix(ctx, site, parameter))
     notes.append("If the parameter is data your code computes with, don't mark it static: "
                  "jit traces it like any array. If it is a setting (a size, a shape, a loop "
                  "count, a flag), pass a Python value: int(n) for a 0-d integer array, "
