@@ -51,7 +51,7 @@ def _without_shape(call: cst.Call) -> cst.Call:
 
 
 def vmap_over_keys_python(source: str, lineno: int, sampler: str, jax: str = "jax",
-                          one_value: bool = False) -> str:
+                          one_value: bool = False, out_axes: int = 0) -> str:
     """Like :func:`vmap_over_keys` for plain Python (no IPython syntax)."""
     located = locate(source, lineno)
     targets = [site for site in innermost(located.calls_at(lineno))
@@ -77,21 +77,27 @@ def vmap_over_keys_python(source: str, lineno: int, sampler: str, jax: str = "ja
             params=cst.Parameters(params=[cst.Param(cst.Name(parameter))]),
             body=body,
         )
-        mapped = cst.Call(func=cst.parse_expression(f"{jax}.vmap"), args=[cst.Arg(lam)])
+        options = [cst.Arg(cst.Integer(str(out_axes)), keyword=cst.Name("out_axes"),
+                           equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                                 whitespace_after=cst.SimpleWhitespace("")))
+                   ] if out_axes else []
+        mapped = cst.Call(func=cst.parse_expression(f"{jax}.vmap"),
+                          args=[cst.Arg(lam), *options])
         return cst.Call(func=mapped, args=[cst.Arg(keys)])
 
     return rewrite_calls(located.module, [call], change).code
 
 
 def vmap_over_keys(source: str, lineno: int, sampler: str, jax: str = "jax",
-                   one_value: bool = False) -> str:
+                   one_value: bool = False, out_axes: int = 0) -> str:
     """Map the ``sampler`` call at 1-based ``lineno`` over its batch of keys with
     ``jax.vmap`` (``jax`` is how the cell names the module); ``one_value`` leaves the
-    call's shape out, so each key draws one value (the batch is the shape asked for).
+    call's shape out, so each key draws one value (the batch is the shape asked for);
+    ``out_axes`` is where the batch axis goes in the result (``split`` unpacked: 1).
 
     ``source`` is a notebook cell (IPython syntax allowed) or a module. Raises
     :class:`CannotRewrite`.
     """
     return rewrite_line(source, lineno,
                         lambda code: vmap_over_keys_python(code, lineno, sampler, jax,
-                                                           one_value))
+                                                           one_value, out_axes))

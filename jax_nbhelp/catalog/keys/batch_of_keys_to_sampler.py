@@ -5,6 +5,13 @@
 Use jax.vmap for batching.`` (raw ``uint32[2]`` keys from ``PRNGKey`` read ``(4, 2)``). The
 user meant one draw per key; ``jax.vmap`` over the keys makes exactly those draws.
 
+The shape a sampler asks for is read from the line (a literal) or from its live values
+(``state["x"].shape``); a shape jax_nbhelp cannot read leaves the per-key fix unclaimed
+(one draw of that shape per key has one more axis than the shape). ``split`` of a batch
+whose result is unpacked (``key, sub = jax.random.split(keys)``) is mapped with
+``out_axes=1``: each name then holds one new key per key of the batch, as unpacking one
+key's split gives one key per name.
+
 Reports: jax-ml/jax#19376 (``normal(split(key, 8), shape)`` gave an inscrutable error, then
 this message), google/flax#4355 (an ``nnx.vmap`` documentation example ending in "Use jax.vmap
 for batching"), numpyro's vectorized chains and brax's environment reset ("split accepts a
@@ -13,6 +20,7 @@ single key, but was given a key array of shape (100, 2)").
 
 from __future__ import annotations
 
+import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
@@ -61,6 +69,26 @@ EXAMPLES = (
         fixed=("import jax\n" + _RAW_KEYS,
                "u = jax.vmap(lambda key: jax.random.uniform(key, minval=-1.0))(keys)"),
     ),
+    # The shape is another array's, read from the line's live values: one value per key.
+    Example(
+        setup=(_KEYS, "import jax.numpy as jnp\nlevels = jnp.zeros(4)"),
+        failing="levels = levels + jax.random.normal(keys, levels.shape)",
+        fix="Draw one value per key",
+        check=("levels.shape == (4,) and "
+               "float(levels[3]) == float(jax.random.normal(keys[3]))"),
+        fixed=("import jax\n" + _KEYS, "import jax.numpy as jnp\nlevels = jnp.zeros(4)",
+               "levels = levels + jax.vmap(lambda key: jax.random.normal(key, ()))(keys)"),
+    ),
+    # A batch of keys split and unpacked: each name gets one new key per key.
+    Example(
+        setup=(_RAW_KEYS,),
+        failing="keys, subs = jax.random.split(keys)",
+        fix="Split each key with jax.vmap",
+        check=("keys.shape == (4, 2) and subs.shape == (4, 2) and bool((subs[1] == "
+               "jax.random.split(jax.random.split(jax.random.PRNGKey(0), 4)[1])[1]).all())"),
+        fixed=("import jax\n" + _RAW_KEYS,
+               "keys, subs = jax.vmap(lambda key: jax.random.split(key), out_axes=1)(keys)"),
+    ),
 )
 
 WHY = _entry.prose("""
@@ -97,9 +125,11 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
              f"the whole shape: jax.random.{function}(key, (n, ...)) (other numbers, equally "
              "random)."]
     fixes: tuple[Fix, ...] = ()
-    if _batch_axes(shape) == 1 and location is not None:
+    if _batch_axes(shape) == 1 and location is not None and function == "split":
+        fixes = (_split_fix(ctx, location, _batch_size(shape), _unpacked(location, function)),)
+    elif _batch_axes(shape) == 1 and location is not None:
         keys = _batch_size(shape)
-        asked = _asked_shape(location, function)
+        asked = _asked_shape(ctx, location, function)
         if keys is not None and asked is not None and asked == (keys,):
             # The batch is as long as the shape asked for: one value per key gives it.
             fixes = (_one_value_fix(ctx, location, function, keys),
@@ -121,32 +151,65 @@ def _batch_size(shape: str) -> int | None:
     return int(first) if first.isdigit() else None
 
 
-def _asked_shape(location: Location, function: str) -> tuple[int, ...] | None:
-    """The shape the sampler call asks for, when the line writes it as a literal."""
-    import ast
+# the samplers whose second positional parameter is the shape of the draw
+_SHAPE_SECOND = frozenset({"bits", "cauchy", "exponential", "gumbel", "laplace", "logistic",
+                           "maxwell", "normal", "rademacher", "randint", "uniform"})
+_UNKNOWN = "unknown"  # the call passes a shape jax_nbhelp cannot read
 
+
+def _call_on_line(location: Location, function: str) -> tuple[ast.Module, ast.Call] | None:
     parsed = _tracing.parse(location.source)
     if parsed is None:
         return None
-    for node in ast.walk(parsed[0]):
-        if (isinstance(node, ast.Call) and node.lineno <= location.lineno
-                <= (node.end_lineno or 0) and _tracing.names_function(node.func, function)):
-            given = next((k.value for k in node.keywords if k.arg == "shape"),
-                         node.args[1] if len(node.args) > 1 else None)
-            try:
-                value = ast.literal_eval(given) if given is not None else None
-            except ValueError:
-                return None
-            if isinstance(value, int):
-                return (value,)
-            if isinstance(value, tuple) and all(isinstance(d, int) for d in value):
-                return value
-            return None
+    calls = [node for node in ast.walk(parsed[0])
+             if isinstance(node, ast.Call) and node.lineno <= location.lineno
+             <= (node.end_lineno or 0) and _tracing.names_function(node.func, function)]
+    return (parsed[0], calls[0]) if len(calls) == 1 else None
+
+
+def _asked_shape(ctx: ErrorContext, location: Location,
+                 function: str) -> tuple[int, ...] | str | None:
+    """The shape the sampler call asks for: a literal on the line, or ``x.shape`` read from
+    the line's live values; None when it passes none, ``_UNKNOWN`` when it passes one that
+    cannot be read."""
+    found = _call_on_line(location, function)
+    if found is None:
+        return None
+    _, node = found
+    second = node.args[1] if len(node.args) > 1 and function in _SHAPE_SECOND else None
+    given = next((k.value for k in node.keywords if k.arg == "shape"), second)
+    if given is None:
+        return None
+    if isinstance(given, ast.Attribute) and given.attr == "shape":
+        held = {value.text: value for value in ctx.values_at(location)}.get(
+            ast.unparse(given.value))
+        return held.shape if held is not None and held.shape is not None else _UNKNOWN
+    try:
+        value = ast.literal_eval(given)
+    except ValueError:
+        return _UNKNOWN
+    if isinstance(value, int):
+        return (value,)
+    if isinstance(value, tuple) and all(isinstance(d, int) for d in value):
+        return value
+    return _UNKNOWN
+
+
+def _unpacked(location: Location, function: str) -> int | None:
+    """How many names the call's result is unpacked into (``key, sub = split(keys)``)."""
+    found = _call_on_line(location, function)
+    if found is None:
+        return None
+    tree, call = found
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and node.value is call and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Tuple | ast.List):
+            return len(node.targets[0].elts)
     return None
 
 
 def _per_key_fix(ctx: ErrorContext, location: Location, function: str, keys: int | None,
-                 asked: tuple[int, ...] | None) -> Fix:
+                 asked: tuple[int, ...] | str | None) -> Fix:
     jax = ctx.alias("jax") or "jax"
 
     def transform(source: str) -> str:
@@ -156,7 +219,10 @@ def _per_key_fix(ctx: ErrorContext, location: Location, function: str, keys: int
 
     safety = ("One draw per key, stacked along a new first axis: entry i is exactly what "
               f"{function} returns for keys[i] alone.")
-    if keys is not None and asked is not None:
+    if asked == _UNKNOWN:
+        safety += (" Each draw has the shape the call asks for, so the result has one more "
+                   "axis (the keys) than that shape.")
+    elif keys is not None and isinstance(asked, tuple):
         result = (keys, *asked)
         safety += (f" The result has shape {result}, not the {asked} the call asks for: "
                    f"{keys} draws of shape {asked}.")
@@ -166,8 +232,34 @@ def _per_key_fix(ctx: ErrorContext, location: Location, function: str, keys: int
         summary=(f"Map {function} over the keys with {jax}.vmap, so each key makes its own "
                  "draw; then re-run."),
         safety=safety,
-        safe=asked is None or keys is None or (keys, *asked) == asked,
+        safe=asked is None or (keys is None and asked != _UNKNOWN),
     )
+
+
+def _split_fix(ctx: ErrorContext, location: Location, keys: int | None,
+               names: int | None) -> Fix:
+    """split mapped over the batch; unpacked, each name gets one new key per key."""
+    jax = ctx.alias("jax") or "jax"
+    batch = f"the {keys} keys" if keys is not None else "the keys"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.vmap_over_keys import vmap_over_keys
+
+        return vmap_over_keys(source, location.lineno, "split", jax,
+                              out_axes=1 if names else 0)
+
+    if names:
+        safety = (f"Each of the {names} names gets one new key per key of the batch (vmap's "
+                  f"out_axes=1): entry i of each is what splitting keys[i] alone gives it.")
+        summary = (f"Split each of {batch} with {jax}.vmap(..., out_axes=1), so the unpacked "
+                   "names each hold a batch of new keys; then re-run.")
+    else:
+        safety = ("One split per key, stacked along a new first axis: entry i holds the new "
+                  "keys of keys[i]. Code that indexes the result picks a key's splits, not a "
+                  "batch of new keys: check how it is used.")
+        summary = f"Split each of {batch} with {jax}.vmap; then re-run."
+    return rewrite_fix(ctx, location, transform, label="Split each key with jax.vmap",
+                       summary=summary, safety=safety, safe=bool(names))
 
 
 def _one_value_fix(ctx: ErrorContext, location: Location, function: str, keys: int) -> Fix:

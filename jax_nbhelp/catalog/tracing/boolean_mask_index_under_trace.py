@@ -3,9 +3,20 @@
 
 The result of ``x[mask]`` has as many elements as the mask has True entries, which jit
 cannot know when it compiles. The idiomatic rewrites keep the shape (``jnp.where``) or fix
-the length (``size=``); both change code the user wrote on purpose, and a sum over
-``jnp.where(mask, x, 0)`` adds in a different order than a sum over ``x[mask]``, so the
-rewrite is explained with the user's own expressions and never applied mechanically.
+the length (``size=``).
+
+An update ``x.at[mask].set(v)`` (or ``add``, ``subtract``, ``multiply``; ``divide`` for a
+float array) is rewritten as ``jnp.where(mask, v, x)`` (``jnp.where(mask, x + v, x)``) when
+that is the same computation, as read from the line's live values: ``x`` is a name holding
+an array, the mask has its shape (a boolean array of it, or a comparison of it with one
+number, or ``&``, ``|``, ``~`` of such), and ``v`` is one number whose type leaves ``x``'s
+dtype as it is (an int for an int or float array, a float for a float array). Selecting
+``x[mask]`` is explained with the user's own expressions and never applied mechanically:
+what the rest of the code does with the selected elements is the user's choice, and a sum
+over ``jnp.where(mask, x, 0)`` adds in a different order than a sum over ``x[mask]``.
+
+Reports: jax-ml/jax#21994 and probml/probml-notebooks#70 (``x.at[x < 0].set(0)`` under
+jit), jax-ml/jax#5186 (a disc filled through a mask ``r < radius`` in jitted optics code).
 """
 
 from __future__ import annotations
@@ -14,12 +25,15 @@ import ast
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
-from jax_nbhelp.core.model import Diagnosis, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.line_values import Value
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH304"
 TITLE = "Boolean mask index on a traced array"
 ERROR = "NonConcreteBooleanIndexError"
+_WHERE = "Use jnp.where"
 
 EXAMPLES = (
     corrected(JAX_IMPORTS, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()",
@@ -27,8 +41,17 @@ EXAMPLES = (
               "out = positive_sum(jnp.array([1.0, -2.0, 3.0]))", NO_FIX, "float(out) == 4.0"),
     corrected(JAX_IMPORTS, "@jax.jit\ndef clip_negative(x):\n    return x.at[x < 0].set(0.0)",
               "@jax.jit\ndef clip_negative(x):\n    return jnp.where(x < 0, 0.0, x)",
-              "out = clip_negative(jnp.array([1.0, -2.0, 3.0]))", NO_FIX,
+              "out = clip_negative(jnp.array([1.0, -2.0, 3.0]))", _WHERE,
               "out.tolist() == [1.0, 0.0, 3.0]"),
+    # an int array, a threshold passed in, an add: x + 10 where the mask holds, x elsewhere
+    corrected(JAX_IMPORTS, "@jax.jit\ndef lift_low(x, low):\n    return x.at[x < low].add(10)",
+              "@jax.jit\ndef lift_low(x, low):\n    return jnp.where(x < low, x + 10, x)",
+              "out = lift_low(jnp.arange(5), 2)", _WHERE,
+              "out.tolist() == [10, 11, 2, 3, 4] and out.dtype == jnp.int32"),
+    # 0.5 into an int array: jnp.where would make it float, .at[].set truncates; no fix
+    corrected(JAX_IMPORTS, "@jax.jit\ndef halve_low(x):\n    return x.at[x < 2].set(0.5)",
+              "@jax.jit\ndef halve_low(x):\n    return jnp.where(x < 2, 0, x)",
+              "out = halve_low(jnp.arange(4))", NO_FIX, "out.tolist() == [0, 0, 2, 3]"),
 )
 
 WHY = _entry.prose("""
@@ -45,6 +68,11 @@ WHY_UNDER = {
         "shape instead: jnp.where(mask, x, 0) (a sum then adds zeros), or bound the count "
         "with jnp.nonzero(mask, size=n)."),
 }
+
+_FLOATS = ("float", "bfloat", "complex")
+_INTEGERS = ("int", "uint")
+_WHERE_METHODS = {"set": "{value}", "add": "{x} + {value}", "subtract": "{x} - {value}",
+                  "multiply": "{x} * {value}", "divide": "{x} / {value}"}
 
 _ROUNDING = (" (it adds the same numbers with zeros in between, so float rounding can "
              "differ in the last bits)")
@@ -99,6 +127,98 @@ def _rewrite(code: str, tree: ast.Module, node: ast.Subscript, jnp: str) -> str 
             f"`{x}[{jnp}.nonzero({mask}, size=k)[0]]` (the first k True entries)")
 
 
+def _number(node: ast.expr, values: dict[str, Value]) -> str | None:
+    """"int" or "float" for one number (a literal, or a name holding a 0-d value whose
+    type JAX lets the array's dtype decide), else None."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    if isinstance(node, ast.Constant) and not isinstance(node.value, bool):
+        if isinstance(node.value, int):
+            return "int"
+        return "float" if isinstance(node.value, float) else None
+    if isinstance(node, ast.Name) and node.id in values:
+        held = values[node.id]
+        if held.kind == "python" and held.summary in ("int", "float"):
+            return held.summary
+        if held.shape == () and held.weak and held.dtype is not None:
+            return "float" if held.dtype.startswith(_FLOATS) else (
+                "int" if held.dtype.startswith(_INTEGERS) else None)
+    return None
+
+
+def _fits(node: ast.expr, shape: tuple[int, ...], values: dict[str, Value]) -> bool:
+    """Whether the mask ``node`` is a boolean array of exactly ``shape``: a name holding
+    one, a comparison of an array of that shape with one number, or ``&``, ``|``, ``^``,
+    ``~`` of such."""
+    if isinstance(node, ast.Name):
+        held = values.get(node.id)
+        return held is not None and held.shape == shape and held.dtype == "bool"
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Invert):
+        return _fits(node.operand, shape, values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd | ast.BitOr | ast.BitXor):
+        return _fits(node.left, shape, values) and _fits(node.right, shape, values)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1:
+        sides = [node.left, node.comparators[0]]
+        arrays = [s for s in sides if isinstance(s, ast.Name) and s.id in values
+                  and values[s.id].shape == shape]
+        return len(arrays) == 1 and all(s in arrays or _number(s, values) for s in sides)
+    return False
+
+
+def where_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
+    """``x.at[mask].set(v)`` written as ``jnp.where(mask, v, x)`` where the two compute the
+    same: ``x`` a name holding an array, a mask of its shape, ``v`` one number that leaves
+    ``x``'s dtype as it is (the line's live values say)."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if location is None or parsed is None:
+        return None
+    tree, code = parsed
+    values = {value.text: value for value in ctx.values_at(location)}
+    parents = _parents(tree)
+    found = []
+    for node in _masked(tree, location.lineno):
+        attribute = parents.get(id(node))
+        call = parents.get(id(attribute)) if attribute is not None else None
+        if (isinstance(node.value, ast.Attribute) and node.value.attr == "at"
+                and isinstance(attribute, ast.Attribute) and attribute.attr in _WHERE_METHODS
+                and isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords):
+            found.append((node, attribute.attr, call))
+    if len(found) != 1:
+        return None
+    (node, method, call), = found
+    array = node.value.value  # type: ignore[attr-defined]
+    held = values.get(array.id) if isinstance(array, ast.Name) else None
+    if held is None or not held.is_array or held.dtype is None:
+        return None
+    number = _number(call.args[0], values)
+    floating = held.dtype.startswith(_FLOATS)
+    keeps_dtype = floating if number == "float" else (
+        number == "int" and (floating or held.dtype.startswith(_INTEGERS)))
+    if not keeps_dtype or (method == "divide" and not floating) \
+            or not _fits(node.slice, held.shape or (), values):
+        return None
+    jnp, _ = _tracing.spellings(ctx)
+    mask, x = _tracing.segment(code, node.slice), array.id
+    value = _tracing.segment(code, call.args[0])
+    where = f"{jnp}.where({mask}, {_WHERE_METHODS[method].format(x=x, value=value)}, {x})"
+    updated = "gets" if method == "set" else "becomes"
+    lineno = location.lineno
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.masked_update_to_where import masked_update_to_where
+
+        return masked_update_to_where(source, lineno, jnp)
+
+    return rewrite_fix(
+        ctx, location, transform, label=_WHERE,
+        summary=(f"Write `{_tracing.segment(code, call)}` as `{where}`: the same update, "
+                 "with the array's shape fixed, which jit can compile."),
+        safety=(f"Same values: where {mask} holds, {x} {updated} "
+                f"{_WHERE_METHODS[method].format(x=x, value=value)}; elsewhere it keeps its "
+                f"value. The result has {x}'s shape and dtype ({held.summary.split()[-1]})."),
+        safe=True)
+
+
 def advice(ctx: ErrorContext, location: Location | None) -> str:
     jnp, _ = _tracing.spellings(ctx)
     parsed = _tracing.parse(location.source) if location is not None else None
@@ -131,7 +251,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         explanation = (f"{subject} indexes an array with a boolean mask that is traced, so "
                        "the number of selected elements is unknown while JAX traces it.")
+    fix = where_fix(ctx, location)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=call_site if call_site != location else ctx.failing_cell(),
-                            notes=(advice(ctx, location),),
+                            fixes=(fix,) if fix is not None else (),
+                            notes=(advice(ctx, location),) if fix is None else (),
                             why=_tracing.why_under(transform, WHY_UNDER, WHY))
