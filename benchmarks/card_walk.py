@@ -9,8 +9,9 @@ layer than the step before: the code went down (say, into core/) and came back u
 (say, in show/), which is what a reader following the walk has to do too. Calls into
 core/ from show/ are listed by name: with plain data below, the renderers should ask the
 model for nothing but data (on the code issue 32 was filed against, show/ asked ten
-functions of core/, eight of them for the model's sentences). Prints its figures (with ``--steps``, each step too: its layer,
-module and the functions it called); it asserts nothing.
+functions of core/, eight of them for the model's sentences). Prints its figures (with
+``--steps``, each step too: its layer, module and the functions it called); it asserts
+nothing.
 """
 
 from __future__ import annotations
