@@ -4,8 +4,13 @@
 NumPy computes right away on concrete arrays, and a tracer has no values. ``jax.numpy``
 has the same functions for traced arrays. The rewrite to ``jnp.<name>`` is offered only for
 functions known to mean the same thing in both libraries, and marked safe only where the
-result is bit-for-bit the same (conversions, abs, max, ...); transcendental functions and
-sums are XLA's own implementations, whose last bits can differ from NumPy's.
+result is bit-for-bit the same (conversions, abs, max, stacking and reshaping, ...);
+transcendental functions and sums are XLA's own implementations, whose last bits can differ
+from NumPy's.
+
+Reports: google/brax#227 and google/brax#321 (``np.stack`` of state arrays in a jitted
+environment step), dpiras/cosmopower-jax#9 (``np.stack`` of sampled parameters inside a
+NumPyro model).
 """
 
 from __future__ import annotations
@@ -30,6 +35,10 @@ EXAMPLES = (
     corrected(NUMPY_IMPORTS, "@jax.jit\ndef wave(x):\n    return np.sin(x) + 1",
               "@jax.jit\ndef wave(x):\n    return jnp.sin(x) + 1",
               "out = wave(jnp.zeros(3))", "Use jnp.sin", "out.tolist() == [1.0, 1.0, 1.0]"),
+    corrected(NUMPY_IMPORTS, "@jax.jit\ndef pair(a, b):\n    return np.stack([a, b], axis=1)",
+              "@jax.jit\ndef pair(a, b):\n    return jnp.stack([a, b], axis=1)",
+              "out = pair(jnp.ones(2), jnp.zeros(2))", "Use jnp.stack",
+              "out.tolist() == [[1.0, 0.0], [1.0, 0.0]]"),
     # np.unique has no jit-able twin without size=: explained, not rewritten.
     corrected(NUMPY_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)",
               "@jax.jit\ndef labels(x):\n    return jnp.unique(x, size=3)",
@@ -64,6 +73,10 @@ _EXACT: dict[str, tuple[str, ...]] = {
     "floor": (), "ceil": (), "square": (),
     **dict.fromkeys(("sum", "mean", "prod", "max", "min", "amax", "amin"), _REDUCE),
     "argmax": ("axis",), "argmin": ("axis",),
+    # arrays put together or moved about: the same elements in the same places
+    **dict.fromkeys(("stack", "concatenate", "vstack", "hstack", "expand_dims", "squeeze",
+                     "flip"), ("axis",)),
+    "transpose": ("axes",), "reshape": (), "maximum": (), "minimum": (),
 }
 # Same function, computed by XLA: float results can differ from NumPy's in the last bits.
 _ROUNDED: dict[str, tuple[str, ...]] = dict.fromkeys(
