@@ -5,12 +5,15 @@ and add the traced parameters to ``static_argnames`` there.
 Offered only when every traced value is a whole parameter of a function traced for jit and
 the call passes a Python setting (bool, int, str, None) for it: then jit hands the same
 value to the code, which computes what the code says. An array cannot be static (jit hashes
-static values: "Non-hashable static arguments are not supported").
+static values: "Non-hashable static arguments are not supported"); where the call passes a
+global name whose live value is an integer array (a count or a shape held in an array), the
+fix also passes its Python value at the call (``int(n)``, ``tuple(n.tolist())``).
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
 from dataclasses import replace
 
 from jax_nbhelp.catalog import _tracing
@@ -100,8 +103,6 @@ def unhashable_sentence(call: _tracing.JitCall) -> str:
 
 def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
     """Add the traced parameters to ``static_argnames`` where ``jit`` wraps the function."""
-    from jax_nbhelp.jaxapi import jax_probe
-
     names = list(call.origin.arguments)
     function = call.origin.function
     shown = _tracing.quoted(names)
@@ -115,9 +116,23 @@ def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
         f" jit compiles {function} again for each new value of {shown}; a "
         "call passing an array there would fail (\"Non-hashable static arguments\")."
     )
+    rewrite = _static_rewrite(ctx, call)
+    if isinstance(rewrite, str):
+        return refused_fix(label, summary, safety, rewrite)
+    location, transform = rewrite
+    return rewrite_fix(ctx, location, transform, label=label, summary=summary,
+                       safety=safety, safe=True)
+
+
+def _static_rewrite(ctx: ErrorContext,
+                    call: _tracing.JitCall) -> tuple[Location, Callable[[str], str]] | str:
+    """Where jit wraps the traced function and the rewrite that adds its traced parameters
+    to static_argnames there, or why it cannot."""
+    from jax_nbhelp.jaxapi import jax_probe
+
     site = jit_site(ctx, call)
     if isinstance(site, str):
-        return refused_fix(label, summary, safety, site)
+        return site
     location, lineno = site
     takes_options = jax_probe.jit_accepts_options_alone()
     partial: str | None = None
@@ -125,11 +140,94 @@ def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
         functools = ctx.alias("functools")
         bound = ctx.names_for("functools.partial")
         partial = f"{functools}.partial" if functools else (bound[0] if bound else None)
+    function, names = call.origin.function, list(call.origin.arguments)
 
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite import add_static_argnames
 
         return add_static_argnames(source, lineno, function, names, partial, takes_options)
 
-    return rewrite_fix(ctx, location, transform, label=label, summary=summary,
-                       safety=safety, safe=True)
+    return location, transform
+
+
+def python_value(ctx: ErrorContext, location: Location, name: str) -> str | None:
+    """``int(n)``, ``bool(n)`` or ``tuple(n.tolist())``: the Python value of the integer
+    array ``name`` held at ``location`` (a 0-d array or a 1-D one, as the line's live values
+    show), which jit can hash; None for anything else."""
+    held = next((v for v in ctx.values_at(location) if v.text == name), None)
+    if held is None or held.dtype is None or held.kind not in ("array", "numpy"):
+        return None
+    if held.dtype == "bool" and held.shape == ():
+        return f"bool({name})"
+    if not held.dtype.startswith(("int", "uint")):
+        return None
+    if held.shape == ():
+        return f"int({name})"
+    return f"tuple({name}.tolist())" if held.shape is not None and len(held.shape) == 1 else None
+
+
+def replace_argument(source: str, node: ast.expr, old: str, new: str) -> str:
+    """``source`` with the expression ``node`` (spelled ``old``, on one line) made ``new``."""
+    from jax_nbhelp.rewrite import CannotRewrite
+
+    lines = source.splitlines(keepends=True)
+    index = node.lineno - 1
+    if node.end_lineno != node.lineno or not 0 <= index < len(lines):
+        raise CannotRewrite("the argument spans several lines")
+    raw = lines[index].encode()
+    start, end = node.col_offset, node.end_col_offset or node.col_offset
+    if raw[start:end].decode() != old:
+        raise CannotRewrite("the calling line is not plain Python jax_nbhelp can edit")
+    lines[index] = (raw[:start] + new.encode() + raw[end:]).decode()
+    return "".join(lines)
+
+
+# said after unhashable_sentence when python_values_fix applies
+HELD_SENTENCE = (" The array holds integers, though: passed as the Python value it holds, it "
+                 "can be static.")
+
+
+def python_values_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix | None:
+    """For a call that passes arrays where the function needs settings: static_argnames for
+    the traced parameters, and the call passing each array as the Python value it holds
+    (``python_value``). None unless every array passed is a global name whose live value
+    is integers and every other argument is a Python setting."""
+    caller = call.caller
+    if not (call.origin.for_jit and call.origin.plain_arguments and call.module_level
+            and call.any_array and caller is not None):
+        return None
+    passed: list[tuple[ast.expr, str, str]] = []
+    for argument in call.arguments:
+        if argument.kind == "python":
+            continue
+        node, expression = argument.node, argument.expression
+        if argument.kind != "array" or not isinstance(node, ast.Name) or expression is None:
+            return None
+        value = python_value(ctx, caller, expression)
+        if value is None:
+            return None
+        passed.append((node, expression, value))
+    rewrite = _static_rewrite(ctx, call)
+    if isinstance(rewrite, str):
+        return None
+    names = list(call.origin.arguments)
+    shown, values = _tracing.quoted(names), _tracing.quoted([v for *_, v in passed])
+    function = call.origin.function
+
+    def convert(source: str) -> str:
+        for node, expression, value in passed:
+            source = replace_argument(source, node, expression, value)
+        return source
+
+    return rewrite_fix(
+        ctx, caller, convert, also=(rewrite,),
+        label=f"Make {shown} static, pass {values}",
+        summary=(f"Add static_argnames={tuple(names)!r} where jax.jit wraps {function}, and "
+                 f"pass {values} at the call: Python values, which jit can hash and hand to "
+                 "your code as they are."),
+        safety=(f"Same values: {_tracing.quoted([e for _, e, _ in passed])} "
+                f"{_tracing.plural(len(passed), 'holds', 'hold')} integers (the calling "
+                f"line's live values show them), and {values} "
+                f"{_tracing.plural(len(passed), 'is', 'are')} the same numbers as Python "
+                f"values. jit compiles {function} again for each new value of {shown}."),
+        safe=True)

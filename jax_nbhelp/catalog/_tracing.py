@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from jax_nbhelp.catalog import _entry
@@ -214,6 +214,9 @@ class PassedArgument:
     parameter: str
     expression: str | None
     kind: ArgumentKind
+    # the expression in the calling line's cell as parsed (None where the line was read
+    # another way, a `%time` line's statement say): where a rewrite of the call edits it
+    node: ast.expr | None = field(default=None, compare=False, repr=False)
 
     def describe(self) -> str:
         """``flag=True`` as the call passes it, or the bare name when unknown."""
@@ -380,6 +383,7 @@ def jit_call(ctx: ErrorContext, origin: TraceOrigin,
     calls = [c for c in _calls_on_line(tree, caller.lineno)
              if _is_call_of_traced(c, ctx, origin.function)]
     timed = _TIMED_RE.match(caller.line)
+    as_parsed = bool(calls)
     if not calls and timed is not None:
         # `%time out = f(x, True)`: the statement after the magic is Python.
         parsed_call = parse(timed.group("statement"))
@@ -397,7 +401,8 @@ def jit_call(ctx: ErrorContext, origin: TraceOrigin,
             passed.append(PassedArgument(name, None, "unknown"))
         else:
             passed.append(PassedArgument(name, segment(code, node),
-                                         classify(node, ctx, module_level)))
+                                         classify(node, ctx, module_level),
+                                         node if as_parsed else None))
     return result(tuple(passed), segment(code, call.func))
 
 

@@ -183,6 +183,10 @@ def rerun_fix(
     )
 
 
+# a place of the user's code and how its source is rewritten
+Rewrite = tuple[Location | None, Callable[[str], str]]
+
+
 def rewrite_fix(
     ctx: ErrorContext,
     location: Location | None,
@@ -192,8 +196,11 @@ def rewrite_fix(
     summary: str,
     safety: str,
     safe: bool,
+    also: Sequence[Rewrite] = (),
 ) -> Fix:
-    """Rewrite the source at ``location``, re-run its cell, then the failing cell.
+    """Rewrite the source at ``location``, re-run its cell, then the failing cell; ``also``:
+    more places and their transforms, rewritten after it (each cell a fix rewrites is
+    rewritten once, by its transforms in turn).
 
     A file is never edited: the diff is shown so the user can apply it, and the fix says why
     it cannot run. A bug while preparing the fix refuses this fix only.
@@ -202,7 +209,7 @@ def rewrite_fix(
         return refused_fix(label, summary, safety, reason, safe=safe, diff=diff)
 
     try:
-        rewritten = _rewrite(ctx, location, transform, refused)
+        rewritten = _rewrite(ctx, ((location, transform), *also), refused)
     except Exception as exc:
         ctx.session.failures.record(f"fix {label!r}")
         return refused(f"jax_nbhelp could not prepare this fix ({type(exc).__name__})")
@@ -233,40 +240,47 @@ def _chain_source(ctx: ErrorContext, location: Location) -> str:
 
 def _rewrite(
     ctx: ErrorContext,
-    location: Location | None,
-    transform: Callable[[str], str],
+    rewrites: Sequence[Rewrite],
     refused: Callable[..., Fix],
 ) -> tuple[Planned, str] | Fix:
-    """The runs and diff of rewriting ``location``, or the refused fix saying why not."""
+    """The runs and diff of rewriting each location with its transform (in order; two in
+    one cell apply one after the other), or the refused fix saying why not."""
     from jax_nbhelp.rewrite import CannotRewrite, unified_diff
 
-    if location is None:
-        return refused("jax_nbhelp found no line of your code in the traceback")
-    if location.kind == "code":
-        return refused(
-            f"the line ran inside code compiled by a cell magic ({location.filename}), which "
-            "jax_nbhelp cannot map back to a cell"
-        )
-    if location.source is None:
-        return refused(f"the source of {location.label} is not available")
-    base = _chain_source(ctx, location)
-    try:
-        new_source = transform(base)
-    except CannotRewrite as exc:
-        return refused(str(exc))
-    name = cell_label(location) if location.kind == "cell" else location.filename
+    rewritten: dict[str, tuple[Location, str]] = {}  # cell or file -> (its place, new source)
+    for location, transform in rewrites:
+        if location is None:
+            return refused("jax_nbhelp found no line of your code in the traceback")
+        if location.kind == "code":
+            return refused(
+                f"the line ran inside code compiled by a cell magic ({location.filename}), "
+                "which jax_nbhelp cannot map back to a cell"
+            )
+        if location.source is None:
+            return refused(f"the source of {location.label} is not available")
+        name = cell_label(location) if location.kind == "cell" else location.filename
+        first, base = rewritten.get(name, (location, _chain_source(ctx, location)))
+        try:
+            rewritten[name] = (first, transform(base))
+        except CannotRewrite as exc:
+            return refused(str(exc))
     # what the user typed against what it becomes: an earlier fix of the chain included
-    diff = unified_diff(location.source, new_source, name)
-    if location.kind == "file":
+    # (in the notebook's order)
+    diff = "".join(unified_diff(place.source or "", new_source, name)
+                   for name, (place, new_source) in sorted(
+                       rewritten.items(), key=lambda item: item[1][0].cell or 0))
+    files = [place.filename for place, _ in rewritten.values() if place.kind == "file"]
+    if files:
         return refused(
-            f"the code is in {location.filename}, and jax_nbhelp never edits files: apply the "
+            f"the code is in {files[0]}, and jax_nbhelp never edits files: apply the "
             "diff there and re-import the module",
             diff,
         )
-    assert location.cell is not None
     # compared with what ran last (the typed cell: an earlier fix of the chain was undone),
     # so its rewritten lines run too
-    planned = plan(ctx, edits={location.cell: (location.source, new_source)})
+    planned = plan(ctx, edits={place.cell: (place.source or "", new_source)
+                               for place, new_source in rewritten.values()
+                               if place.cell is not None})
     if isinstance(planned, str):
         return refused(planned, diff)
     return planned, diff

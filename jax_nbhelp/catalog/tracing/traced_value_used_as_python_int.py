@@ -2,8 +2,10 @@
 under ``jax.jit`` (``TracerIntegerConversionError``).
 
 When the caller passes a Python int, the parameter is a setting: make it static. When it
-passes an array, the loop or the lookup has to become a JAX operation (``lax.fori_loop``,
-indexing an array), which is explained, not done.
+passes a global name holding an integer array, the count was a setting kept in an array:
+make the parameter static and pass ``int(n)``. When it passes another array, the loop or the
+lookup has to become a JAX operation (``lax.fori_loop``, indexing an array), which is
+explained, not done.
 """
 
 from __future__ import annotations
@@ -39,6 +41,15 @@ EXAMPLES = (
         fixed=(_IMPORTS, "@jax.jit\ndef power(x, n):\n"
                          "    return jax.lax.fori_loop(0, n - 1, lambda i, out: out * x, x)",
                "out = power(jnp.float32(2.0), jnp.int32(3))"),
+    ),
+    # A count kept in an array: static, and passed as the Python int it holds.
+    Example(
+        setup=(_IMPORTS, _POWER, "count = jnp.int32(3)"),
+        failing="out = power(jnp.float32(2.0), count)",
+        fix="Make n static, pass int(count)",
+        check="float(out) == 8.0",
+        fixed=(_IMPORTS, _POWER.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
+               "count = jnp.int32(3)", "out = power(jnp.float32(2.0), int(count))"),
     ),
 )
 
@@ -95,7 +106,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             if call.any_array:
                 explanation += _static_fix.unhashable_sentence(call)
             notes.append(advice(ctx, location))
-            if call.any_array and origin.for_jit:
+            converted = _static_fix.python_values_fix(ctx, call)
+            if converted is not None:
+                explanation += _static_fix.HELD_SENTENCE
+                fixes = (converted,)
+            elif call.any_array and origin.for_jit:
                 notes.append("If the count is really a setting, pass a Python int at the call "
                              "(int(n) outside jit, or the literal) and mark the parameter "
                              "static with static_argnames.")

@@ -6,15 +6,15 @@ length (``jnp.nonzero(x)``) under ``jax.jit``.
 and the ``TypeError`` "Shapes must be 1D sequences of concrete values" that JAX raises for a
 traced size given as a shape. A Python int from the caller is a setting: make it static;
 so is a shape the caller spells as a tuple of ints (``(2, 3)``) or reads off an array
-(``x.shape``). An
-array from the caller cannot be static ("Non-hashable static arguments"), so that case is
-explained only.
+(``x.shape``). An array from the caller cannot be static ("Non-hashable static
+arguments"): where it is a global name holding integers, the fix also passes its Python
+value (``int(n)``); otherwise that case is explained only.
 """
 
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _static_fix, _static_made_traced, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
+from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -45,11 +45,11 @@ def padded(x, width):
 
 EXAMPLES = (
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
-    # The size arrives as an array: static_argnames would fail to hash it.
+    # The size arrives as an array: static, and passed as the Python int it holds.
     Example(
         setup=(_IMPORTS, _RAMP, "n = jnp.int32(4)"),
         failing="out = ramp(jnp.ones(4), n)",
-        fix=NO_FIX,
+        fix="Make n static, pass int(n)",
         check="out.tolist() == [1.0, 2.0, 3.0, 4.0]",
         fixed=(_IMPORTS, _RAMP.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
                "n = jnp.int32(4)", "out = ramp(jnp.ones(4), int(n))"),
@@ -146,7 +146,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 explanation += (_static_fix.unhashable_sentence(call) if size
                                 else _tracing.data_sentence(call))
             notes.append(advice(ctx, link.message, function))
-            if call.any_array and origin.for_jit and size:
+            converted = _static_fix.python_values_fix(ctx, call) if size else None
+            if converted is not None:
+                explanation += _static_fix.HELD_SENTENCE
+                fixes = (converted,)
+            elif call.any_array and origin.for_jit and size:
                 names = _tracing.quoted([a.parameter for a in call.arguments
                                          if a.kind == "array"])
                 notes.append(f"If {names} is a size you know before the call, pass it as a "

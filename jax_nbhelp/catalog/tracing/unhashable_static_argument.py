@@ -21,7 +21,7 @@ import ast
 import re
 from dataclasses import dataclass, replace
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _static_fix, _tracing
 from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.core.protocol import is_top_level
@@ -226,21 +226,6 @@ def _conversion(type_name: str, value: str, name: str) -> str | None:
     return None
 
 
-def _replace_argument(source: str, node: ast.expr, old: str, new: str) -> str:
-    from jax_nbhelp.rewrite import CannotRewrite
-
-    lines = source.splitlines(keepends=True)
-    index = node.lineno - 1
-    if node.end_lineno != node.lineno or not 0 <= index < len(lines):
-        raise CannotRewrite("the argument spans several lines")
-    raw = lines[index].encode()
-    start, end = node.col_offset, node.end_col_offset or node.col_offset
-    if raw[start:end].decode() != old:
-        raise CannotRewrite("the calling line is not plain Python jax_nbhelp can edit")
-    lines[index] = (raw[:start] + new.encode() + raw[end:]).decode()
-    return "".join(lines)
-
-
 TRIGGERS = (MESSAGE,)
 
 
@@ -342,7 +327,7 @@ def _convert_fix(ctx: ErrorContext, caller: Location, node: ast.expr, name: str,
               f"new value of {parameter}.")
 
     def transform(source: str) -> str:
-        return _replace_argument(source, node, name, conversion)
+        return _static_fix.replace_argument(source, node, name, conversion)
 
     return rewrite_fix(ctx, caller, transform, label=label, summary=summary, safety=safety,
                        safe=True)
