@@ -60,13 +60,25 @@ def execute(path: Path, *, store_widget_state: bool = True) -> Any:
                store_widget_state=store_widget_state)
 
 
+def without_local_paths(text: str) -> str:
+    """``text`` naming no directory of the machine that made it: JAX's own frames point
+    into a neutral site-packages, this checkout is "jax_nbhelp", the home folder "~"."""
+    import jax
+
+    site = str(Path(jax.__file__).resolve().parent.parent)
+    for local, neutral in ((site, "/usr/lib/python3/site-packages"), (str(ROOT), "jax_nbhelp"),
+                           (str(Path.home()), "~")):
+        text = text.replace(local, neutral)
+    return text
+
+
 def page(nb: Any, name: str) -> str:
     """The executed notebook as one HTML page, with the hash of its source."""
     from nbconvert import HTMLExporter
 
     body, _ = HTMLExporter().from_notebook_node(nb, resources={"metadata": {"name": name}})
     meta = f'<meta name="{SOURCE_META}" content="{source_hash(nb)}">'
-    return body.replace("<head>", f"<head>\n{meta}", 1)
+    return without_local_paths(body.replace("<head>", f"<head>\n{meta}", 1))
 
 
 def main() -> int:
