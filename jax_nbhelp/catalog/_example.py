@@ -100,6 +100,17 @@ def made_static(function: str, failing: str, name: str, check: str) -> Example:
     return corrected(TRACING_IMPORTS, function, decorated, failing, f"Make {name} static", check)
 
 
+def static_from_array(function: str, held: str, failing: str, name: str, value: str,
+                      fixed: str, check: str) -> Example:
+    """The example of a ``@jax.jit`` ``function`` whose setting ``name`` the call passes as a
+    global integer array (assigned in the cell ``held``): the fix marks it static and passes
+    its Python ``value`` (``int(n)``), as the call ``fixed`` spells it."""
+    decorated = function.replace("@jax.jit", f"@partial(jax.jit, static_argnames={name!r})", 1)
+    return Example(setup=(TRACING_IMPORTS, function, held), failing=failing,
+                   fix=f"Make {name} static, pass {value}", check=check,
+                   fixed=(TRACING_IMPORTS, decorated, held, fixed))
+
+
 def corrected_cell(setup: tuple[str, ...], failing: str, fixed: str, fix: str,
                    check: str) -> Example:
     """The other usual story: the mistake is in the failing cell itself; ``fixed`` is that

@@ -13,7 +13,13 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _static_fix, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
+from jax_nbhelp.catalog._example import (
+    NO_FIX,
+    TRACING_IMPORTS,
+    Example,
+    made_static,
+    static_from_array,
+)
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -43,14 +49,9 @@ EXAMPLES = (
                "out = power(jnp.float32(2.0), jnp.int32(3))"),
     ),
     # A count kept in an array: static, and passed as the Python int it holds.
-    Example(
-        setup=(_IMPORTS, _POWER, "count = jnp.int32(3)"),
-        failing="out = power(jnp.float32(2.0), count)",
-        fix="Make n static, pass int(count)",
-        check="float(out) == 8.0",
-        fixed=(_IMPORTS, _POWER.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
-               "count = jnp.int32(3)", "out = power(jnp.float32(2.0), int(count))"),
-    ),
+    static_from_array(_POWER, "count = jnp.int32(3)", "out = power(jnp.float32(2.0), count)",
+                      "n", "int(count)", "out = power(jnp.float32(2.0), int(count))",
+                      "float(out) == 8.0"),
 )
 
 WHY = _entry.prose("""

@@ -14,7 +14,7 @@ value (``int(n)``); otherwise that case is explained only.
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _static_fix, _static_made_traced, _tracing
-from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, made_static
+from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, made_static, static_from_array
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -46,14 +46,8 @@ def padded(x, width):
 EXAMPLES = (
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
     # The size arrives as an array: static, and passed as the Python int it holds.
-    Example(
-        setup=(_IMPORTS, _RAMP, "n = jnp.int32(4)"),
-        failing="out = ramp(jnp.ones(4), n)",
-        fix="Make n static, pass int(n)",
-        check="out.tolist() == [1.0, 2.0, 3.0, 4.0]",
-        fixed=(_IMPORTS, _RAMP.replace("@jax.jit", "@partial(jax.jit, static_argnames='n')"),
-               "n = jnp.int32(4)", "out = ramp(jnp.ones(4), int(n))"),
-    ),
+    static_from_array(_RAMP, "n = jnp.int32(4)", "out = ramp(jnp.ones(4), n)", "n", "int(n)",
+                      "out = ramp(jnp.ones(4), int(n))", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
     # A size given as a shape raises a TypeError, not a ConcretizationTypeError.
     made_static(_PAD, "out = padded(jnp.ones(2), width=3)", "width",
                 "out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]"),
