@@ -182,9 +182,15 @@ def replace_argument(source: str, node: ast.expr, old: str, new: str) -> str:
     return "".join(lines)
 
 
-# said after unhashable_sentence when python_values_fix applies
-HELD_SENTENCE = (" The array holds integers, though: passed as the Python value it holds, it "
-                 "can be static.")
+def held_in_array(ctx: ErrorContext, call: _tracing.JitCall) -> tuple[str, tuple[Fix, ...]]:
+    """How a cause goes on after ``unhashable_sentence`` when the arrays the call passes
+    hold integers, and the fix that passes their Python values (``python_values_fix``);
+    ("", ()) otherwise."""
+    fix = python_values_fix(ctx, call)
+    if fix is None:
+        return "", ()
+    return (" The array holds integers, though: passed as the Python value it holds, it can "
+            "be static."), (fix,)
 
 
 def python_values_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix | None:

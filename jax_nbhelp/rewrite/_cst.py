@@ -122,6 +122,14 @@ def dotted_name(expr: cst.BaseExpression) -> str | None:
     return None
 
 
+def parenthesized(value: cst.BaseExpression) -> cst.BaseExpression:
+    """``value`` as the right operand of a binary operator (``x + (a - b)``)."""
+    simple = (cst.Name, cst.Integer, cst.Float, cst.Attribute, cst.Subscript, cst.Call)
+    if isinstance(value, simple) or value.lpar:
+        return value
+    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
 ChangeCall = Callable[[cst.Call], cst.BaseExpression]
 
 

@@ -17,7 +17,7 @@ from functools import lru_cache
 
 import libcst as cst
 
-from ._cst import LineTransformer, transform
+from ._cst import LineTransformer, parenthesized, transform
 from .errors import CannotRewrite
 from .magics import rewrite_line
 
@@ -106,19 +106,11 @@ class _AtUpdate(LineTransformer):
                 return updated_node
             current = target.with_changes(lpar=[], rpar=[])
             combined = cst.BinaryOperation(left=current, operator=binary(),
-                                           right=_parenthesized(updated_node.value))
+                                           right=parenthesized(updated_node.value))
             call = _method(at, "set", combined)
         self.changed += 1
         return cst.Assign(targets=[cst.AssignTarget(target=holder)], value=call,
                           semicolon=updated_node.semicolon)
-
-
-def _parenthesized(value: cst.BaseExpression) -> cst.BaseExpression:
-    """``value`` as the right operand of a binary operator (``x[i] + (a - b)``)."""
-    simple = (cst.Name, cst.Integer, cst.Float, cst.Attribute, cst.Subscript, cst.Call)
-    if isinstance(value, simple) or value.lpar:
-        return value
-    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 def _method(at: cst.Subscript, name: str, value: cst.BaseExpression) -> cst.Call:

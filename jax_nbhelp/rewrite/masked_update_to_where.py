@@ -1,8 +1,8 @@
 """Fix: an ``.at[mask]`` update with a boolean mask becomes ``jnp.where``.
 
 ``x.at[mask].set(v)`` becomes ``jnp.where(mask, v, x)``; ``.add(v)`` becomes
-``jnp.where(mask, x + v, x)`` (and ``subtract``, ``multiply``, ``divide``, ``power`` the
-matching operator). Under ``jax.jit`` the first cannot be traced (how many elements the mask
+``jnp.where(mask, x + v, x)`` (and ``subtract``, ``multiply``, ``divide`` the matching
+operator). Under ``jax.jit`` the first cannot be traced (how many elements the mask
 selects is unknown), the second keeps the array's shape. The caller says when they compute
 the same values: the mask has the array's shape and ``v`` is one number of a type that
 leaves the array's dtype as it is.
@@ -12,17 +12,16 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ._cst import LineTransformer, transform
+from ._cst import LineTransformer, parenthesized, transform
 from .magics import rewrite_line
 
 __all__ = ["WHERE_OPERATORS", "masked_update_to_where", "masked_update_to_where_python"]
 
 # the .at[] method -> the operator its jnp.where form applies ("" for set: the value itself)
 WHERE_OPERATORS: dict[str, str] = {"set": "", "add": "+", "subtract": "-", "multiply": "*",
-                                   "divide": "/", "power": "**"}
+                                   "divide": "/"}
 _BINARY: dict[str, type[cst.BaseBinaryOp]] = {"+": cst.Add, "-": cst.Subtract,
-                                              "*": cst.Multiply, "/": cst.Divide,
-                                              "**": cst.Power}
+                                              "*": cst.Multiply, "/": cst.Divide}
 
 
 def _masked_update(node: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression, str] | None:
@@ -38,14 +37,6 @@ def _masked_update(node: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpressi
             and isinstance(at.value, cst.Attribute) and at.value.attr.value == "at"):
         return None
     return at.value.value, at.slice[0].slice.value, method.attr.value
-
-
-def _operand(value: cst.BaseExpression) -> cst.BaseExpression:
-    """``value`` as the right operand of a binary operator (``x + (a - b)``)."""
-    simple = (cst.Name, cst.Integer, cst.Float, cst.Attribute, cst.Subscript, cst.Call)
-    if isinstance(value, simple) or value.lpar:
-        return value
-    return value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
 
 class _ToWhere(LineTransformer):
@@ -65,7 +56,7 @@ class _ToWhere(LineTransformer):
         operator = WHERE_OPERATORS[method]
         if operator:
             value = cst.BinaryOperation(left=array.with_changes(lpar=[], rpar=[]),
-                                        operator=_BINARY[operator](), right=_operand(value))
+                                        operator=_BINARY[operator](), right=parenthesized(value))
         self.changed += 1
         return cst.Call(func=self.where, args=[
             cst.Arg(mask.with_changes(lpar=[], rpar=[])

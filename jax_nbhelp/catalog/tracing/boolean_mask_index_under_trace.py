@@ -71,8 +71,6 @@ WHY_UNDER = {
 
 _FLOATS = ("float", "bfloat", "complex")
 _INTEGERS = ("int", "uint")
-_WHERE_METHODS = {"set": "{value}", "add": "{x} + {value}", "subtract": "{x} - {value}",
-                  "multiply": "{x} * {value}", "divide": "{x} / {value}"}
 
 _ROUNDING = (" (it adds the same numbers with zeros in between, so float rounding can "
              "differ in the last bits)")
@@ -175,14 +173,20 @@ def where_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
     tree, code = parsed
     values = {value.text: value for value in ctx.values_at(location)}
     parents = _parents(tree)
-    found = []
+    updates = []  # x.at[mask].method(v)
     for node in _masked(tree, location.lineno):
         attribute = parents.get(id(node))
         call = parents.get(id(attribute)) if attribute is not None else None
         if (isinstance(node.value, ast.Attribute) and node.value.attr == "at"
-                and isinstance(attribute, ast.Attribute) and attribute.attr in _WHERE_METHODS
+                and isinstance(attribute, ast.Attribute)
                 and isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords):
-            found.append((node, attribute.attr, call))
+            updates.append((node, attribute.attr, call))
+    if not updates:
+        return None
+    # the updates the codemod writes with jnp.where, and the operator each applies
+    from jax_nbhelp.rewrite.masked_update_to_where import WHERE_OPERATORS
+
+    found = [update for update in updates if update[1] in WHERE_OPERATORS]
     if len(found) != 1:
         return None
     (node, method, call), = found
@@ -200,7 +204,9 @@ def where_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
     jnp, _ = _tracing.spellings(ctx)
     mask, x = _tracing.segment(code, node.slice), array.id
     value = _tracing.segment(code, call.args[0])
-    where = f"{jnp}.where({mask}, {_WHERE_METHODS[method].format(x=x, value=value)}, {x})"
+    operator = WHERE_OPERATORS[method]
+    new = f"{x} {operator} {value}" if operator else value
+    where = f"{jnp}.where({mask}, {new}, {x})"
     updated = "gets" if method == "set" else "becomes"
     lineno = location.lineno
 
@@ -213,9 +219,8 @@ def where_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
         ctx, location, transform, label=_WHERE,
         summary=(f"Write `{_tracing.segment(code, call)}` as `{where}`: the same update, "
                  "with the array's shape fixed, which jit can compile."),
-        safety=(f"Same values: where {mask} holds, {x} {updated} "
-                f"{_WHERE_METHODS[method].format(x=x, value=value)}; elsewhere it keeps its "
-                f"value. The result has {x}'s shape and dtype ({held.summary.split()[-1]})."),
+        safety=(f"Same values: where {mask} holds, {x} {updated} {new}; elsewhere it keeps "
+                f"its value. The result has {x}'s shape and dtype ({held.summary.split()[-1]})."),
         safe=True)
 
 

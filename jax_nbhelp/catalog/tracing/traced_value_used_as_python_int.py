@@ -107,11 +107,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             if call.any_array:
                 explanation += _static_fix.unhashable_sentence(call)
             notes.append(advice(ctx, location))
-            converted = _static_fix.python_values_fix(ctx, call)
-            if converted is not None:
-                explanation += _static_fix.HELD_SENTENCE
-                fixes = (converted,)
-            elif call.any_array and origin.for_jit:
+            held, fixes = _static_fix.held_in_array(ctx, call)
+            explanation += held
+            if not fixes and call.any_array and origin.for_jit:
                 notes.append("If the count is really a setting, pass a Python int at the call "
                              "(int(n) outside jit, or the literal) and mark the parameter "
                              "static with static_argnames.")

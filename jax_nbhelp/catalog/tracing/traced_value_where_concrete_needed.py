@@ -140,11 +140,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 explanation += (_static_fix.unhashable_sentence(call) if size
                                 else _tracing.data_sentence(call))
             notes.append(advice(ctx, link.message, function))
-            converted = _static_fix.python_values_fix(ctx, call) if size else None
-            if converted is not None:
-                explanation += _static_fix.HELD_SENTENCE
-                fixes = (converted,)
-            elif call.any_array and origin.for_jit and size:
+            held, fixes = _static_fix.held_in_array(ctx, call) if size else ("", ())
+            explanation += held
+            if not fixes and call.any_array and origin.for_jit and size:
                 names = _tracing.quoted([a.parameter for a in call.arguments
                                          if a.kind == "array"])
                 notes.append(f"If {names} is a size you know before the call, pass it as a "
