@@ -18,6 +18,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 from jax_nbhelp.catalog import _entry
@@ -25,6 +26,7 @@ from jax_nbhelp.core.model import Location
 from jax_nbhelp.core.protocol import is_top_level
 from jax_nbhelp.diagnosis import line_values
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
+from jax_nbhelp.diagnosis.line_values import parsed_source
 from jax_nbhelp.diagnosis.names import dotted
 
 _ORIGIN_RE = re.compile(
@@ -157,20 +159,31 @@ def grad_calls(location: Location) -> list[tuple[ast.Call, ast.Call]]:
 
 
 def parse(source: str | None) -> tuple[ast.Module, str] | None:
-    """``source`` parsed by Python with IPython lines hidden (same line numbers), or None."""
-    if source is None:
-        return None
-    try:
-        from jax_nbhelp.rewrite import escape_magics
+    """``source`` parsed by Python with IPython lines hidden (same line numbers), or None
+    (``line_values.parsed_source``: parsed once for every entry that asks)."""
+    return parsed_source(source) if source is not None else None
 
-        code, _ = escape_magics(source)
-        return ast.parse(code), code
-    except Exception:
-        return None
+
+@lru_cache(maxsize=16)
+def _lines(code: str) -> list[str]:
+    return code.splitlines(keepends=True)
 
 
 def segment(code: str, node: ast.AST) -> str:
-    return (ast.get_source_segment(code, node) or "").strip()
+    """The source text of ``node`` in ``code`` (its lines split once per source)."""
+    lineno, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    if lineno is None or end is None or col is None or end_col is None:
+        return ""
+    lines = _lines(code)[lineno - 1:end]
+    if not lines:
+        return ""
+    if len(lines) == 1:
+        text = lines[0].encode()[col:end_col].decode(errors="replace")
+    else:
+        text = (lines[0].encode()[col:].decode(errors="replace") + "".join(lines[1:-1])
+                + lines[-1].encode()[:end_col].decode(errors="replace"))
+    return text.strip()
 
 
 def is_jit(node: ast.AST) -> bool:

@@ -311,6 +311,91 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class CheckPart:
+    """One part of a check JAX made, with its value in JAX's frame as it raised."""
+
+    text: str  # as JAX's source spells it: "devices.ndim", "len(axis_names)"
+    value: str  # "1", "int8", "float32[2, 3]"
+    # the value was not read but follows from the raise: JAX raises only when it is so
+    # (a call of JAX's own, ``dtypes.issubdtype(dtype, np.unsignedinteger)``: False)
+    implied: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "value": self.value, "implied": self.implied}
+
+
+@dataclass(frozen=True)
+class Check:
+    """The check JAX's code made before it raised (``diagnosis/jax_check.py``): the
+    condition that guarded the ``raise`` (or the ``assert``), read from JAX's source, with
+    the values of its parts read from JAX's frame."""
+
+    kind: Literal["if", "else", "assert", "raise", "call", "except"]
+    condition: str  # as JAX wrote it: "not dtypes.issubdtype(dtype, np.unsignedinteger)"
+    requirement: str | None  # what had to hold instead, where it reads simply
+    file: str  # under jax/_src (or jax/): "random/core.py"
+    line: int
+    function: str  # the function that raised: "bits"
+    parts: tuple[CheckPart, ...] = ()
+    # the JAX function that asked a checking helper (``_try_broadcast_shapes``) for it, and
+    # how: "broadcasting_shape_rule: _try_broadcast_shapes(*shapes, name=name)"
+    asked_by: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "condition": self.condition,
+                "requirement": self.requirement, "file": self.file, "line": self.line,
+                "function": self.function, "parts": [part.to_json() for part in self.parts],
+                "asked_by": self.asked_by}
+
+
+@dataclass(frozen=True)
+class BoundArgument:
+    """One parameter of the JAX function a user's line called, and what the call gave it."""
+
+    parameter: str
+    expression: str | None  # the user's text; None where the parameter kept its default
+    value: str  # "float32[2, 3]", "(4,)", "None"
+    read: bool = False  # the failed check read it (or a value derived from it)
+    doc: str = ""  # the parameter's line in the function's docstring
+
+    @property
+    def default(self) -> bool:
+        return self.expression is None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"parameter": self.parameter, "expression": self.expression,
+                "value": self.value, "default": self.default, "read": self.read,
+                "doc": self.doc}
+
+
+@dataclass(frozen=True)
+class Binding:
+    """The user's call of a public JAX function, bound to its signature."""
+
+    function: str  # as the user spelled it: "jnp.linalg.cholesky", "jax.jit(f)", "@"
+    public: str  # JAX's public name: "jax.numpy.linalg.cholesky" ("" for an operator)
+    signature: str  # as a call would be written: "cholesky(a, *, upper=False, ...)"
+    arguments: tuple[BoundArgument, ...] = ()
+    url: str | None = None  # the function's page in JAX's API reference
+    # Python's own binding failed: which argument does not fit which parameter
+    mismatch: str | None = None
+    # the error was raised inside the function, by an operation the user did not write
+    inside: str = ""  # "add, in symmetrize (lax/linalg.py)"
+
+    def argument(self, parameter: str) -> BoundArgument | None:
+        return next((a for a in self.arguments if a.parameter == parameter), None)
+
+    @property
+    def read(self) -> tuple[BoundArgument, ...]:
+        return tuple(argument for argument in self.arguments if argument.read)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"function": self.function, "public": self.public, "signature": self.signature,
+                "arguments": [argument.to_json() for argument in self.arguments],
+                "url": self.url, "mismatch": self.mismatch, "inside": self.inside}
+
+
+@dataclass(frozen=True)
 class Diagnosis:
     """A recognised error: what happened, where, why, and the ways out."""
 
@@ -335,6 +420,12 @@ class Diagnosis:
     values: tuple[tuple[str, str], ...] = ()  # (expression, "float32[4, 5]") on the line
     hints: tuple[str, ...] = ()  # what JAX's message suggests
     doc_url: str | None = None  # JAX's page for the error
+    # the explained view (JNH001): the check JAX made and the user's call bound to the
+    # function's signature, read from JAX's source and frames (``diagnosis/explained.py``);
+    # an entry may carry them too
+    check: Check | None = None
+    binding: Binding | None = None
+    explained: bool = False  # the explained view itself (JNH001), not an entry
     # how str() reads: the text renderer of the show layer, wired in by jax_nbhelp/__init__.py
     text_renderer: ClassVar[Callable[[Diagnosis], str] | None] = None
 
@@ -363,4 +454,7 @@ class Diagnosis:
             "values": [{"text": text, "summary": summary} for text, summary in self.values],
             "hints": list(self.hints),
             "doc_url": self.doc_url,
+            "explained": self.explained,
+            "check": self.check.to_json() if self.check is not None else None,
+            "binding": self.binding.to_json() if self.binding is not None else None,
         }

@@ -20,6 +20,8 @@ from functools import cache
 from pathlib import Path
 from types import ModuleType
 
+from jax_nbhelp.diagnosis.match import site_trigger
+
 CATALOG = "jax_nbhelp.catalog"
 FOLDER = Path(__file__).resolve().parents[1] / "catalog"
 PATH = FOLDER / "index.json"
@@ -48,9 +50,18 @@ def name_of(entry: ModuleType | str) -> str:
 
 def triggers_of(entry: ModuleType) -> tuple[str, ...]:
     """The text every error the entry claims carries: its ``MATCH``'s, else its
-    ``TRIGGERS``."""
+    ``TRIGGERS`` (and its ``SITES``, as the engine looks for them)."""
     match = getattr(entry, "MATCH", None)
-    return tuple(match.triggers if match is not None else entry.TRIGGERS)
+    if match is not None:
+        return tuple(match.triggers)
+    return (*entry.TRIGGERS, *(site_trigger(site) for site in sites_of(entry)))
+
+
+def sites_of(entry: ModuleType) -> tuple[str, ...]:
+    """The raise sites of JAX's an entry declares (``path:function`` under jax/_src): its
+    ``MATCH``'s, else its ``SITES``."""
+    match = getattr(entry, "MATCH", None)
+    return tuple(match.sites if match is not None else getattr(entry, "SITES", ()))
 
 
 def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:

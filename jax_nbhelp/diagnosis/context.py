@@ -13,7 +13,7 @@ import linecache
 import re
 import sys
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -23,7 +23,7 @@ from typing import Any, Generic, TypeVar
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.core.protocol import cell_label
 from jax_nbhelp.core.session import RerunSource, Session, current
-from jax_nbhelp.diagnosis import kernel_facts
+from jax_nbhelp.diagnosis import jax_check, kernel_facts, user_call
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 from jax_nbhelp.diagnosis.line_values import (
     Value,
@@ -132,6 +132,8 @@ class ErrorContext:
         self._mesh_axes = mesh_axes
         self._kernel = kernel
         self._values: dict[tuple[str, int], tuple[Value, ...]] = {}
+        self._user_call: Any = _UNSET
+        self._raise_site: Any = _UNSET
 
     def replace(self, **changes: Any) -> ErrorContext:
         """A copy with some parts given (``kernel=None``: as if JAX said nothing)."""
@@ -172,6 +174,36 @@ class ErrorContext:
             self._kernel = (kernel_facts.from_exception(self._exc)
                             if self._exc is not None else None)
         return self._kernel
+
+    @property
+    def user_call(self) -> user_call.UserCall | None:
+        """The user's call under which JAX raised (``user_call.find``): the deepest user
+        line's call or operator, with the function it names; None where none shows."""
+        if self._user_call is _UNSET:
+            self._user_call = (user_call.find(self._exc, self.locate)
+                               if self._exc is not None else None)
+        found: user_call.UserCall | None = self._user_call
+        return found
+
+    @property
+    def raise_site(self) -> str | None:
+        """Where JAX raised the error: ``path:function`` under jax/_src
+        (``jax_check.raise_site``); None where no frame of JAX's shows."""
+        if self._raise_site is _UNSET:
+            self._raise_site = jax_check.raise_site(self._exc)
+        found: str | None = self._raise_site
+        return found
+
+    def ran_inside(self, operations: Collection[str]) -> str | None:
+        """The JAX function the user's line called, as spelled (``jnp.linalg.cholesky``),
+        when the operation that failed ran inside it: the line calls a function of JAX's
+        library that is none of ``operations`` (the names and operators that perform the
+        operation: ``add``, ``+``, ``reshape``). None where the user's line (or a function
+        of the user's it reached) performs the operation itself."""
+        call = self.user_call
+        if call is None or call.operator is not None or call.name in operations:
+            return None
+        return call.spelled if user_call.library_function(call.function) else None
 
     def cells_mentioning(self, name: str) -> list[int] | None:
         """The cells of the shell's history whose source holds ``name`` (execution order),

@@ -14,6 +14,7 @@ from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.core.session import Session, current
 from jax_nbhelp.diagnosis import catalog_index
 from jax_nbhelp.diagnosis.context import ErrorContext, Link, build_context
+from jax_nbhelp.diagnosis.match import site_trigger
 
 
 class Entry(Protocol):
@@ -43,6 +44,8 @@ def candidates(ctx: ErrorContext) -> tuple[Any, ...]:
     """The catalog entries whose triggers this error carries, imported only now
     (``catalog_index``); every entry when the index cannot say."""
     haystack = "\n".join(f"{' '.join(link.mro)}\n{link.message}" for link in ctx.chain)
+    if ctx.raise_site is not None:  # an entry may claim every wording of a raise site
+        haystack += "\n" + site_trigger(ctx.raise_site)
     names = catalog_index.modules_for(haystack)
     if names is None:
         return entries()
@@ -65,7 +68,13 @@ def matching(ctx: ErrorContext, among: tuple[Any, ...] | None = None) -> list[Di
 
 
 def ask(entry: Entry, ctx: ErrorContext) -> Diagnosis | None:
-    """The entry's diagnosis, asked only when its ``MATCH`` (if it declares one) holds."""
+    """The entry's diagnosis, asked only when its ``MATCH`` (if it declares one) holds,
+    and, for an entry about an operation (its ``OPERATIONS``: the names and operators that
+    perform it), only where the user's line performs it: an addition inside
+    ``jnp.linalg.cholesky`` is not the user's to explain as broadcasting."""
+    operations = getattr(entry, "OPERATIONS", None)
+    if operations is not None and ctx.ran_inside(operations) is not None:
+        return None
     match = getattr(entry, "MATCH", None)
     if match is None:
         return entry.diagnose(ctx)
@@ -94,7 +103,9 @@ def diagnose(exc: BaseException, shell: Any = None,
     found = matching(ctx) or (_diagnose_inside(ctx, *inside[:2]) if inside else [])
     if found:
         return found[0]
-    return _general(ctx) if raised_by_jax(exc, strictly=True) else None
+    if not raised_by_jax(exc, strictly=True):
+        return None
+    return _explained(ctx) or _general(ctx)
 
 
 def _outside_jax(exc: BaseException, shell: Any, session: Session) -> Diagnosis | None:
@@ -109,6 +120,18 @@ def _outside_jax(exc: BaseException, shell: Any, session: Session) -> Diagnosis 
         return None
     found = matching(build_context(exc, shell, session), catalog_index.import_entries(names))
     return found[0] if found else None
+
+
+def _explained(ctx: ErrorContext) -> Diagnosis | None:
+    """The explained view (``explained.py``): JAX's own check and the user's call, isolated
+    as an entry is; None where nothing could be read (then the general view)."""
+    from jax_nbhelp.diagnosis import explained
+
+    try:
+        return explained.diagnosis(ctx)
+    except Exception:
+        ctx.session.failures.record("the explained view (JNH001)")
+        return None
 
 
 def _general(ctx: ErrorContext) -> Diagnosis | None:

@@ -18,6 +18,7 @@ import re
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.core.protocol import is_top_level
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.line_values import parsed_source
 from jax_nbhelp.diagnosis.names import dotted
 
 CODE = "JNH000"
@@ -59,13 +60,10 @@ def _called(node: ast.AST) -> list[str]:
 
 def _decorators(source: str, function: str, lineno: int) -> list[str]:
     """The transforms decorating ``function`` (the def whose body holds ``lineno``)."""
-    try:
-        from jax_nbhelp.rewrite.magics import escape_magics
-
-        tree = ast.parse(escape_magics(source)[0])
-    except Exception:
+    found = parsed_source(source)
+    if found is None:
         return []
-    for node in ast.walk(tree):
+    for node in ast.walk(found[0]):
         if (isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == function
                 and node.lineno <= lineno <= (node.end_lineno or 0)):
             names = []
@@ -81,14 +79,11 @@ def _decorators(source: str, function: str, lineno: int) -> list[str]:
 
 
 def _statement(source: str, lineno: int) -> ast.stmt | None:
-    try:
-        from jax_nbhelp.rewrite.magics import escape_magics
-
-        tree = ast.parse(escape_magics(source)[0])
-    except Exception:
+    found = parsed_source(source)
+    if found is None:
         return None
     best = None
-    for node in ast.walk(tree):
+    for node in ast.walk(found[0]):
         if isinstance(node, ast.stmt) and node.lineno <= lineno <= (node.end_lineno or 0) and (
                 best is None or node.lineno >= best.lineno) and not isinstance(
                 node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):

@@ -328,20 +328,34 @@ def read_line(source: str, lineno: int, frame: FrameType) -> tuple[Value, ...]:
     return tuple(values)
 
 
-_PARSED: dict[str, ast.Module] = {}
+_PARSED: dict[str, tuple[ast.Module, str] | None] = {}
+
+
+def parsed_source(source: str) -> tuple[ast.Module, str] | None:
+    """``source`` (a cell's, or a file's as ``sources.file_source`` gives it) parsed with
+    IPython's lines hidden, and the code that was parsed; None where it does not parse.
+    Kept for the session's recent sources: every entry asks for the same few, and a tree
+    is never changed by its readers."""
+    if source in _PARSED:
+        return _PARSED[source]
+    from jax_nbhelp.rewrite.magics import escape_magics
+
+    try:
+        code, _ = escape_magics(source)
+        found: tuple[ast.Module, str] | None = (ast.parse(code), code)
+    except Exception:  # not Python (a cell of another kernel's language): no tree
+        found = None
+    if len(_PARSED) > 64:
+        _PARSED.clear()
+    _PARSED[source] = found
+    return found
 
 
 def _parsed(source: str) -> ast.Module:
-    tree = _PARSED.get(source)
-    if tree is None:
-        from jax_nbhelp.rewrite.magics import escape_magics
-
-        code, _ = escape_magics(source)
-        tree = ast.parse(code)
-        if len(_PARSED) > 64:
-            _PARSED.clear()
-        _PARSED[source] = tree
-    return tree
+    found = parsed_source(source)
+    if found is None:
+        raise SyntaxError("the source does not parse")
+    return found[0]
 
 
 def exception_chain(exc: BaseException | None, limit: int = 16) -> list[BaseException]:

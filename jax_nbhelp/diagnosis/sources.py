@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import linecache
 import os
 import sys
@@ -24,7 +25,8 @@ def _library_roots() -> tuple[str, ...]:
         path = sysconfig.get_paths().get(key)
         if path:
             roots.add(os.path.realpath(path))
-    roots.add(os.path.realpath(os.path.dirname(os.path.dirname(__file__))) + os.sep + "jax_nbhelp")
+    # jax_nbhelp itself (the package folder: from a checkout it is not under site-packages)
+    roots.add(os.path.realpath(os.path.dirname(os.path.dirname(__file__))))
     for site in sys.path:
         if site.endswith(("site-packages", "dist-packages")):
             roots.add(os.path.realpath(site))
@@ -81,6 +83,96 @@ def is_user_file(filename: str) -> bool:
     return not any(real == root or real.startswith(root + os.sep) for root in _library_roots())
 
 
+# A file's top-level statement holding a line, as a source with the file's line numbers:
+# (filename, its lines object, first line of the block) -> the source
+_BLOCKS: dict[tuple[str, int, int], str] = {}
+_IMPORTS: dict[tuple[str, int], tuple[int, ...]] = {}
+_SMALL_FILE = 400  # lines: a file this short is given whole
+
+
+def file_source(filename: str, lineno: int, lines: list[str] | None = None) -> str | None:
+    """The source of the user's file as a diagnosis reads it: for a long module, only the
+    top-level statement that holds ``lineno`` (a def with its decorators, a class) and the
+    module's import lines, every other line left blank, so line numbers stay the file's and
+    the cost of reading it does not grow with the file. Kept per file and block until the
+    file changes (linecache hands a new list then)."""
+    lines = linecache.getlines(filename) if lines is None else lines
+    if not lines:
+        return None
+    if len(lines) <= _SMALL_FILE or not 0 < lineno <= len(lines):
+        return "".join(lines)
+    headers: list[int] = []  # the class lines around the block
+    indent = ""
+    first, last = _block_start(lines, lineno, indent), _block_end(lines, lineno, indent)
+    # in a class, only the member that holds the line (a test class can be thousands of
+    # lines long), under its class's header
+    while lines[first].lstrip().startswith("class ") and first < lineno - 1:
+        body = next((line for line in lines[first + 1:last + 1]
+                     if line.strip() and not line.lstrip().startswith("#")), "")
+        indent = body[:len(body) - len(body.lstrip())]
+        if len(indent) <= len(lines[first]) - len(lines[first].lstrip()):
+            break
+        headers.append(first)
+        first, last = (_block_start(lines, lineno, indent, stop=first + 1),
+                       _block_end(lines, lineno, indent, stop=last + 1))
+    key = (filename, id(lines), first)
+    found = _BLOCKS.get(key)
+    if found is None:
+        imports = _IMPORTS.get((filename, id(lines)))
+        if imports is None:
+            imports = tuple(n for n, line in enumerate(lines)
+                            if line.startswith(("import ", "from ")))
+            _IMPORTS[(filename, id(lines))] = imports
+        kept = set(imports) | set(headers) | set(range(first, last + 1))
+        found = "".join(line if n in kept else "\n" for n, line in enumerate(lines[:last + 1]))
+        try:
+            ast.parse(found)
+        except (SyntaxError, ValueError):  # a block this reading misjudged: the whole file
+            found = "".join(lines)
+        if len(_BLOCKS) > 256:
+            _BLOCKS.clear()
+            _IMPORTS.clear()
+        _BLOCKS[key] = found
+    return found
+
+
+def _starts(line: str, indent: str) -> bool:
+    """A line that starts a statement at ``indent`` (not blank, a comment, a deeper line or
+    a closing bracket of a statement that goes on)."""
+    if not line.strip() or not line.startswith(indent) or line[len(indent)].isspace():
+        return False
+    return not line[len(indent):].startswith(("#", ")", "]", "}"))
+
+
+def _block_start(lines: list[str], lineno: int, indent: str, stop: int = 0) -> int:
+    """The first line (0-based) of the statement at ``indent`` that holds line ``lineno``
+    (its decorators included), not above line ``stop``."""
+    start = lineno - 1
+    while start > stop and not _starts(lines[start], indent):
+        start -= 1
+    while start > stop and lines[start - 1].startswith(indent + "@"):
+        start -= 1
+    return start
+
+
+def _block_end(lines: list[str], lineno: int, indent: str, stop: int | None = None) -> int:
+    """The last line (0-based) of the statement at ``indent`` that holds line ``lineno``:
+    before the next line that starts one at that indent or less, not below ``stop``."""
+    stop = len(lines) if stop is None else stop
+    end = lineno
+    while end < stop and not _outside(lines[end], indent):
+        end += 1
+    return end - 1
+
+
+def _outside(line: str, indent: str) -> bool:
+    """A line that starts a statement at ``indent`` or further out."""
+    if not line.strip() or line.lstrip().startswith("#"):
+        return False
+    depth = len(line) - len(line.lstrip())
+    return depth <= len(indent) and not line.lstrip().startswith((")", "]", "}"))
+
+
 def locate(filename: str, lineno: int, function: str, shell: Any,
            reruns: Mapping[str, RerunSource] | None = None) -> Location | None:
     """The user-facing location of one frame, or None when it is library code; ``reruns``:
@@ -116,7 +208,7 @@ def locate(filename: str, lineno: int, function: str, shell: Any,
             lineno=lineno,
             line=lines[lineno - 1].rstrip("\n") if 0 < lineno <= len(lines) else "",
             function=function,
-            source="".join(lines) or None,
+            source=file_source(filename, lineno, lines),
         )
     if filename not in _USER_PSEUDO_FILES:
         return None  # library code, the common case: dozens of JAX's frames per error

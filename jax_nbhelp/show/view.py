@@ -28,6 +28,12 @@ from jax_nbhelp.core.units import duration
 GENERAL_LINE = ("General view: no cause claimed, no fix. The details show what the line "
                 "worked on and what JAX suggests.")
 NO_FIX_LINE = "No mechanical fix is correct here; the explanation says what to change."
+# the explained view read JAX's check, not the user's intent: it does not say that no fix
+# is correct, only that none follows from the check alone
+EXPLAINED_LINE = ("No fix offered: the check says which argument JAX refused, not what you "
+                  "meant it to be. The details show the check and your call.")
+MISMATCH_LINE = ("No fix offered: which value goes to which parameter is yours to say. The "
+                 "details show the parameters.")
 GENERAL_NOTE = ("(jax_nbhelp's general view: no entry of its catalog knows this error, so it "
                 "claims no cause and offers no fix.)")
 UNKNOWN_CARD = ("The kernel no longer knows this diagnosis (it restarted): run the failing "
@@ -309,7 +315,9 @@ def _banner(diagnosis: Diagnosis) -> tuple[str | None, BannerKind | None]:
     if diagnosis.general:  # it knows no cause, so it cannot say that no fix is correct
         return GENERAL_LINE, "general"
     if not diagnosis.fixes:
-        return NO_FIX_LINE, "no-fix"
+        if diagnosis.binding is not None and diagnosis.binding.mismatch is not None:
+            return MISMATCH_LINE, "no-fix"
+        return (EXPLAINED_LINE if diagnosis.explained else NO_FIX_LINE), "no-fix"
     return None, None
 
 

@@ -35,7 +35,14 @@ MESSAGE = "Custom VJP bwd rule must produce an output with the same container"
 
 _STRUCTURES = re.compile(r"bwd output structure (?P<bwd>PyTreeDef\(.*?\)) for primal input "
                          r"structure (?P<primal>PyTreeDef\(.*?\))\.?$", re.S)
+# the same check in JAX's newer custom_vjp path (hijax.py), which names the rule itself
+TUPLE = "must produce a tuple"
+_TUPLE_RE = re.compile(r"Custom VJP bwd rule <function (?P<rule>[\w.<>]+) at 0x[0-9a-f]+> "
+                       r"must produce a tuple (?:but got <class '(?P<type>[\w.]+)'>|of length "
+                       r"equal to the primal args tuple, but got length (?P<length>\d+))")
+SITES = ("custom_derivatives.py:_flatten_bwd", "hijax.py:vjp_bwd_retval")
 _CUSTOM_VJP = "jax._src.custom_derivatives.custom_vjp"
+_CUSTOM_VJP3 = "jax._src.hijax.custom_vjp3"  # under jax_custom_vjp3 (primal: ``f``)
 
 _RULE = ("@jax.custom_vjp\ndef clipped(x):\n    return x\n\n"
          "def clipped_fwd(x):\n    return x, None\n\n"
@@ -76,21 +83,29 @@ def _count(structure: str) -> int | None:
     return count
 
 
+def _defined(ctx: ErrorContext) -> list[tuple[str, Any, Any]]:
+    """The notebook's custom_vjp functions that have rules: (name, backward, primal)."""
+    found = []
+    for name, value in [*ctx.globals_of_type(_CUSTOM_VJP), *ctx.globals_of_type(_CUSTOM_VJP3)]:
+        primal = getattr(value, "fun", None) or getattr(value, "f", None)
+        backward = getattr(value, "bwd", None)
+        if primal is not None and backward is not None:  # else no rule defined yet
+            found.append((name, backward, primal))
+    return found
+
+
+def _arity(primal: Any) -> int | None:
+    try:
+        parameters = inspect.signature(primal).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in parameters)
+
+
 def _rules(ctx: ErrorContext, arity: int) -> list[tuple[str, Any]]:
     """The notebook's custom_vjp functions whose primal takes ``arity`` arguments."""
-    found = []
-    for name, value in ctx.globals_of_type(_CUSTOM_VJP):
-        primal, backward = getattr(value, "fun", None), getattr(value, "bwd", None)
-        if primal is None or backward is None:
-            continue  # no rule defined yet
-        try:
-            parameters = inspect.signature(primal).parameters.values()
-        except (TypeError, ValueError):
-            continue
-        if sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-               for p in parameters) == arity:
-            found.append((name, backward))
-    return found
+    return [(name, backward) for name, backward, primal in _defined(ctx)
+            if _arity(primal) == arity]
 
 
 def _location(ctx: ErrorContext, function: Any) -> Location | None:
@@ -109,14 +124,26 @@ def _location(ctx: ErrorContext, function: Any) -> Location | None:
                       code.co_name) or place
 
 
-MATCH = Match(MESSAGE, pattern=_STRUCTURES)
+MATCH = Match(MESSAGE, also=(TUPLE,), sites=SITES)
 
 
-def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
-    bwd, primal = found["bwd"], found["primal"]
-    arity = _count(primal)
-    returned = _count(bwd)
-    rules = _rules(ctx, arity) if arity is not None else []
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
+    found = _STRUCTURES.search(link.message)
+    named = _TUPLE_RE.search(link.message) if found is None else None
+    if found is not None:
+        arity, returned = _count(found["primal"]), _count(found["bwd"])
+        rules = _rules(ctx, arity) if arity is not None else []
+    elif named is not None:  # the rule is named: its custom_vjp says how many arguments
+        rule = named["rule"].rsplit(".", 1)[-1]
+        matching = [defined for defined in _defined(ctx)
+                    if getattr(defined[1], "__name__", None) == rule]
+        rules = [(name, backward) for name, backward, _ in matching]
+        arity = _arity(matching[0][2]) if len(matching) == 1 else None
+        returned = int(named["length"]) if named["length"] is not None else None
+    else:
+        return None  # another check of the rule's output: not its structure
+    if arity is None:
+        return None
     name, backward = rules[0] if len(rules) == 1 else (None, None)
     where = _location(ctx, backward) if backward is not None else None
     rule = (f"The backward rule of {name} ({backward.__name__})" if backward is not None

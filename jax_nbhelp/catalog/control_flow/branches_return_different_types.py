@@ -39,9 +39,9 @@ _TYPES_RE = re.compile(r"The output of (?P<a>true_fun|false_fun|branch ?\d+) has
                        r"(?P<a_type>\S+) but the corresponding output of "
                        r"(?P<b>true_fun|false_fun|branch ?\d+) has type (?P<b_type>\S+), so the "
                        r"(?P<what>[\w ]+?) do not match")
-_STRUCTURE_RE = re.compile(r"(?P<a>true_fun|false_fun|branch ?\d+) output is (?P<a_kind>.+?) "
-                           r"but (?P<b>true_fun|false_fun|branch ?\d+) output is "
-                           r"(?P<b_kind>.+?), so")
+_STRUCTURE_RE = re.compile(r"(?P<a>true_fun|false_fun|branch ?\d+) output(?: at path \S+)? is "
+                           r"(?P<a_kind>.+?) but (?P<b>true_fun|false_fun|branch ?\d+) output"
+                           r"(?: at path \S+)? is (?P<b_kind>.+?), so")
 
 EXAMPLES = (
     corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)"),
@@ -85,7 +85,9 @@ def _kind(kind: str) -> str:
     return re.sub(r"<class '(?:\w+\.)*(\w+)'>", r"\1", kind)
 
 
-MATCH = Match(TYPES, "TypeError", also=(STRUCTURE,))
+# JAX compares the branches' outputs in one function, whatever the wording
+MATCH = Match(TYPES, "TypeError", also=(STRUCTURE,),
+              sites=("lax/control_flow/conditionals.py:_check_branch_outputs",))
 
 
 def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:

@@ -99,7 +99,9 @@ def _widens(given: str, made: str) -> str | None:
     return made_dtype if (given_dtype, made_dtype) in exact else None
 
 
-MATCH = Match(TYPES, "TypeError", also=(STRUCTURE, OLD))
+# JAX compares a loop's carry in one function, whatever the wording
+MATCH = Match(TYPES, "TypeError", also=(STRUCTURE, OLD),
+              sites=("lax/control_flow/loops.py:_check_carry_type",))
 
 
 def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:

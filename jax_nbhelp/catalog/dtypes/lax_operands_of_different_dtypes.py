@@ -38,6 +38,13 @@ _MESSAGE_RE = re.compile(r"(?:lax\.)?(?P<op>\w+) requires arguments to have the 
 _UPDATES = frozenset({"dynamic_update_slice", "dynamic_update_index_in_dim",
                       "dynamic_update_slice_in_dim", "scatter", "scatter_add", "scatter_mul",
                       "scatter_min", "scatter_max", "scatter_apply"})
+# The jax.lax operations a user's line calls (``engine.ask``): the same error from a lax
+# operation JAX ran inside another function is not the user's to cast.
+OPERATIONS = frozenset({"add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2",
+                        "nextafter", "select_n", "select", "clamp", "complex", "eq", "ne",
+                        "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
+                        "and_", "or_", "xor", "dot", "dot_general", "concatenate", "pad",
+                        "cond", "while_loop", "scan", "fori_loop", *_UPDATES})
 
 _COUNTS = "counts = jnp.array([1, 3])\nweights = jnp.array([0.5, 0.5])"
 

@@ -123,15 +123,31 @@ EXAMPLES = (
     ),
     Example(
         setup=(),
+        failing="sample = jax.random.normal(jax.random.key(0), shap=(3,))",
+        fix="Pass shape= instead of shap=",
+        check="sample.shape == (3,)",
+        fixed=(_PRELUDE + "sample = jax.random.normal(jax.random.key(0), shape=(3,))",),
+    ),
+    # two keywords close to it: which one is the user's to say
+    Example(
+        setup=(),
+        failing="sample = jax.random.uniform(jax.random.key(0), (3,), val=0.5)",
+        fix=NO_FIX,
+        check="sample.shape == (3,) and bool((sample >= 0.5).all())",
+        fixed=(_PRELUDE + "sample = jax.random.uniform(jax.random.key(0), (3,), minval=0.5)",),
+    ),
+    Example(
+        setup=(),
         failing="params = pltpu.InterpretParam()",
         fix=NO_FIX,
         check="isinstance(params, pltpu.InterpretParams)",
         fixed=(_PRELUDE + "params = pltpu.InterpretParams()",),
     ),
+    # a keyword close to exactly one the function takes: passed under that name
     Example(
         setup=(),
         failing='params = pltpu.CompilerParams(dimension_semantic=("parallel",))',
-        fix=NO_FIX,
+        fix="Pass dimension_semantics= instead of dimension_semantic=",
         check='tuple(params.dimension_semantics) == ("parallel",)',
         fixed=(_PRELUDE
                + 'params = pltpu.CompilerParams(dimension_semantics=("parallel",))',),
@@ -312,7 +328,11 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
     explanation += (f"Close keywords it takes: {', '.join(f'{c}=' for c in close)}. " if close
                     else "")
     explanation += f"It takes: {', '.join(public)}."
-    return _diagnosis(ctx, explanation)
+    # one keyword close to it: the signature admits exactly that change of the call
+    fixes = ((_keyword_fix(ctx, location, function, keyword, close[0],
+                           f"{spelled} takes no {keyword}=, and {close[0]}= is the one "
+                           "keyword close to it"),) if len(close) == 1 else ())
+    return _diagnosis(ctx, explanation, fixes)
 
 
 def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object, old: str,

@@ -25,6 +25,9 @@ from jax_nbhelp.diagnosis.match import Match
 
 CODE = "JNH564"
 TITLE = "Arrays concatenated whose other dimensions differ"
+# What concatenates on a user's line (``engine.ask``).
+OPERATIONS = frozenset({"concatenate", "concat", "stack", "hstack", "vstack", "dstack",
+                        "column_stack", "row_stack", "append", "block"})
 OTHER_DIMENSIONS = "Cannot concatenate arrays with shapes that differ"
 RANKS = "Cannot concatenate arrays with different numbers of dimensions"
 

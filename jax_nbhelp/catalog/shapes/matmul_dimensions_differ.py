@@ -25,6 +25,10 @@ from jax_nbhelp.diagnosis.match import Match
 CODE = "JNH562"
 TITLE = "A matrix product whose inner dimensions differ"
 MESSAGE = "dot_general requires contracting dimensions to have the same shape"
+# What performs a product on a user's line (``engine.ask``); one JAX made inside another
+# function (``jnp.linalg.solve``) is not the user's to explain.
+OPERATIONS = frozenset({"@", "matmul", "dot", "vdot", "inner", "tensordot", "einsum",
+                        "dot_general", "batch_matmul"})
 
 _MESSAGE_RE = re.compile(r"got (?P<a>\([\d, ]*\)) and (?P<b>\([\d, ]*\))")
 

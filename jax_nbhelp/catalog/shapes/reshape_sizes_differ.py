@@ -25,14 +25,23 @@ from jax_nbhelp.diagnosis.match import Match
 CODE = "JNH563"
 TITLE = "A reshape into a shape of another size"
 MESSAGE = "cannot reshape array of shape"
+# What performs a reshape on a user's line (``engine.ask``).
+OPERATIONS = frozenset({"reshape"})
 
 _MESSAGE_RE = re.compile(r"cannot reshape array of shape (?P<old>\([\d, ]*\)) \(size "
-                         r"(?P<size>\d+)\) into shape (?P<new>\([\d, -]*\)) \(size "
-                         r"(?P<new_size>\d+)\)")
+                         r"(?P<size>\d+)\) into shape (?P<new>\([\d, -]*\)) (?:\(size "
+                         r"(?P<new_size>\d+)\)|because the product of specified axis sizes "
+                         r"\((?P<known>\d+)\) does not evenly divide)")
+# JAX's reshape checks the requested shape in one function, whatever the wording
+SITES = ("numpy/array_methods.py:_compute_newshape",)
 
 EXAMPLES = (
     corrected_cell(("import jax, jax.numpy as jnp", "pixels = jnp.arange(10.0)"),
                    "grid = pixels.reshape(3, 4)", "grid = pixels.reshape(2, -1)", NO_FIX,
+                   "grid.shape == (2, 5)"),
+    # -1 with the other dimensions not dividing the size: another wording of the same check
+    corrected_cell(("import jax, jax.numpy as jnp", "pixels = jnp.arange(10.0)"),
+                   "grid = pixels.reshape(-1, 3)", "grid = pixels.reshape(-1, 5)", NO_FIX,
                    "grid.shape == (2, 5)"),
 )
 
@@ -43,7 +52,7 @@ may be -1: JAX computes it from the others.
 """)
 
 
-MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
+MATCH = Match(MESSAGE, pattern=_MESSAGE_RE, sites=SITES)
 
 
 def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
@@ -55,11 +64,17 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     subject = _tracing.quoted_line(location, "Your code")
     array = (f"`{name.text}` ({name.value.summary})" if name is not None and name.value
              is not None else f"an array of shape {found['old']}")
-    explanation = (f"{subject} reshapes {array}, which has {size} elements, into "
-                   f"{found['new']}, which holds {found['new_size']}.")
+    if found["known"] is not None:  # one dimension left to JAX (-1)
+        explanation = (f"{subject} reshapes {array}, which has {size} elements, into "
+                       f"{found['new']}: the other dimensions take {found['known']} elements "
+                       f"each, and {size} is not a multiple of {found['known']}, so no size "
+                       "for the -1 dimension holds them all.")
+    else:
+        explanation = (f"{subject} reshapes {array}, which has {size} elements, into "
+                       f"{found['new']}, which holds {found['new_size']}.")
     notes: list[str] = []
     options = []
-    for index in range(len(new)):
+    for index in range(len(new) if found["known"] is None else 0):
         rest = math.prod(d for i, d in enumerate(new) if i != index)
         if rest and size % rest == 0:
             options.append(tuple(size // rest if i == index else d for i, d in enumerate(new)))

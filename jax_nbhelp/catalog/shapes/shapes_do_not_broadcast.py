@@ -38,6 +38,12 @@ _SPELLINGS = {"add": ("add",), "sub": ("sub", "subtract"), "mul": ("mul", "multi
               "eq": ("equal",), "ne": ("not_equal",), "lt": ("less",), "gt": ("greater",),
               "le": ("less_equal",), "ge": ("greater_equal",), "and": ("logical_and",),
               "or": ("logical_or",)}
+# What performs the operation on a user's line (``engine.ask``): an elementwise operator
+# or function; an addition JAX made inside another function (``jnp.linalg.cholesky``) is not
+# the user's to explain as broadcasting.
+OPERATIONS = frozenset({"+", "-", "*", "/", "//", "%", "**", "==", "!=", "<", "<=", ">", ">=",
+                        "&", "|", "^", *_SPELLINGS,
+                        *(name for names in _SPELLINGS.values() for name in names)})
 
 EXAMPLES = (
     corrected_cell((JAX_IMPORTS, "scores = jnp.ones((4, 3))\nbias = jnp.arange(4.0)"),

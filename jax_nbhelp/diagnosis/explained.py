@@ -1,0 +1,303 @@
+"""The explained view (``JNH001``): any error JAX raised, explained by JAX's own check.
+
+No catalog entry knows the error, but JAX's code says what it checked before it raised
+(``jax_check``) and the user's line says which JAX function it called with what
+(``user_call``). The card puts the two together: the function as the user spelled it, the
+check as JAX wrote it with the values it read, and the user's arguments bound to the
+function's parameters, the ones the check read marked, with their lines from JAX's
+docstring and the function's page. It states nothing it did not read from JAX's code or
+frames, and offers a fix only where JAX's check, message or signature admits exactly one
+change of the user's call, verified by running it (``contract_fixes``, in the fix layer's
+hands through the catalog).
+
+Where neither a check nor a call can be read (an error from XLA's C++ under a line that
+calls no JAX function by name), the general view (``general.py``) stays.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+
+from jax_nbhelp.core.model import Binding, BoundArgument, Check, Diagnosis, Location
+from jax_nbhelp.diagnosis import jax_check, user_call
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.general import doc_url as _message_page
+from jax_nbhelp.diagnosis.general import hints, transforms
+from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
+
+CODE = "JNH001"
+NAME = "explained"
+
+WHY = (
+    "jax_nbhelp read this from JAX's own source and frames: the condition JAX checked "
+    "before it raised, the values that check read, and your call bound to the function's "
+    "parameters. No catalog entry was written for this error, so the card claims nothing "
+    "beyond what that check and your call show."
+)
+
+_MAX_SHOWN = 3  # values named in the cause sentence
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What was read for an error: the check, the user's call bound, and how to name it."""
+
+    check: Check | None
+    binding: Binding | None
+    label: str  # the function as the user spelled it, in backticks: "`jax.random.bits`"
+    location: Location | None
+    call: user_call.UserCall | None
+
+
+def read(ctx: ErrorContext) -> Reading | None:
+    """The check and the binding for ``ctx``'s error; None when neither can be read."""
+    exc = ctx.exception
+    if exc is None:
+        return None
+    raised = jax_check.raised_at(exc)
+    call = user_call.find(exc, ctx.locate)
+    binding = _binding(ctx, call, raised) if call is not None else None
+    check = raised.check if raised is not None else None
+    if binding is None and (check is None or check.kind == "call"):
+        return None
+    label = "JAX" if call is None else f"`{_shortened(ast.unparse(call.node))}`" if (
+        call.operator is not None) else f"`{call.spelled}`"
+    location = call.location if call is not None else ctx.deepest_user_location()
+    return Reading(check, binding, label, location, call)
+
+
+def _binding(ctx: ErrorContext, call: user_call.UserCall,
+             raised: jax_check.RaisedAt | None) -> Binding | None:
+    if call.operator is not None:
+        return _operator_binding(call)
+    signature, bound, mismatch = user_call.bind(call)
+    public = user_call.public_name(call, ctx.module_aliases)
+    url = user_call.doc_url(public, call.function)
+    if signature is None:
+        return Binding(call.spelled, public, "", (), url)
+    form = user_call.call_form(call.name, signature)
+    if mismatch is not None:
+        return Binding(call.spelled, public, form, (), url,
+                       mismatch=user_call.mismatch_sentence(call, signature, mismatch))
+    if bound is None:
+        return Binding(call.spelled, public, form, (), url)
+    read = user_call.read_parameters(call, raised, signature) if raised is not None else set()
+    docs = user_call.parameter_docs(call.function)
+    arguments = user_call.bound_arguments(call, signature, bound, read, docs)
+    arguments = _derived(arguments, ctx.top.message, raised)
+    # an operation of the function's own, on values no parameter flowed into by name
+    inside = user_call.inside(call, raised) if raised is not None and not read else ""
+    return Binding(call.spelled, public, form, arguments, url, inside=inside)
+
+
+def _derived(arguments: tuple[BoundArgument, ...], message: str,
+             raised: jax_check.RaisedAt | None) -> tuple[BoundArgument, ...]:
+    """Marks an array argument whose shape JAX's message or the check's values name (the
+    value reached the check, derived from the argument) when no parameter was marked."""
+    if any(argument.read for argument in arguments):
+        return arguments
+    named = user_call.shapes_named(message)
+    if raised is not None:
+        for part in raised.check.parts:
+            named |= user_call.shapes_named(part.value)
+    marked = []
+    for argument in arguments:
+        shape = _shape_of(argument.value)
+        marked.append(BoundArgument(argument.parameter, argument.expression, argument.value,
+                                    argument.expression is not None and shape is not None
+                                    and len(shape) > 0 and shape in named, argument.doc))
+    return tuple(marked)
+
+
+def _shape_of(summary: str) -> tuple[int, ...] | None:
+    found = re.search(r"\w+\[([\d, ]*)\]", summary)
+    if found is None:
+        return None
+    text = found.group(1).strip()
+    return tuple(int(part) for part in text.split(",")) if text else ()
+
+
+def _operator_binding(call: user_call.UserCall) -> Binding:
+    """An operator's operands, as written, with what they held."""
+    evaluate = Evaluator(call.frame)
+    node = call.node
+    operands: list[tuple[str, ast.expr]] = []
+    if isinstance(node, ast.BinOp):
+        operands = [("left", node.left), ("right", node.right)]
+    elif isinstance(node, ast.Compare):
+        operands = [("left", node.left), ("right", node.comparators[0])]
+    elif isinstance(node, ast.UnaryOp):
+        operands = [("operand", node.operand)]
+    elif isinstance(node, ast.Subscript):
+        operands = [("array", node.value), ("index", node.slice)]
+    arguments = []
+    for name, operand in operands:
+        value = evaluate(operand)
+        arguments.append(BoundArgument(name, ast.unparse(operand),
+                                       jax_check.summary(value) if value is not CANNOT else "?"))
+    return Binding(call.spelled, "", "", tuple(arguments))
+
+
+# -- the card -------------------------------------------------------------------------------
+
+def diagnosis(ctx: ErrorContext) -> Diagnosis | None:
+    """The explained view of a JAX error no entry knows, or None (the general view)."""
+    reading = read(ctx)
+    if reading is None:
+        return None
+    link = ctx.top
+    check, binding = reading.check, reading.binding
+    title, cause = _title_and_cause(reading, link.type_name)
+    if binding is not None and binding.mismatch is not None:
+        check = None  # Python's binding failed before any check of JAX's ran
+    explanation = " ".join(part for part in (cause, _where(check), _bound_sentence(binding))
+                           if part)
+    notes = _notes(reading)
+    suggested = hints(link)
+    if suggested:
+        notes.append("JAX's message suggests: " + " ".join(suggested))
+    page = (binding.url if binding is not None and binding.url else None) or _message_page(ctx)
+    if page is not None:
+        notes.append(f"JAX's page for it: {page}")
+    location = reading.location
+    call_site = ctx.failing_cell()
+    return Diagnosis(
+        code=CODE, name=NAME, title=title, explanation=explanation, why=WHY,
+        error=link.summary.splitlines()[0] if link.summary else link.type_name,
+        location=location, call_site=call_site if call_site != location else None,
+        notes=tuple(notes), transforms=tuple(transforms(link)), hints=tuple(suggested),
+        doc_url=page, check=check, binding=binding, explained=True,
+    )
+
+
+def _title_and_cause(reading: Reading, error: str) -> tuple[str, str]:
+    check, binding, label = reading.check, reading.binding, reading.label
+    if binding is not None and binding.mismatch is not None:
+        return (f"{label} does not take these arguments",
+                f"Your call does not fit {label}: {binding.mismatch} Its parameters: "
+                f"`{binding.signature}`.")
+    read = binding.read if binding is not None else ()
+    names = ", ".join(f"`{argument.parameter}`" for argument in read)
+    if binding is not None and binding.inside:
+        operation, _, around = binding.inside.partition(", in ")
+        title = f"{label} failed inside, in its own `{operation}`"
+        function, _, file = around.partition(" (")
+        where = f" (in `{function}`, {file.rstrip(')')})" if around else ""
+        cause = (f"The error came from inside {label}, in its own `{operation}`{where}, "
+                 f"not from an operation your line "
+                 f"wrote{_passed(read, 'it reached there from your')}.")
+        documented = [argument for argument in read if argument.doc][:1]
+        for argument in documented:
+            cause += f" JAX documents `{argument.parameter}` as: {argument.doc}"
+        return title, cause
+    if read:
+        noun = "argument" if len(read) == 1 else "arguments"
+        title = f"{label} rejected its {noun} {names}"
+    else:
+        title = f"{label} raised {_article(error)} {error}"
+    if check is None or check.kind in ("call", "except"):
+        return title, f"{label} raised this {error} from JAX's own code{_passed(read)}."
+    if check.kind == "raise":
+        return title, (f"{label} raised this {error} whenever it reaches "
+                       f"`{check.function}`{_passed(read)}.")
+    values = _values_clause(check)
+    if check.requirement is not None:
+        return title, f"{label} requires `{check.requirement}`{values}{_passed(read)}."
+    return title, (f"{label} raised it because `{_shortened(check.condition, 120)}` held"
+                   f"{values}{_passed(read)}.")
+
+
+def _shortened(text: str, limit: int = 48) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _values_clause(check: Check) -> str:
+    """``; here `devices.ndim` is 1 and `len(axis_names)` is 2``."""
+    read = [part for part in check.parts if not part.implied]
+    # the most derived values: `devices.ndim` says more than `devices`
+    parts = [part for part in read if not any(
+        other is not part and _derived_from(other.text, part.text) for other in read)]
+    parts = parts[:_MAX_SHOWN]
+    implied = [part for part in check.parts if part.implied]
+    said = [f"`{part.text}` is {part.value}" for part in parts]
+    if not said and implied:
+        said = [f"`{part.text}` is {part.value}" for part in implied[:1]]
+    if not said:
+        return ""
+    joined = said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+    return f", and here {joined}"
+
+
+def _derived_from(text: str, base: str) -> bool:
+    return text.startswith((f"{base}.", f"{base}[")) or f"({base})" in text
+
+
+def _passed(read: tuple[BoundArgument, ...], lead: str = "from your") -> str:
+    given = [argument for argument in read if argument.expression is not None]
+    if not given:
+        return ""
+    shown = ", ".join((f"`{argument.parameter}={argument.expression}`"
+                       if argument.expression != argument.parameter
+                       else f"`{argument.parameter}`") + _value_of(argument)
+                      for argument in given)
+    return f" ({lead} {shown})" if lead == "from your" else f"; {lead} {shown}"
+
+
+def _value_of(argument: BoundArgument) -> str:
+    return (f" ({argument.value})" if argument.value not in ("?", argument.expression)
+            and "[" in argument.value else "")
+
+
+def _where(check: Check | None) -> str:
+    if check is None or (check.kind == "call" and not check.condition):
+        return ""
+    asked = ""
+    if check.asked_by:
+        asker = check.asked_by.split(":", 1)[0]
+        asked = f", asked by `{asker}`"
+    return f"JAX checked it in `{check.function}` ({check.file}, line {check.line}){asked}."
+
+
+def _bound_sentence(binding: Binding | None) -> str:
+    if binding is None or not binding.arguments or binding.mismatch is not None:
+        return ""
+    given = [argument for argument in binding.arguments if argument.expression is not None]
+    if not given:
+        return ""
+    if not binding.signature:  # an operator
+        known = [a for a in given if a.value not in ("?", a.expression)]
+        shown = " and ".join(f"`{a.expression}` is {a.value}" for a in known)
+        return f"The operands: {shown}." if shown else ""
+    shown = "; ".join(f"`{a.parameter}` = `{a.expression}`" + (
+        f" ({a.value})" if a.value not in ("?", a.expression) else "") for a in given[:4])
+    return f"Your call gives {shown}."
+
+
+def _notes(reading: Reading) -> list[str]:
+    notes: list[str] = []
+    check, binding = reading.check, reading.binding
+    if check is not None and check.kind not in ("call", "raise") and check.parts:
+        values = "; ".join(f"`{part.text}` is {part.value}" +
+                           (" (as the raise implies)" if part.implied else "")
+                           for part in check.parts)
+        notes.append(f"JAX's check: `{check.condition}`, in `{check.function}` "
+                     f"({check.file}, line {check.line}). Its values: {values}.")
+    if binding is not None and binding.signature and binding.mismatch is None:
+        defaults = [a for a in binding.arguments if a.expression is None]
+        line = f"Your call, bound to `{binding.signature}`"
+        if defaults:
+            line += "; left at their defaults: " + ", ".join(
+                f"`{a.parameter}` ({a.value})" for a in defaults[:6])
+        notes.append(line + ".")
+    if binding is not None:
+        documented = [a for a in binding.read if a.doc]
+        for argument in documented[:2]:
+            notes.append(f"JAX documents `{argument.parameter}` as: {argument.doc}")
+    return notes

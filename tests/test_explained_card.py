@@ -1,0 +1,264 @@
+"""The explained view (JNH001): an error no catalog entry knows, explained by the check JAX's
+own code made before it raised and by the user's call bound to the function's signature.
+
+Every error here is raised by real JAX in a real IPython shell; the safe evaluator's rules
+are tested on frames of objects that record whether any of their code ran."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from typing import ClassVar
+
+import numpy as np
+import pytest
+from conftest import Notebook, validate_bundle
+
+from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
+
+
+def _card(loaded: Notebook, cell: str) -> dict:
+    loaded.ok("import jax, jax.numpy as jnp, numpy as np")
+    failed = loaded.run(cell)
+    assert failed.error is not None
+    (bundle,) = failed.diagnoses
+    validate_bundle(bundle)
+    return bundle
+
+
+def _argument(bundle: dict, parameter: str) -> dict:
+    return next(a for a in bundle["binding"]["arguments"] if a["parameter"] == parameter)
+
+
+def test_the_check_and_the_argument_it_read(loaded: Notebook) -> None:
+    bundle = _card(loaded, "jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")
+    assert bundle["code"] == "JNH001"
+    assert bundle["explained"] is True
+    assert bundle["general"] is False
+    assert bundle["title"] == "`jax.random.bits` rejected its argument `dtype`"
+    check = bundle["check"]
+    assert check["condition"] == "not dtypes.issubdtype(dtype, np.unsignedinteger)"
+    assert check["requirement"] == "dtypes.issubdtype(dtype, np.unsignedinteger)"
+    assert check["file"] in ("random/core.py", "random.py")  # moved in 0.10
+    assert check["function"] == "bits"
+    # a call of JAX's own is never run again: its value is the one the raise implies
+    assert {"text": "dtypes.issubdtype(dtype, np.unsignedinteger)", "value": "False",
+            "implied": True} in check["parts"]
+    assert {"text": "dtype", "value": "int8", "implied": False} in check["parts"]
+    dtype = _argument(bundle, "dtype")
+    assert dtype["expression"] == "jnp.int8"
+    assert dtype["read"] is True
+    assert "unsigned integer dtype" in dtype["doc"]
+    assert _argument(bundle, "key")["read"] is False
+    assert _argument(bundle, "out_sharding")["default"] is True
+    assert bundle["binding"]["public"] == "jax.random.bits"
+    assert bundle["binding"]["url"] == (
+        "https://docs.jax.dev/en/latest/_autosummary/jax.random.bits.html")
+    assert bundle["cause"].startswith(
+        "`jax.random.bits` requires `dtypes.issubdtype(dtype, np.unsignedinteger)`")
+    assert "`dtype=jnp.int8`" in bundle["cause"]
+    assert bundle["fixes"] == []
+
+
+def test_values_of_the_check_are_read_from_jax_frame(loaded: Notebook) -> None:
+    bundle = _card(loaded, "mesh = jax.sharding.Mesh(np.array(jax.devices()), ('a', 'b'))")
+    assert bundle["check"]["requirement"] == "devices.ndim == len(axis_names)"
+    parts = {part["text"]: part["value"] for part in bundle["check"]["parts"]}
+    assert parts["devices.ndim"] == "1"
+    assert parts["len(axis_names)"] == "2"
+    assert {a["parameter"] for a in bundle["binding"]["arguments"] if a["read"]} == {
+        "devices", "axis_names"}
+    assert bundle["binding"]["url"] == (
+        "https://docs.jax.dev/en/latest/jax.sharding.html#jax.sharding.Mesh")
+    # the most derived values in the cause: `devices.ndim`, not the whole array
+    assert "`devices.ndim` is 1 and `len(axis_names)` is 2" in bundle["cause"]
+
+
+def test_parameters_are_followed_through_jax_frames(loaded: Notebook) -> None:
+    """softmax -> max -> _reduction -> ... -> canonicalize_axis: the check's `axis` and
+    `num_dims` are the user's `axis` and the rank of the user's `x`."""
+    bundle = _card(loaded, "m = jnp.ones((2, 3))\njax.nn.softmax(m, axis=(0, 1, 2))")
+    assert bundle["title"] == "`jax.nn.softmax` rejected its arguments `x`, `axis`"
+    assert bundle["check"]["requirement"] == "-num_dims <= axis < num_dims"
+    assert _argument(bundle, "where")["read"] is False
+
+
+def test_a_method_of_an_array_the_line_computes(loaded: Notebook) -> None:
+    bundle = _card(loaded, "jnp.zeros((2, 2)).sum(axis=3)")
+    binding = bundle["binding"]
+    assert binding["function"] == "jnp.zeros((2, 2)).sum"
+    assert binding["public"] == "jax.Array.sum"
+    assert _argument(bundle, "axis")["read"] is True
+    assert _argument(bundle, "self")["value"] == "float32[2, 2]"
+
+
+def test_an_operation_inside_a_jax_function_is_not_the_users(loaded: Notebook) -> None:
+    """cholesky symmetrizes its input (a + a^H): a (2, 3) matrix fails there as an addition
+    the user never wrote. No card may explain broadcasting of the user's line."""
+    bundle = _card(loaded, "m = jnp.arange(6.0).reshape(2, 3)\nL = jnp.linalg.cholesky(m)")
+    assert bundle["code"] == "JNH001"
+    assert bundle["title"] == "`jnp.linalg.cholesky` failed inside, in its own `add`"
+    assert "not from an operation your line wrote" in bundle["cause"]
+    assert "combines" not in bundle["explanation"]
+    assert "`a=m` (float32[2, 3])" in bundle["explanation"]
+    # what the function requires of the argument, from its docstring
+    assert "Must have shape `(..., N, N)`" in bundle["explanation"]
+    assert bundle["binding"]["inside"] == "add, in symmetrize (lax/linalg.py)"
+
+
+@pytest.mark.parametrize("cell", [
+    "x = jnp.ones(4) + jnp.ones(3)",  # the user's own operator
+    "x = jnp.add(jnp.ones(4), jnp.ones(3))",  # the user's own elementwise function
+    "@jax.jit\ndef f(a, b):\n    return a * b\n\nf(jnp.ones(4), jnp.ones(3))",
+])
+def test_the_users_own_operation_keeps_its_entry(loaded: Notebook, cell: str) -> None:
+    assert _card(loaded, cell)["code"] == "JNH561"
+
+
+def test_a_product_inside_a_library_function(loaded: Notebook) -> None:
+    """The matmul entry claims `a @ b` only: inside jnp.linalg.solve it is solve's."""
+    assert _card(loaded, "jnp.ones((2, 3)) @ jnp.ones((2, 3))")["code"] == "JNH562"
+    bundle = _card(loaded, "jnp.linalg.solve(jnp.ones((2, 3)), jnp.ones(3))")
+    assert bundle["code"] == "JNH001"
+    assert bundle["binding"]["public"] == "jax.numpy.linalg.solve"
+
+
+@pytest.mark.parametrize(("cell", "said"), [
+    ("jnp.zeros(2, 3, 4, 5, 6)", "it passes 5 arguments by position, and `zeros` takes "
+     "`shape`, `dtype` by position; `device`, `out_sharding` only by name: `4`, `5`, `6` "
+     "have no parameter."),
+    ("jax.lax.fori_loop(0, 3, lambda i, c: c)",
+     "`fori_loop` needs `init_val`, and the call does not give it."),
+])
+def test_a_call_that_does_not_fit_the_signature(loaded: Notebook, cell: str,
+                                                said: str) -> None:
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert bundle["title"].endswith("does not take these arguments")
+    assert bundle["binding"]["mismatch"] == said
+    assert bundle["check"] is None  # Python's binding failed before JAX checked anything
+
+
+def test_a_keyword_close_to_one_parameter_is_renamed(loaded: Notebook) -> None:
+    loaded.ok("import jax")
+    failed = loaded.run("sample = jax.random.normal(jax.random.key(0), shap=(3,))")
+    (bundle,) = failed.diagnoses
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Pass shape= instead of shap="]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["sample"].shape == (3,)
+
+
+def test_every_form_of_the_card_shows_it(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp")
+    failed = loaded.run("jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")
+    text = next(b["text/plain"] for b in failed.bundles if "text/plain" in b)
+    html = next(b["text/html"] for b in failed.bundles if "text/html" in b)
+    for shown in (text, html):
+        assert "rejected its argument" in shown
+        assert "issubdtype" in shown
+        assert "No fix offered" in shown
+    assert "JNH001" in text
+    view = failed.diagnoses[0]["view"]
+    assert view["banner_kind"] == "no-fix"
+    assert view["banner"].startswith("No fix offered")
+    assert "rejected its argument" in view["markdown"]
+
+
+def test_a_bug_in_the_explained_view_leaves_the_general_view(loaded: Notebook,
+                                                             monkeypatch) -> None:
+    from jax_nbhelp.diagnosis import explained
+
+    def broken(ctx):
+        raise RuntimeError("bug in the explained view")
+
+    monkeypatch.setattr(explained, "read", broken)
+    loaded.ok("import jax, jax.numpy as jnp")
+    failed = loaded.run("jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")
+    assert "must be an unsigned int dtype" in failed.stdout
+    assert [bundle["code"] for bundle in failed.diagnoses] == ["JNH000"]
+    assert "a diagnosis failed" in failed.stderr
+
+
+# -- the safe evaluator: each rule on objects that record whether their code ran ----------
+
+class _Spy:
+    ran: ClassVar[list[str]] = []
+
+    def __init__(self) -> None:
+        self.plain = 3
+
+    @property
+    def size(self) -> int:
+        _Spy.ran.append("property")
+        return 1
+
+    def __getattr__(self, name: str) -> int:
+        _Spy.ran.append("__getattr__")
+        return 2
+
+    def __eq__(self, other: object) -> bool:
+        _Spy.ran.append("__eq__")
+        return True
+
+    __hash__ = object.__hash__
+
+    def __len__(self) -> int:
+        _Spy.ran.append("__len__")
+        return 5
+
+    def __lt__(self, other: object) -> bool:
+        _Spy.ran.append("__lt__")
+        return True
+
+
+class _Meta(type):
+    def __instancecheck__(cls, instance: object) -> bool:
+        _Spy.ran.append("__instancecheck__")
+        return True
+
+
+class _Checked(metaclass=_Meta):
+    pass
+
+
+def _evaluate(expression: str, **names: object) -> object:
+    return Evaluator(names)(ast.parse(expression, mode="eval").body)
+
+
+@pytest.mark.parametrize("expression", [
+    "spy.size",  # a property of a user's class
+    "spy.missing",  # __getattr__
+    "spy == 1",  # __eq__ of an unknown type
+    "spy < 1",
+    "len(spy)",  # __len__ of a user's class
+    "isinstance(spy, Checked)",  # a user's metaclass
+    "spy.method()",  # any call
+    "sum([1, 2])",  # a call of a builtin that is not read as a fact
+])
+def test_user_code_never_runs(expression: str) -> None:
+    _Spy.ran = []
+    assert _evaluate(expression, spy=_Spy(), Checked=_Checked) is CANNOT
+    assert _Spy.ran == []
+
+
+def test_plain_data_and_jax_facts_are_read() -> None:
+    import jax.numpy as jnp
+
+    spy = _Spy()
+    _Spy.ran = []
+    assert _evaluate("spy.plain + 1", spy=spy) == 4  # an instance's own attribute
+    assert _evaluate("x.shape[0] == len(y)", x=jnp.ones((2, 3)), y=(1, 2)) is True
+    assert _evaluate("x.ndim != 2 or d['k'] in names", x=np.ones(3), d={"k": "a"},
+                     names=("a",)) is True
+    assert _evaluate("isinstance(t, tuple) and not t", t=()) is True
+    assert _Spy.ran == []
+
+
+def test_a_huge_array_is_summarised_never_printed() -> None:
+    from jax_nbhelp.diagnosis.jax_check import summary
+
+    big = np.zeros((4000, 3000), np.float32)
+    assert summary(big) == "NumPy float32[4000, 3000]"
+    assert len(summary(tuple(range(10_000)))) <= 80
+    assert "..." not in summary(big)
+    assert sys.getsizeof(summary(list(range(100_000)))) < 400
