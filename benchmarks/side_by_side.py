@@ -4,7 +4,8 @@ Each run is a fresh Python process with a real IPython shell: the imports and th
 helper run first, then the failing flagship cell is timed (the first error after the
 kernel starts, then a later one: the median of five more runs of it, as a user tries
 again), with and without ``%load_ext jax_nbhelp``. The big
-notebook runs 300 cells holding 5,000 globals before the error. RecursionError (3,000
+notebook runs 300 cells holding 5,000 globals before the error; the module notebook imports
+a module of 9,000 lines whose jitted function branches on a traced value. RecursionError (3,000
 frames) and a 1,000-deep exception chain are timed after a first error. Medians of
 ``--repeat`` processes; the table prints the ratio of each pair, and the time jax_nbhelp's
 hook itself spent in the cell (its diagnosis, timed where it runs), which is the figure the
@@ -37,6 +38,7 @@ PROCESS = textwrap.dedent('''
 
     shell = InteractiveShell.instance(colors="nocolor")
     with_extension, big = sys.argv[1] == "with", sys.argv[2] == "big"
+    module = sys.argv[2] == "module"
 
     def run(source):
         own.clear()
@@ -62,6 +64,21 @@ PROCESS = textwrap.dedent('''
         for cell in range(300):
             run("\\n".join(f"v_{cell}_{i} = {i}" for i in range(per_cell)))
     failing = "out = jax.jit(scaled)(jnp.ones((8, 128)))"
+    if module:
+        # research code in a big module the notebook imports: 9,000 lines, and a Python if
+        # on a traced value in one of its functions
+        import tempfile, pathlib
+        folder = tempfile.mkdtemp()
+        lines = ["import jax", ""]
+        for i in range(1500):
+            lines += [f"def helper_{i}(x):", f"    y = x * {i}", "    z = y + 1",
+                      "    return z", "", ""]
+        lines += ["@jax.jit", "def branchy(x):", "    if x > 0:", "        return x",
+                  "    return -x", ""]
+        pathlib.Path(folder, "bigmodule.py").write_text("\\n".join(lines))
+        sys.path.insert(0, folder)
+        run("import bigmodule")
+        failing = "out = bigmodule.branchy(1.0)"
 
     def timed_run(key, source):
         figures[key], result = run(source)
@@ -77,7 +94,7 @@ PROCESS = textwrap.dedent('''
         tries.append((figures["later"], figures["later:own"]))
     figures["later"] = statistics.median(t[0] for t in tries)
     figures["later:own"] = statistics.median(t[1] for t in tries)
-    if not big:
+    if not big and not module:
         timed_run("recursion", "def f(n):\\n    return f(n + 1)\\nf(0)")
         timed_run("chain",
                   "error = ValueError('deep')\\n"
@@ -96,6 +113,8 @@ ROWS = (
     ("later error, same big notebook", "big", "later"),
     ("RecursionError (3,000 frames)", "small", "recursion"),
     ("1,000-deep exception chain", "small", "chain"),
+    ("first error inside a 9,000-line module the notebook imports", "module", "first"),
+    ("later error, same module", "module", "later"),
 )
 
 
@@ -114,7 +133,7 @@ def main() -> int:
     runs: dict[tuple[str, str], list[dict[str, float]]] = {}
     for _ in range(args.repeat):
         # Interleaved, so a slow moment of the machine hits both sides alike.
-        for size in ("small", "big"):
+        for size in ("small", "big", "module"):
             for mode in ("without", "with"):
                 runs.setdefault((mode, size), []).append(_measure(mode, size))
     print(f"median of {args.repeat} fresh processes each, milliseconds\n")

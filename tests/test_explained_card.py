@@ -146,6 +146,9 @@ def test_a_keyword_close_to_one_parameter_is_renamed(loaded: Notebook) -> None:
     assert [fix["label"] for fix in bundle["fixes"]] == ["Pass shape= instead of shap="]
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert loaded["sample"].shape == (3,)
+    # two parameters close to it: which one is the user's to say
+    failed = loaded.run("sample = jax.random.uniform(jax.random.key(0), (3,), val=0.5)")
+    assert failed.diagnoses[0]["fixes"] == []
 
 
 def test_every_form_of_the_card_shows_it(loaded: Notebook) -> None:

@@ -330,7 +330,7 @@ class Check:
     condition that guarded the ``raise`` (or the ``assert``), read from JAX's source, with
     the values of its parts read from JAX's frame."""
 
-    kind: Literal["if", "else", "assert", "raise", "call", "except"]
+    kind: Literal["if", "else", "assert", "raise", "call", "except", "try"]
     condition: str  # as JAX wrote it: "not dtypes.issubdtype(dtype, np.unsignedinteger)"
     requirement: str | None  # what had to hold instead, where it reads simply
     file: str  # under jax/_src (or jax/): "random/core.py"

@@ -148,9 +148,11 @@ class ErrorContext:
                             **parts)
 
     def with_chain(self, chain: tuple[Link, ...]) -> ErrorContext:
-        """The same error seen through another chain (the exceptions a wrapper's text holds)."""
+        """The same error seen through another chain (the exceptions a wrapper's text holds:
+        no live frames, so neither a call nor a raise site of its own is known)."""
         copy = self.replace()
         copy.chain = chain
+        copy._user_call = copy._raise_site = None
         return copy
 
     # module name -> the name the user bound it to ("jax.numpy" -> "jnp"), for rewrites

@@ -60,8 +60,8 @@ def read(ctx: ErrorContext) -> Reading | None:
     call = user_call.find(exc, ctx.locate)
     binding = _binding(ctx, call, raised) if call is not None else None
     check = raised.check if raised is not None else None
-    if binding is None and (check is None or check.kind == "call"):
-        return None
+    if binding is None and (check is None or check.kind in ("call", "raise", "except")):
+        return None  # no user's call, and no condition of JAX's: nothing to explain by
     label = "JAX" if call is None else f"`{_shortened(ast.unparse(call.node))}`" if (
         call.operator is not None) else f"`{call.spelled}`"
     location = call.location if call is not None else ctx.deepest_user_location()
@@ -199,6 +199,10 @@ def _title_and_cause(reading: Reading, error: str) -> tuple[str, str]:
         title = f"{label} raised {_article(error)} {error}"
     if check is None or check.kind in ("call", "except"):
         return title, f"{label} raised this {error} from JAX's own code{_passed(read)}."
+    if check.kind == "try":
+        return title, (f"{label} raised this {error} where JAX tried "
+                       f"`{_shortened(check.condition, 120)}` and it failed"
+                       f"{_values_clause(check)}{_passed(read)}.")
     if check.kind == "raise":
         return title, (f"{label} raised this {error} whenever it reaches "
                        f"`{check.function}`{_passed(read)}.")

@@ -205,7 +205,28 @@ def _guard(statement: ast.AST, parents: dict[int, ast.AST]) -> _Guard:
                       _unparse(statement.test))
     if not isinstance(statement, ast.Raise):
         return _Guard("call", (), True, _unparse(statement), None)
-    return _enclosing(statement, parents) or _Guard("raise", (), True, "", None)
+    return (_enclosing(statement, parents) or _after_try(statement, parents)
+            or _Guard("raise", (), True, "", None))
+
+
+def _after_try(statement: ast.Raise, parents: dict[int, ast.AST]) -> _Guard | None:
+    """``try: return convert(x)`` / ``except TypeError: pass`` / ``raise ...``: the raise
+    runs when what the ``try`` tried failed, and that is the check."""
+    parent = parents.get(id(statement))
+    body = getattr(parent, "body", None)
+    if not isinstance(body, list) or statement not in body:
+        return None
+    index = body.index(statement)
+    tried = body[index - 1] if index else None
+    if not isinstance(tried, ast.Try) or not tried.body or not all(
+            all(isinstance(line, ast.Pass) for line in handler.body)
+            for handler in tried.handlers):
+        return None
+    last = tried.body[-1]
+    attempt = last.value if isinstance(last, ast.Return | ast.Expr) and last.value else None
+    if attempt is None:
+        return None
+    return _Guard("try", (attempt,), True, _unparse(attempt), None)
 
 
 def _enclosing(statement: ast.AST, parents: dict[int, ast.AST]) -> _Guard | None:

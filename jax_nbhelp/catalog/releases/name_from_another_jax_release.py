@@ -123,18 +123,18 @@ EXAMPLES = (
     ),
     Example(
         setup=(),
-        failing="sample = jax.random.normal(jax.random.key(0), shap=(3,))",
-        fix="Pass shape= instead of shap=",
-        check="sample.shape == (3,)",
-        fixed=(_PRELUDE + "sample = jax.random.normal(jax.random.key(0), shape=(3,))",),
+        failing="grid = jnp.linspace(0.0, 1.0, nums=5)",
+        fix="Pass num= instead of nums=",
+        check="grid.shape == (5,) and float(grid[1]) == 0.25",
+        fixed=(_PRELUDE + "grid = jnp.linspace(0.0, 1.0, num=5)",),
     ),
-    # two keywords close to it: which one is the user's to say
+    # two keywords close to it (step=, stop=): which one is the user's to say
     Example(
         setup=(),
-        failing="sample = jax.random.uniform(jax.random.key(0), (3,), val=0.5)",
+        failing="ticks = jnp.arange(0, 10, steps=2)",
         fix=NO_FIX,
-        check="sample.shape == (3,) and bool((sample >= 0.5).all())",
-        fixed=(_PRELUDE + "sample = jax.random.uniform(jax.random.key(0), (3,), minval=0.5)",),
+        check="ticks.tolist() == [0, 2, 4, 6, 8]",
+        fixed=(_PRELUDE + "ticks = jnp.arange(0, 10, step=2)",),
     ),
     Example(
         setup=(),

@@ -82,8 +82,13 @@ def _matches(ctx: ErrorContext) -> Link | None:
     for link in ctx.chain:
         if link.is_a("TracerBoolConversionError"):
             return None  # JNH301's
-        if link.is_a(ERROR) or (link.is_a("TypeError") and link.message.startswith(SHAPES)):
+        if link.is_a(ERROR):
             return link
+        if link.is_a("TypeError") and link.message.startswith(SHAPES):
+            # the same words for a float or a string in a shape: a tracer only where the
+            # value JAX shows is one (older releases: Traced<...>, newer: JitTracer(...))
+            shown = link.message.split(" got ", 1)[-1].split("\n", 1)[0]
+            return link if "Trace" in shown else None
     return None
 
 
