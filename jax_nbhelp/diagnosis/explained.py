@@ -173,6 +173,12 @@ def diagnosis(ctx: ErrorContext) -> Diagnosis | None:
 
 
 def _title_and_cause(reading: Reading, error: str) -> tuple[str, str]:
+    """The title (plain text: a card shows it as it is) and the cause's sentence."""
+    title, cause = _said(reading, error)
+    return title.replace("`", ""), cause
+
+
+def _said(reading: Reading, error: str) -> tuple[str, str]:
     check, binding, label = reading.check, reading.binding, reading.label
     if binding is not None and binding.mismatch is not None:
         return (f"{label} does not take these arguments",
@@ -186,12 +192,16 @@ def _title_and_cause(reading: Reading, error: str) -> tuple[str, str]:
         function, _, file = around.partition(" (")
         where = f" (in `{function}`, {file.rstrip(')')})" if around else ""
         cause = (f"The error came from inside {label}, in its own `{operation}`{where}, "
-                 f"not from an operation your line "
-                 f"wrote{_passed(read, 'it reached there from your')}.")
+                 "not from an operation your line wrote")
         documented = [argument for argument in read if argument.doc][:1]
-        for argument in documented:
-            cause += f" JAX documents `{argument.parameter}` as: {argument.doc}"
-        return title, cause
+        for argument in documented:  # what the function requires of the argument
+            yours = (f" (your `{argument.expression}`{_value_of(argument, ', ')})"
+                     if argument.expression not in (None, argument.parameter) else "")
+            cause += (f": JAX documents `{argument.parameter}`{yours} as "
+                      f"\u201c{requirement_of(argument.doc)}\u201d")
+        if not documented:
+            cause += _passed(read, "it reached there from your")
+        return title, cause + "."
     if read:
         noun = "argument" if len(read) == 1 else "arguments"
         title = f"{label} rejected its {noun} {names}"
@@ -211,6 +221,18 @@ def _title_and_cause(reading: Reading, error: str) -> tuple[str, str]:
         return title, f"{label} requires `{check.requirement}`{values}{_passed(read)}."
     return title, (f"{label} raised it because `{_shortened(check.condition, 120)}` held"
                    f"{values}{_passed(read)}.")
+
+
+_REQUIRES = re.compile(r"\b(?:[Mm]ust|[Ss]hould|[Rr]equired?)\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(])")
+
+
+def requirement_of(doc: str) -> str:
+    """The sentence of a parameter's docstring line that says what it must be (``Must have
+    shape `(..., N, N)`.``), else the line itself."""
+    found = next((sentence for sentence in _SENTENCE_END.split(doc)
+                  if _REQUIRES.search(sentence)), doc)
+    return found.strip().rstrip(".")
 
 
 def _shortened(text: str, limit: int = 48) -> str:
@@ -254,9 +276,11 @@ def _passed(read: tuple[BoundArgument, ...], lead: str = "from your") -> str:
     return f" ({lead} {shown})" if lead == "from your" else f"; {lead} {shown}"
 
 
-def _value_of(argument: BoundArgument) -> str:
-    return (f" ({argument.value})" if argument.value not in ("?", argument.expression)
-            and "[" in argument.value else "")
+def _value_of(argument: BoundArgument, form: str = " (") -> str:
+    """An array argument's summary: `` (float32[2, 3])``, or ``, float32[2, 3]``."""
+    if argument.value in ("?", argument.expression) or "[" not in argument.value:
+        return ""
+    return f"{form}{argument.value})" if form == " (" else f"{form}{argument.value}"
 
 
 def _where(check: Check | None) -> str:
@@ -300,7 +324,7 @@ def _notes(reading: Reading) -> list[str]:
             line += "; left at their defaults: " + ", ".join(
                 f"`{a.parameter}` ({a.value})" for a in defaults[:6])
         notes.append(line + ".")
-    if binding is not None:
+    if binding is not None and not binding.inside:  # (inside: the cause quotes it)
         documented = [a for a in binding.read if a.doc]
         for argument in documented[:2]:
             notes.append(f"JAX documents `{argument.parameter}` as: {argument.doc}")

@@ -357,7 +357,10 @@ def card_view(diagnosis: Diagnosis, versions: dict[str, Any] | None = None) -> C
         shared_line=f"All of these fixes: {' '.join(shared)}" if shared else None,
         fixes=fixes,
         details_summary=("Details: where it came from, and what the line worked on"
-                         if diagnosis.general else "Details: why, and what each fix runs"),
+                         if diagnosis.general else
+                         "Details: JAX's check, and your call bound to the function"
+                         if diagnosis.explained and not diagnosis.fixes else
+                         "Details: why, and what each fix runs"),
         magic_hint=("In a running kernel, apply fix N with `%jax_nbhelp fix N`."
                     if diagnosis.fixes else None),
         text_fixes_heading="Fixes (run one with %jax_nbhelp fix N; preview: %jax_nbhelp "
