@@ -21,7 +21,8 @@ report.
         [--cell-timeout 120] [--json results.json] [--verbose]
     python benchmarks/real_reports.py --check [SLUG ...]   # the cases themselves, no kernel
 
-Per half it prints: cases, diagnosed by an entry, general card only, nothing, fixed with the
+Per half it prints: cases, diagnosed by an entry, explained view, general card only, nothing,
+fixed with the
 right numbers (of the ``fix`` cases), wrong fixes (a fix that said "Fixed" and the numbers
 are wrong), and claims on ``silent`` cases. Asserts nothing.
 """
@@ -44,6 +45,7 @@ CASES = Path(__file__).resolve().parent / "real_reports"
 SEED = "20261202"
 KINDS = ("fix", "diagnose", "silent")
 GENERAL = "JNH000"
+EXPLAINED = "JNH001"  # JAX's own check and the call, read for an error no entry knows
 _PROBE = ("import sys as _s\n"
           "from jax_nbhelp.diagnosis.provenance import raised_by_jax as _r\n"
           "print('JAX' if _r(getattr(_s, 'last_value', None), strictly=True) else 'NOT-JAX')\n"
@@ -184,7 +186,8 @@ def run_case(case: Case, cell_timeout: float, verbose: bool) -> Outcome:
 def summary(outcomes: list[Outcome], title: str) -> str:
     fix_cases = [o for o in outcomes if o.kind == "fix"]
     raised = [o for o in outcomes if o.jax]
-    entry = sum(o.code is not None and o.code != GENERAL for o in raised)
+    entry = sum(o.code is not None and o.code not in (GENERAL, EXPLAINED) for o in raised)
+    explained = sum(o.code == EXPLAINED for o in raised)
     general = sum(o.code == GENERAL for o in raised)
     nothing = sum(o.code is None for o in raised)
     right = sum(bool(o.right) for o in fix_cases)
@@ -192,7 +195,8 @@ def summary(outcomes: list[Outcome], title: str) -> str:
     claims = sum(o.code is not None for o in outcomes if o.kind == "silent" or not o.jax)
     silent = sum(o.kind == "silent" for o in outcomes)
     return (f"{title}: {len(outcomes)} cases ({len(raised)} errors JAX raised, {silent} "
-            f"silent): diagnosed by an entry {entry}, general card only {general}, nothing "
+            f"silent): diagnosed by an entry {entry}, explained view {explained}, general "
+            f"card only {general}, nothing "
             f"{nothing}; fixed with the right numbers {right} of {len(fix_cases)}; wrong "
             f"fixes {wrong}; claims on silent cases or errors JAX did not raise {claims}")
 
