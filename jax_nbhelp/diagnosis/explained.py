@@ -6,9 +6,9 @@ No catalog entry knows the error, but JAX's code says what it checked before it 
 check as JAX wrote it with the values it read, and the user's arguments bound to the
 function's parameters, the ones the check read marked, with their lines from JAX's
 docstring and the function's page. It states nothing it did not read from JAX's code or
-frames, and offers a fix only where JAX's check, message or signature admits exactly one
-change of the user's call, verified by running it (``contract_fixes``, in the fix layer's
-hands through the catalog).
+frames. It offers no fix of its own: a change of the call that the signature admits (a
+keyword close to exactly one parameter's name) is an entry's (JNH210), built and verified
+by the fix layer.
 
 Where neither a check nor a call can be read (an error from XLA's C++ under a line that
 calls no JAX function by name), the general view (``general.py``) stays.
@@ -85,38 +85,13 @@ def _binding(ctx: ErrorContext, call: user_call.UserCall,
         return Binding(call.spelled, public, form, (), url)
     read = user_call.read_parameters(call, raised, signature) if raised is not None else set()
     docs = user_call.parameter_docs(call.function)
-    arguments = user_call.bound_arguments(call, signature, bound, read, docs)
-    arguments = _derived(arguments, ctx.top.message, raised)
+    shapes = user_call.shapes_named(ctx.top.message)
+    for part in raised.check.parts if raised is not None else ():
+        shapes |= user_call.shapes_named(part.value)
+    arguments = user_call.bound_arguments(call, signature, bound, read, docs, shapes)
     # an operation of the function's own, on values no parameter flowed into by name
     inside = user_call.inside(call, raised) if raised is not None and not read else ""
     return Binding(call.spelled, public, form, arguments, url, inside=inside)
-
-
-def _derived(arguments: tuple[BoundArgument, ...], message: str,
-             raised: jax_check.RaisedAt | None) -> tuple[BoundArgument, ...]:
-    """Marks an array argument whose shape JAX's message or the check's values name (the
-    value reached the check, derived from the argument) when no parameter was marked."""
-    if any(argument.read for argument in arguments):
-        return arguments
-    named = user_call.shapes_named(message)
-    if raised is not None:
-        for part in raised.check.parts:
-            named |= user_call.shapes_named(part.value)
-    marked = []
-    for argument in arguments:
-        shape = _shape_of(argument.value)
-        marked.append(BoundArgument(argument.parameter, argument.expression, argument.value,
-                                    argument.expression is not None and shape is not None
-                                    and len(shape) > 0 and shape in named, argument.doc))
-    return tuple(marked)
-
-
-def _shape_of(summary: str) -> tuple[int, ...] | None:
-    found = re.search(r"\w+\[([\d, ]*)\]", summary)
-    if found is None:
-        return None
-    text = found.group(1).strip()
-    return tuple(int(part) for part in text.split(",")) if text else ()
 
 
 def _operator_binding(call: user_call.UserCall) -> Binding:

@@ -24,7 +24,6 @@ import ast
 import linecache
 import os
 import textwrap
-import traceback
 from collections.abc import Iterator
 from dataclasses import dataclass
 from types import CodeType, FrameType, ModuleType, TracebackType
@@ -55,7 +54,6 @@ class RaisedAt:
     frames: list[TracebackType]  # the traceback entries, outermost first
     index: int  # of the entry that raised (or called what raised)
     names: frozenset[str]  # the names the condition reads
-    values: dict[str, object]  # what each part held (read or implied), by its text
 
 
 # -- the source of one function, parsed once ----------------------------------------------
@@ -382,32 +380,23 @@ def _shown(node: ast.expr, value: object, frame: FrameType) -> bool:
     return not summary(value).endswith(" object") or not library_type(type(value))
 
 
-def _read_parts(guard: _Guard, frame: FrameType) -> tuple[tuple[CheckPart, ...],
-                                                          dict[str, object]]:
+def _read_parts(guard: _Guard, frame: FrameType) -> tuple[CheckPart, ...]:
+    """The condition's parts with their values in ``frame``; the implied ones first (what
+    the check found), then the values they read."""
     evaluate = Evaluator(frame)
-    parts: list[CheckPart] = []
-    values: dict[str, object] = {}
-    seen: set[str] = set()
+    read: list[CheckPart] = []
+    implied: list[CheckPart] = []
     for test in guard.tests:
         for node in _parts(test):
-            text = _unparse(node)
-            if text in seen:
-                continue
-            seen.add(text)
             value = evaluate(node)
-            if not _shown(node, value, frame):
-                continue
-            values[text] = value
-            parts.append(CheckPart(text, summary(value)))
+            text = _unparse(node)
+            if _shown(node, value, frame) and all(part.text != text for part in read):
+                read.append(CheckPart(text, summary(value)))
         for node, truth in _implied(test, guard.truth, evaluate):
             text = _unparse(node)
-            if text in values:
-                continue
-            values[text] = truth
-            parts.append(CheckPart(text, str(truth), implied=True))
-    # the implied parts first: they are what the check found; then the values they read
-    parts.sort(key=lambda part: not part.implied)
-    return tuple(parts[:_MAX_PARTS]), values
+            if all(part.text != text for part in (*read, *implied)):
+                implied.append(CheckPart(text, str(truth), implied=True))
+    return (*implied, *read)[:_MAX_PARTS]
 
 
 def _names(guard: _Guard) -> frozenset[str]:
@@ -484,13 +473,13 @@ def raised_at(exc: BaseException) -> RaisedAt | None:
         guard, frame = outer[0], outer[1]
         index -= 1
         climbed += 1
-    parts, values = _read_parts(guard, frame)
+    parts = _read_parts(guard, frame)
     code = frame.f_code
     check = Check(kind=guard.kind,  # type: ignore[arg-type]
                   condition=guard.condition, requirement=guard.requirement,
                   file=jax_relative(code.co_filename), line=entries[index].tb_lineno,
                   function=code.co_name, parts=parts, asked_by=asked_by)
-    return RaisedAt(check, entries, index, _names(guard), values)
+    return RaisedAt(check, entries, index, _names(guard))
 
 
 def _entries(tb: TracebackType | None) -> Iterator[TracebackType]:
@@ -520,6 +509,3 @@ def _check_at(entry: TracebackType, raised_here: bool, guard_of_call: bool = Fal
     return _Guard("call", (), True, _unparse(statement), None), frame, ""
 
 
-def walk(exc: BaseException) -> list[tuple[FrameType, int]]:
-    """``exc``'s frames with their line numbers, outermost first."""
-    return list(traceback.walk_tb(exc.__traceback__))

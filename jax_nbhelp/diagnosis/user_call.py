@@ -25,12 +25,13 @@ import inspect
 import linecache
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import CodeType, FrameType, FunctionType, TracebackType
 from typing import Any
 
 from jax_nbhelp.core.model import BoundArgument, Location
 from jax_nbhelp.diagnosis import jax_check
+from jax_nbhelp.diagnosis.line_values import describe
 from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.diagnosis.provenance import is_jax_file, is_jax_object
 from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator, library_type
@@ -42,22 +43,21 @@ _OPERATORS: dict[type[ast.AST], str] = {
     ast.Not: "not", ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">",
     ast.GtE: ">=",
 }
-# JAX's machinery between a public function and the operation it ran: not a function a
-# user would name
-_MACHINERY_FILES = ("core.py", "interpreters/", "lax/utils.py", "pjit.py", "api_util.py",
-                    "linear_util.py", "traceback_util.py", "dispatch.py", "util.py",
-                    "profiler.py", "source_info_util.py", "numpy/ufunc_api.py",
-                    "numpy/array_methods.py", "numpy/util.py", "config.py")
-_MACHINERY_NAMES = frozenset({"op", "__call__", "wrapper", "cache_miss", "call_wrapped",
-                              "reraise_with_filtered_traceback", "deferring_binary_op",
-                              "fun", "wrapped", "f", "bind", "bind_with_trace"})
-# JAX's wrappers between a caller and the function it called
+# JAX's wrappers between a caller and the function it called (jit's cache miss, tracing,
+# the traceback filter): their parameters are not the callee's
 _WRAPPER_FILES = ("traceback_util.py", "pjit.py", "linear_util.py", "api_util.py",
                   "interpreters/partial_eval.py", "profiler.py", "custom_derivatives.py",
                   "core.py")
 _WRAPPER_NAMES = frozenset({"reraise_with_filtered_traceback", "cache_miss", "wrapper",
                             "call_wrapped", "_infer_params", "_trace_for_jit",
                             "trace_to_jaxpr", "__call__"})
+# and, besides them, the machinery between a public function and an operation it ran
+# (dispatch to a primitive, the operators of arrays): no function a user would name
+_MACHINERY_FILES = (*_WRAPPER_FILES, "interpreters/", "lax/utils.py", "dispatch.py",
+                    "util.py", "source_info_util.py", "numpy/ufunc_api.py",
+                    "numpy/array_methods.py", "numpy/util.py", "config.py")
+_MACHINERY_NAMES = _WRAPPER_NAMES | {"op", "deferring_binary_op", "fun", "wrapped", "f",
+                                     "bind", "bind_with_trace"}
 _DOC_SECTION = re.compile(r"^(\s*)(Args|Arguments|Parameters|Params):?\s*$")
 _DOC_PARAMETER = re.compile(r"^(\s*)\**(\w+)(?:\s*\([^)]*\))?\s*:\s*(.*)$")
 _MAX_DOC = 300
@@ -375,10 +375,12 @@ def parameter_docs(function: Any) -> dict[str, str]:
 
 @dataclass(frozen=True)
 class _Arg:
-    """A placeholder for one argument of the user's call: its source text and node."""
+    """A placeholder for one argument of the user's call: its source text, its node, and
+    its value where it was read already (an item of a ``*args`` tuple)."""
 
     text: str
     node: ast.expr | None
+    value: Any = CANNOT
 
 
 def arguments_of(call: UserCall) -> tuple[list[Any], dict[str, Any]] | None:
@@ -395,11 +397,11 @@ def arguments_of(call: UserCall) -> tuple[list[Any], dict[str, Any]] | None:
         args.append(_Arg(call.method_of, node.func.value))
     for argument in node.args:
         if isinstance(argument, ast.Starred):
-            value = evaluate(argument.value)
-            if type(value) not in (tuple, list):
+            items: Any = evaluate(argument.value)
+            if type(items) not in (tuple, list):
                 return None
             base = ast.unparse(argument.value)
-            args += [_Arg(f"{base}[{i}]", None) for i in range(len(value))]  # type: ignore[arg-type]
+            args += [_Arg(f"{base}[{i}]", None, item) for i, item in enumerate(items)]
         else:
             args.append(_Arg(ast.unparse(argument), argument))
     kwargs: dict[str, Any] = {}
@@ -409,8 +411,8 @@ def arguments_of(call: UserCall) -> tuple[list[Any], dict[str, Any]] | None:
             if type(value) is not dict:
                 return None
             base = ast.unparse(keyword.value)
-            kwargs.update({key: _Arg(f"{base}[{key!r}]", None) for key in value
-                           if isinstance(key, str)})
+            kwargs.update({key: _Arg(f"{base}[{key!r}]", None, item)
+                           for key, item in value.items() if isinstance(key, str)})
         else:
             kwargs[keyword.arg] = _Arg(ast.unparse(keyword.value), keyword.value)
     return args, kwargs
@@ -476,8 +478,12 @@ def mismatch_sentence(call: UserCall, signature: inspect.Signature, error: str) 
 
 def bound_arguments(call: UserCall, signature: inspect.Signature,
                     bound: inspect.BoundArguments, read: set[str],
-                    docs: Mapping[str, str]) -> tuple[BoundArgument, ...]:
-    """Each parameter with the user's expression and what it held."""
+                    docs: Mapping[str, str],
+                    shapes: set[tuple[int, ...]]) -> tuple[BoundArgument, ...]:
+    """Each parameter with the user's expression and what it held; marked as read where the
+    check read it (``read``), or, where no parameter was read by name, where it is an array
+    whose shape the check or JAX's message names (``shapes``): its value reached the
+    check."""
     evaluate = Evaluator(call.frame)
     api_frame = call.frames[call.api] if call.api is not None else None
     reassigned = _reassigned(api_frame.f_code) if api_frame is not None else frozenset()
@@ -488,32 +494,49 @@ def bound_arguments(call: UserCall, signature: inspect.Signature,
             if parameter.kind is parameter.VAR_POSITIONAL:
                 text = ", ".join(arg.text for arg in given)
                 values = [_value(arg, evaluate, None, name, reassigned) for arg in given]
-                value = (", ".join("…" if v == "?" else v for v in values)
-                         if len(given) <= 4 and set(values) != {"?"}
+                summaries = [jax_check.summary(v) if v is not CANNOT else "…" for v in values]
+                value = (", ".join(summaries) if len(given) <= 4 and set(summaries) != {"…"}
                          else f"{len(given)} argument{'s' if len(given) != 1 else ''}")
+                reached = any(_shape(v) in shapes for v in values)
             elif parameter.kind is parameter.VAR_KEYWORD:
                 text = ", ".join(f"{key}={arg.text}" for key, arg in given.items())
                 value = f"{len(given)} keyword argument{'s' if len(given) != 1 else ''}"
+                reached = False
             else:
                 text = given.text
-                value = _value(given, evaluate, api_frame, name, reassigned)
-            found.append(BoundArgument(name, text, value, name in read, docs.get(name, "")))
+                held = _value(given, evaluate, api_frame, name, reassigned)
+                value = jax_check.summary(held) if held is not CANNOT else "?"
+                reached = _shape(held) in shapes
+            found.append((BoundArgument(name, text, value, name in read, docs.get(name, "")),
+                          reached))
         elif parameter.default is not parameter.empty:
-            found.append(BoundArgument(name, None, jax_check.summary(parameter.default),
-                                       name in read, docs.get(name, "")))
-    return tuple(found)
+            found.append((BoundArgument(name, None, jax_check.summary(parameter.default),
+                                        name in read, docs.get(name, "")), False))
+    if read:
+        return tuple(argument for argument, _ in found)
+    return tuple(replace(argument, read=True) if reached else argument
+                 for argument, reached in found)
+
+
+def _shape(value: object) -> tuple[int, ...] | None:
+    """An array's shape, with at least one axis (a scalar's ``()`` names nothing)."""
+    described = describe("", value) if value is not CANNOT else None
+    return described.shape if described is not None and described.shape else None
 
 
 def _value(given: _Arg, evaluate: Evaluator, api_frame: FrameType | None, name: str,
-           reassigned: frozenset[str]) -> str:
+           reassigned: frozenset[str]) -> object:
+    """What the argument held: its expression read in the user's frame, else what the
+    function received, where its body never rebinds the name; CANNOT when neither."""
+    if given.value is not CANNOT:
+        return given.value
     if given.node is not None:
         value = evaluate(given.node)
         if value is not CANNOT:
-            return jax_check.summary(value)
-    # what the function received, where its body never rebinds the name
+            return value
     if api_frame is not None and name not in reassigned and name in api_frame.f_locals:
-        return jax_check.summary(api_frame.f_locals[name])
-    return "?"
+        return api_frame.f_locals[name]
+    return CANNOT
 
 
 def _reassigned(code: CodeType) -> frozenset[str]:
@@ -657,10 +680,8 @@ def inside(call: UserCall, raised: jax_check.RaisedAt) -> str:
     for position in range(call.api + 1, raised.index + 1):
         code = call.frames[position].f_code
         where = jax_check.jax_relative(code.co_filename)
-        if (code.co_name.startswith("_") or code.co_name in _MACHINERY_NAMES
-                or code.co_name.endswith("_rule") or code.co_name.startswith("<")
-                or where.startswith(_MACHINERY_FILES) or any(
-                    part in where for part in _MACHINERY_FILES if part.endswith("/"))):
+        if (code.co_name.startswith(("_", "<")) or code.co_name in _MACHINERY_NAMES
+                or code.co_name.endswith("_rule") or where.startswith(_MACHINERY_FILES)):
             continue
         public.append((code.co_name, where))
     if not public:
