@@ -60,11 +60,14 @@ def read(ctx: ErrorContext) -> Reading | None:
     call = user_call.find(exc, ctx.locate)
     binding = _binding(ctx, call, raised) if call is not None else None
     check = raised.check if raised is not None else None
-    if binding is None and (check is None or check.kind in ("call", "raise", "except")):
-        return None  # no user's call, and no condition of JAX's: nothing to explain by
+    bound = binding is not None and bool(binding.signature or binding.arguments
+                                         or binding.mismatch)
+    if not bound and (check is None or check.kind in ("call", "raise", "except")):
+        return None  # no call bound, and no condition of JAX's: nothing to explain by
     label = "JAX" if call is None else f"`{_shortened(ast.unparse(call.node))}`" if (
         call.operator is not None) else f"`{call.spelled}`"
-    location = call.location if call is not None else ctx.deepest_user_location()
+    location = (call.location if call is not None and call.location is not None
+                else ctx.deepest_user_location())
     return Reading(check, binding, label, location, call)
 
 

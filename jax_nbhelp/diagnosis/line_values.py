@@ -340,11 +340,16 @@ def parsed_source(source: str) -> tuple[ast.Module, str] | None:
         return _PARSED[source]
     from jax_nbhelp.rewrite.magics import escape_magics
 
+    found: tuple[ast.Module, str] | None
     try:
-        code, _ = escape_magics(source)
-        found: tuple[ast.Module, str] | None = (ast.parse(code), code)
-    except Exception:  # not Python (a cell of another kernel's language): no tree
-        found = None
+        # plain Python (every file, most cells) needs no escaping, which tokenizes it all
+        found = (ast.parse(source), source)
+    except (SyntaxError, ValueError):
+        try:
+            code, _ = escape_magics(source)
+            found = (ast.parse(code), code)
+        except Exception:  # not Python (a cell of another kernel's language): no tree
+            found = None
     if len(_PARSED) > 64:
         _PARSED.clear()
     _PARSED[source] = found

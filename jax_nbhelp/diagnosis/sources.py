@@ -106,22 +106,26 @@ def file_source(filename: str, lineno: int, lines: list[str] | None = None) -> s
     first, last = _block_start(lines, lineno, indent), _block_end(lines, lineno, indent)
     # in a class, only the member that holds the line (a test class can be thousands of
     # lines long), under its class's header
-    while lines[first].lstrip().startswith("class ") and first < lineno - 1:
-        body = next((line for line in lines[first + 1:last + 1]
+    while True:
+        head = first
+        while head < lineno - 1 and lines[head].lstrip().startswith("@"):
+            head += 1  # the class's decorators
+        if not lines[head].lstrip().startswith("class ") or head >= lineno - 1:
+            break
+        body = next((line for line in lines[head + 1:last + 1]
                      if line.strip() and not line.lstrip().startswith("#")), "")
         indent = body[:len(body) - len(body.lstrip())]
-        if len(indent) <= len(lines[first]) - len(lines[first].lstrip()):
+        if len(indent) <= len(lines[head]) - len(lines[head].lstrip()):
             break
-        headers.append(first)
-        first, last = (_block_start(lines, lineno, indent, stop=first + 1),
+        headers += range(first, head + 1)
+        first, last = (_block_start(lines, lineno, indent, stop=head + 1),
                        _block_end(lines, lineno, indent, stop=last + 1))
     key = (filename, id(lines), first)
     found = _BLOCKS.get(key)
     if found is None:
         imports = _IMPORTS.get((filename, id(lines)))
         if imports is None:
-            imports = tuple(n for n, line in enumerate(lines)
-                            if line.startswith(("import ", "from ")))
+            imports = _import_lines(lines)
             _IMPORTS[(filename, id(lines))] = imports
         kept = set(imports) | set(headers) | set(range(first, last + 1))
         found = "".join(line if n in kept else "\n" for n, line in enumerate(lines[:last + 1]))
@@ -134,6 +138,30 @@ def file_source(filename: str, lineno: int, lines: list[str] | None = None) -> s
             _IMPORTS.clear()
         _BLOCKS[key] = found
     return found
+
+
+def _import_lines(lines: list[str]) -> tuple[int, ...]:
+    """The lines (0-based) of the module's top-level imports, each whole (a parenthesized
+    or backslashed list of names goes on over lines)."""
+    found: list[int] = []
+    going_on = False  # the import statement goes on to the next line
+    for number, line in enumerate(lines):
+        if not going_on and not line.startswith(("import ", "from ")):
+            continue
+        found.append(number)
+        started = not going_on
+        if line.rstrip().endswith("\\"):
+            going_on = True
+        elif started:
+            going_on = "(" in line and ")" not in line
+        else:
+            going_on = going_on and ")" not in line and not _backslashed(lines, number)
+    return tuple(found)
+
+
+def _backslashed(lines: list[str], number: int) -> bool:
+    """Whether the import going on at ``number`` went on by a backslash (it ends here)."""
+    return number > 0 and lines[number - 1].rstrip().endswith("\\")
 
 
 def _starts(line: str, indent: str) -> bool:

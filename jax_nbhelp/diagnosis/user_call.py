@@ -67,7 +67,7 @@ _MAX_DOC = 300
 class UserCall:
     """The user's call JAX raised under, live (never kept: it holds frames)."""
 
-    location: Location
+    location: Location | None  # None where no line of the user's called JAX
     frames: list[FrameType]  # the traceback's frames, outermost first
     index: int  # of the user's entry among them
     node: ast.expr  # what that frame was running: a Call, or an operator's expression
@@ -137,10 +137,23 @@ def find(exc: BaseException, locate: Any) -> UserCall | None:
         if location is None:
             continue
         node = node_at(tbs[index])
-        if node is None:
-            return None
-        return _read(node, tbs, index, location)
-    return None
+        call = _read(node, tbs, index, location) if node is not None else None
+        return call or _entered(tbs, is_jax, index, location, node)
+    # no line of the user's called it (a library, or a test framework, called JAX): the
+    # function of JAX's that was called, without a place
+    first = is_jax.index(True)
+    return _entered(tbs, is_jax, first - 1, None, None) if first > 0 else None
+
+
+def _entered(tbs: list[TracebackType], is_jax: list[bool], index: int,
+             location: Location | None, node: ast.expr | None) -> UserCall:
+    """Where the line named no JAX function (``if x:``, ``int(x)`` of an array): the
+    function of JAX's it entered, by its qualified name (``ArrayImpl.__bool__``)."""
+    entry = next(position for position in range(index + 1, len(tbs)) if is_jax[position])
+    code = tbs[entry].tb_frame.f_code
+    name = getattr(code, "co_qualname", code.co_name)
+    return UserCall(location, [tb.tb_frame for tb in tbs], index,
+                    node if node is not None else ast.Name(id=name), name, None, None, entry)
 
 
 def _at_native_call(tbs: list[TracebackType], locate: Any) -> UserCall | None:
@@ -165,8 +178,8 @@ def _read(node: ast.expr, tbs: list[TracebackType], index: int,
     function, spelled, method_of = _callee(node.func, frames[index])
     if function is None and isinstance(node.func, ast.Attribute):
         function, spelled, method_of = _method_called(node.func, frames, index)
-    if function is None:
-        return None
+    if function is None or getattr(function, "__module__", None) == "builtins":
+        return None  # (``int(x)`` of an array: the function JAX's is its ``__int__``)
     return UserCall(location, frames, index, node, spelled, function, None,
                     _api_entry(function, tbs, index), method_of)
 
