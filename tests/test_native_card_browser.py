@@ -12,6 +12,8 @@ its buttons are disabled.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -195,6 +197,18 @@ def test_a_helper_in_a_file_opens_in_the_editor_at_its_line(tmp_path: Path) -> N
             print("cursor:", page.evaluate(f"() => {cursor}"))
 
 
+@contextmanager
+def _first_card(tmp_path: Path, cells: list[str]) -> Iterator[Any]:
+    """The first card of ``cells`` run all in JupyterLab, once it shows."""
+    lab_driver.write_notebook(tmp_path / "cards.ipynb", cells)
+    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium() as page:
+        lab_driver.open_notebook(page, url, "cards.ipynb")
+        lab_driver.run_all(page)
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=180_000)
+        yield card
+
+
 def test_the_general_view_is_one_line_and_claims_no_cause(tmp_path: Path) -> None:
     """An error of which nothing can be read (JAX's C++ at the call of the notebook's own
     jitted function): the general view."""
@@ -203,12 +217,7 @@ def test_the_general_view_is_one_line_and_claims_no_cause(tmp_path: Path) -> Non
              "    def __eq__(self, other):\n        raise TypeError('not comparable')\n\n"
              "f = jax.jit(lambda x, s: x, static_argnums=1)\nf(1.0, Setting())",
              "y = f(1.0, Setting())"]
-    lab_driver.write_notebook(tmp_path / "general.ipynb", cells)
-    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium() as page:
-        lab_driver.open_notebook(page, url, "general.ipynb")
-        lab_driver.run_all(page)
-        card = page.locator(".jnh-native").first
-        card.wait_for(timeout=180_000)
+    with _first_card(tmp_path, cells) as card:
         assert card.get_attribute("data-jnh-code") == "JNH000"
         assert card.locator(".jnh-cause").inner_text().startswith("JAX raised this ValueError;")
         assert "General view: no cause claimed, no fix." in card.inner_text()
@@ -222,12 +231,7 @@ def test_the_explained_card_names_the_function_and_its_check(tmp_path: Path) -> 
     details; no fix, and no claim about the user's line."""
     cells = ["%load_ext jax_nbhelp", "import jax, jax.numpy as jnp",
              "m = jnp.arange(6.0).reshape(2, 3)", "L = jnp.linalg.cholesky(m)"]
-    lab_driver.write_notebook(tmp_path / "explained.ipynb", cells)
-    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium() as page:
-        lab_driver.open_notebook(page, url, "explained.ipynb")
-        lab_driver.run_all(page)
-        card = page.locator(".jnh-native").first
-        card.wait_for(timeout=180_000)
+    with _first_card(tmp_path, cells) as card:
         assert card.get_attribute("data-jnh-code") == "JNH001"
         assert card.locator(".jnh-title").first.inner_text().startswith(
             "jnp.linalg.cholesky failed inside")
