@@ -57,7 +57,7 @@ def read(ctx: ErrorContext) -> Reading | None:
     if exc is None:
         return None
     raised = jax_check.raised_at(exc)
-    call = user_call.find(exc, ctx.locate)
+    call = ctx.user_call  # read once per error: the operation entries asked for it too
     binding = _binding(ctx, call, raised) if call is not None else None
     check = raised.check if raised is not None else None
     bound = binding is not None and bool(binding.signature or binding.arguments
