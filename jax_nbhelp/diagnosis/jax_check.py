@@ -422,6 +422,24 @@ def _helper(name: str) -> bool:
     return name.startswith(_HELPER_PREFIXES)
 
 
+def entries(exc: BaseException) -> list[TracebackType]:
+    """``exc``'s traceback entries, outermost first."""
+    found = []
+    tb = exc.__traceback__
+    while tb is not None:
+        found.append(tb)
+        tb = tb.tb_next
+    return found
+
+
+def _innermost_jax(tbs: list[TracebackType]) -> int | None:
+    """The index of the innermost entry in JAX's code that is not the traceback filter's
+    re-raise (it re-raises every error of an API function: not a check)."""
+    return next((i for i in range(len(tbs) - 1, -1, -1)
+                 if is_jax_file(tbs[i].tb_frame.f_code.co_filename)
+                 and tbs[i].tb_frame.f_code.co_name not in _RERAISERS), None)
+
+
 def raise_site(exc: BaseException | None) -> str | None:
     """Where JAX raised ``exc`` (or the first exception of its chain JAX's code raised), as
     ``path:function`` under jax/_src: ``lax/lax.py:_try_broadcast_shapes``. Read from the
@@ -429,11 +447,11 @@ def raise_site(exc: BaseException | None) -> str | None:
     seen: set[int] = set()
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
-        entries = list(_entries(exc.__traceback__))
-        for entry in reversed(entries):
-            code = entry.tb_frame.f_code
-            if is_jax_file(code.co_filename) and code.co_name not in _RERAISERS:
-                return f"{jax_relative(code.co_filename)}:{code.co_name}"
+        tbs = entries(exc)
+        index = _innermost_jax(tbs)
+        if index is not None:
+            code = tbs[index].tb_frame.f_code
+            return f"{jax_relative(code.co_filename)}:{code.co_name}"
         exc = exc.__cause__ or (None if exc.__suppress_context__ else exc.__context__)
     return None
 
@@ -441,15 +459,12 @@ def raise_site(exc: BaseException | None) -> str | None:
 def raised_at(exc: BaseException) -> RaisedAt | None:
     """The check JAX made before raising ``exc`` (its own traceback: the innermost JAX
     frame, which raised it or called the code that did); None when no JAX frame shows."""
-    entries = list(_entries(exc.__traceback__))
-    # (the traceback filter re-raises every error of an API function: not a check)
-    index = next((i for i in range(len(entries) - 1, -1, -1)
-                  if is_jax_file(entries[i].tb_frame.f_code.co_filename)
-                  and entries[i].tb_frame.f_code.co_name not in _RERAISERS), None)
+    tbs = entries(exc)
+    index = _innermost_jax(tbs)
     if index is None:
         return None
-    raised_here = index == len(entries) - 1
-    found = _check_at(entries[index], raised_here)
+    raised_here = index == len(tbs) - 1
+    found = _check_at(tbs[index], raised_here)
     if found is None:
         return None
     guard, frame, asked_by = found
@@ -457,8 +472,8 @@ def raised_at(exc: BaseException) -> RaisedAt | None:
     # a helper's check (or a function that only raises) is asked for by its caller
     while (climbed < _MAX_CLIMB and index > 0
            and (guard.kind == "raise" or _helper(frame.f_code.co_name))
-           and is_jax_file(entries[index - 1].tb_frame.f_code.co_filename)):
-        caller = entries[index - 1]
+           and is_jax_file(tbs[index - 1].tb_frame.f_code.co_filename)):
+        caller = tbs[index - 1]
         call = _check_at(caller, False)
         if call is None:
             break
@@ -477,15 +492,9 @@ def raised_at(exc: BaseException) -> RaisedAt | None:
     code = frame.f_code
     check = Check(kind=guard.kind,  # type: ignore[arg-type]
                   condition=guard.condition, requirement=guard.requirement,
-                  file=jax_relative(code.co_filename), line=entries[index].tb_lineno,
+                  file=jax_relative(code.co_filename), line=tbs[index].tb_lineno,
                   function=code.co_name, parts=parts, asked_by=asked_by)
-    return RaisedAt(check, entries, index, _names(guard))
-
-
-def _entries(tb: TracebackType | None) -> Iterator[TracebackType]:
-    while tb is not None:
-        yield tb
-        tb = tb.tb_next
+    return RaisedAt(check, tbs, index, _names(guard))
 
 
 def _check_at(entry: TracebackType, raised_here: bool, guard_of_call: bool = False

@@ -154,9 +154,10 @@ def lookup_callee(func: ast.expr, scopes: Sequence[Mapping[str, Any]]) -> object
     return value
 
 
-def _call_at(tb: TracebackType) -> ast.Call | None:
-    """The call expression the frame was at when it raised (None: not a call, or the line
-    cannot be read)."""
+def expression_at(tb: TracebackType) -> ast.expr | None:
+    """The expression the frame was running when the error passed through it (its
+    instruction's source positions, parsed: a call, an operator, a subscript), or None when
+    the line cannot be read."""
     code = tb.tb_frame.f_code
     try:
         lineno, end_lineno, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
@@ -167,9 +168,15 @@ def _call_at(tb: TracebackType) -> ast.Call | None:
             return None
         lines[-1] = lines[-1][:end_col]
         lines[0] = lines[0][col:]
-        call = ast.parse("".join(lines).strip(), mode="eval").body
+        return ast.parse("".join(lines).strip(), mode="eval").body
     except Exception:
         return None
+
+
+def _call_at(tb: TracebackType) -> ast.Call | None:
+    """The call expression the frame was at when it raised (None: not a call, or the line
+    cannot be read)."""
+    call = expression_at(tb)
     return call if isinstance(call, ast.Call) else None
 
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import ast
 import difflib
 import inspect
-import linecache
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -33,7 +32,7 @@ from jax_nbhelp.core.model import BoundArgument, Location
 from jax_nbhelp.diagnosis import jax_check
 from jax_nbhelp.diagnosis.line_values import describe
 from jax_nbhelp.diagnosis.names import dotted
-from jax_nbhelp.diagnosis.provenance import is_jax_file, is_jax_object
+from jax_nbhelp.diagnosis.provenance import expression_at, is_jax_file, is_jax_object
 from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator, library_type
 
 _OPERATORS: dict[type[ast.AST], str] = {
@@ -87,43 +86,11 @@ class UserCall:
         return self.frames[self.index]
 
 
-def entries(exc: BaseException) -> list[TracebackType]:
-    found = []
-    tb = exc.__traceback__
-    while tb is not None:
-        found.append(tb)
-        tb = tb.tb_next
-    return found
-
-
-def node_at(entry: TracebackType) -> ast.expr | None:
-    """The expression the frame was running when the error passed through it (its
-    instruction's source positions, parsed), or None."""
-    code = entry.tb_frame.f_code
-    try:
-        positions = list(code.co_positions())[entry.tb_lasti // 2]
-    except (IndexError, ValueError):
-        return None
-    lineno, end_lineno, col, end_col = positions
-    if None in positions:
-        return None
-    lines = linecache.getlines(code.co_filename)[lineno - 1:end_lineno]  # type: ignore[operator]
-    if not lines:
-        return None
-    lines[-1] = lines[-1][:end_col]
-    lines[0] = lines[0][col:]
-    try:
-        node = ast.parse("".join(lines).strip(), mode="eval").body
-    except (SyntaxError, ValueError):
-        return None
-    return node
-
-
 def find(exc: BaseException, locate: Any) -> UserCall | None:
     """The user's call under which JAX raised ``exc``: the deepest user frame with a JAX
     frame after it (``locate(filename, lineno, function)`` names a user's line, None for
     library code); None when the traceback shows none."""
-    tbs = entries(exc)
+    tbs = jax_check.entries(exc)
     is_jax = [is_jax_file(tb.tb_frame.f_code.co_filename) for tb in tbs]
     if tbs and not any(is_jax):
         # raised at the user's call itself: Python's binding of a JAX function compiled in
@@ -136,7 +103,7 @@ def find(exc: BaseException, locate: Any) -> UserCall | None:
         location = locate(code.co_filename, tbs[index].tb_lineno, code.co_name)
         if location is None:
             continue
-        node = node_at(tbs[index])
+        node = expression_at(tbs[index])
         call = _read(node, tbs, index, location) if node is not None else None
         return call or _entered(tbs, is_jax, index, location, node)
     # no line of the user's called it (a library, or a test framework, called JAX): the
@@ -160,7 +127,7 @@ def _at_native_call(tbs: list[TracebackType], locate: Any) -> UserCall | None:
     entry = tbs[-1]
     code = entry.tb_frame.f_code
     location = locate(code.co_filename, entry.tb_lineno, code.co_name)
-    node = node_at(entry) if location is not None else None
+    node = expression_at(entry) if location is not None else None
     if location is None or not isinstance(node, ast.Call):
         return None
     call = _read(node, tbs, len(tbs) - 1, location)
@@ -601,7 +568,7 @@ def read_parameters(call: UserCall, raised: jax_check.RaisedAt,
             caller -= 1
         if caller <= call.index and call.api is not None:
             return set()
-        node = node_at(raised.frames[caller])
+        node = expression_at(raised.frames[caller])
         if comprehension:
             names = _names_in(node) if node is not None else set()
         elif isinstance(node, ast.Call):
