@@ -49,6 +49,8 @@ class Reading:
     label: str  # the function as the user spelled it, in backticks: "`jax.random.bits`"
     location: Location | None
     call: user_call.UserCall | None
+    # the operation of JAX's own that failed inside the function called, where one did
+    inside: user_call.Inside | None = None
 
 
 def read(ctx: ErrorContext) -> Reading | None:
@@ -58,7 +60,8 @@ def read(ctx: ErrorContext) -> Reading | None:
         return None
     raised = jax_check.raised_at(exc)
     call = ctx.user_call  # read once per error: the operation entries asked for it too
-    binding = _binding(ctx, call, raised) if call is not None else None
+    found = _binding(ctx, call, raised) if call is not None else None
+    binding, inside = found if found is not None else (None, None)
     check = raised.check if raised is not None else None
     bound = binding is not None and bool(binding.signature or binding.arguments
                                          or binding.mismatch)
@@ -68,33 +71,36 @@ def read(ctx: ErrorContext) -> Reading | None:
         call.operator is not None) else f"`{call.spelled}`"
     location = (call.location if call is not None and call.location is not None
                 else ctx.deepest_user_location())
-    return Reading(check, binding, label, location, call)
+    return Reading(check, binding, label, location, call, inside)
 
 
-def _binding(ctx: ErrorContext, call: user_call.UserCall,
-             raised: jax_check.RaisedAt | None) -> Binding | None:
+def _binding(ctx: ErrorContext, call: user_call.UserCall, raised: jax_check.RaisedAt | None
+             ) -> tuple[Binding, user_call.Inside | None]:
+    """The call bound to the function's signature, and where inside it the failing
+    operation ran (an operation of the function's own, on values no parameter flowed into
+    by name)."""
     if call.operator is not None:
-        return _operator_binding(call)
+        return _operator_binding(call), None
     signature, bound, mismatch = user_call.bind(call)
     public = user_call.public_name(call, ctx.module_aliases)
     url = user_call.doc_url(public, call.function)
     if signature is None:
-        return Binding(call.spelled, public, "", (), url)
+        return Binding(call.spelled, public, "", (), url), None
     form = user_call.call_form(call.name, signature)
     if mismatch is not None:
         return Binding(call.spelled, public, form, (), url,
-                       mismatch=user_call.mismatch_sentence(call, signature, mismatch))
+                       mismatch=user_call.mismatch_sentence(call, signature, mismatch)), None
     if bound is None:
-        return Binding(call.spelled, public, form, (), url)
+        return Binding(call.spelled, public, form, (), url), None
     read = user_call.read_parameters(call, raised, signature) if raised is not None else set()
     docs = user_call.parameter_docs(call.function)
     shapes = user_call.shapes_named(ctx.top.message)
     for part in raised.check.parts if raised is not None else ():
         shapes |= user_call.shapes_named(part.value)
     arguments = user_call.bound_arguments(call, signature, bound, read, docs, shapes)
-    # an operation of the function's own, on values no parameter flowed into by name
-    inside = user_call.inside(call, raised) if raised is not None and not read else ""
-    return Binding(call.spelled, public, form, arguments, url, inside=inside)
+    inside = user_call.inside(call, raised) if raised is not None and not read else None
+    return (Binding(call.spelled, public, form, arguments, url,
+                    inside=inside.text if inside is not None else ""), inside)
 
 
 def _operator_binding(call: user_call.UserCall) -> Binding:
@@ -164,13 +170,12 @@ def _said(reading: Reading, error: str) -> tuple[str, str]:
                 f"`{binding.signature}`.")
     read = binding.read if binding is not None else ()
     names = ", ".join(f"`{argument.parameter}`" for argument in read)
-    if binding is not None and binding.inside:
-        operation, _, around = binding.inside.partition(", in ")
-        title = f"{label} failed inside, in its own `{operation}`"
-        function, _, file = around.partition(" (")
-        where = f" (in `{function}`, {file.rstrip(')')})" if around else ""
-        cause = (f"The error came from inside {label}, in its own `{operation}`{where}, "
-                 "not from an operation your line wrote")
+    inside = reading.inside
+    if inside is not None:
+        title = f"{label} failed inside, in its own `{inside.operation}`"
+        where = f" (in `{inside.function}`, {inside.file})" if inside.function else ""
+        cause = (f"The error came from inside {label}, in its own `{inside.operation}`"
+                 f"{where}, not from an operation your line wrote")
         documented = [argument for argument in read if argument.doc][:1]
         for argument in documented:  # what the function requires of the argument
             yours = (f" (your `{argument.expression}`{_value_of(argument, ', ')})"
@@ -302,7 +307,7 @@ def _notes(reading: Reading) -> list[str]:
             line += "; left at their defaults: " + ", ".join(
                 f"`{a.parameter}` ({a.value})" for a in defaults[:6])
         notes.append(line + ".")
-    if binding is not None and not binding.inside:  # (inside: the cause quotes it)
+    if binding is not None and reading.inside is None:  # (inside: the cause quotes it)
         documented = [a for a in binding.read if a.doc]
         for argument in documented[:2]:
             notes.append(f"JAX documents `{argument.parameter}` as: {argument.doc}")

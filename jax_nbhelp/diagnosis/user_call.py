@@ -650,12 +650,28 @@ def shapes_named(text: str) -> set[tuple[int, ...]]:
     return found
 
 
-def inside(call: UserCall, raised: jax_check.RaisedAt) -> str:
+@dataclass(frozen=True)
+class Inside:
+    """The operation of JAX's own that failed inside the function the user called, and the
+    public function around it, where there is one."""
+
+    operation: str  # "add"
+    function: str = ""  # "symmetrize"
+    file: str = ""  # "lax/linalg.py"
+
+    @property
+    def text(self) -> str:
+        """``add, in symmetrize (lax/linalg.py)``, as the binding carries it."""
+        return (f"{self.operation}, in {self.function} ({self.file})" if self.function
+                else self.operation)
+
+
+def inside(call: UserCall, raised: jax_check.RaisedAt) -> Inside | None:
     """Where, inside the callee, the operation that failed ran, when it is another public
-    function of JAX's than the one the user called: ``add, in symmetrize
-    (lax/linalg.py)``; "" when the callee's own check (or a helper's) raised."""
+    function of JAX's than the one the user called (cholesky's ``add``, in
+    ``symmetrize``); None when the callee's own check (or a helper's) raised."""
     if call.api is None or call.operator is not None:
-        return ""
+        return None
     public: list[tuple[str, str]] = []
     for position in range(call.api + 1, raised.index + 1):
         code = call.frames[position].f_code
@@ -665,13 +681,10 @@ def inside(call: UserCall, raised: jax_check.RaisedAt) -> str:
             continue
         public.append((code.co_name, where))
     if not public:
-        return ""
+        return None
     operation = public[-1][0]
     if operation == call.name and len(public) == 1:
-        return ""
+        return None
     around = next(((name, where) for name, where in reversed(public)
                    if name not in (operation, call.name)), None)
-    if around is None:
-        return operation
-    return f"{operation}, in {around[0]} ({around[1]})"
-
+    return Inside(operation, *around) if around is not None else Inside(operation)
