@@ -12,6 +12,7 @@ from jax_nbhelp.diagnosis.context import build_context
 from jax_nbhelp.diagnosis.engine import entries, matching
 from jax_nbhelp.fix.rerun import executed_source
 from jax_nbhelp.show import view
+from jax_nbhelp.show.render_text import CARD_LINES, render_diagnosis
 
 CASES = [
     pytest.param(entry, index, example, id=f"{entry.CODE}-{index}")
@@ -52,6 +53,9 @@ def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, 
 
     diagnosis = jax_nbhelp.last()
     assert diagnosis is not None
+    # The text card is read in a glance; the rest is behind `%jax_nbhelp details`.
+    card = render_diagnosis(diagnosis)
+    assert len(card.splitlines()) <= CARD_LINES, card
     if example.fix == "":  # the diagnosis explains and offers no mechanical fix
         assert diagnosis.fixes == ()
         return

@@ -108,7 +108,7 @@ def test_the_banner_stands_in_for_fixes() -> None:
     assert hidden.banner is not None
     assert hidden.banner in flat
     # the text form of the general view ends with its own note in place of a banner
-    general_text = " ".join(render_diagnosis(_diagnosis(general=True)).split())
+    general_text = " ".join(render_diagnosis(_diagnosis(general=True), details=True).split())
     assert general.general_note is not None
     assert general.general_note in general_text
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.diagnosis.line_values import Value, shape_text
+from jax_nbhelp.diagnosis.line_values import Value, describe, shape_text
 
 _OPERATORS: dict[type[ast.operator], tuple[str, ...]] = {
     ast.Add: ("add",), ast.Sub: ("sub", "subtract"), ast.Mult: ("mul", "multiply"),
@@ -139,6 +139,48 @@ def _operand(node: ast.expr, code: str, values: dict[str, Value]) -> Operand:
     return Operand(text, value, node=node)
 
 
+def entered_values(ctx: ErrorContext, operation: Operation) -> Operation:
+    """``operation`` with the values JAX's function received for the operands it could not
+    read from the line (``jnp.ones((2, 3)) @ w``: a call's result has no name to read): the
+    function the user's line entered (``ctx.user_call``) got them as its first parameters
+    (``self``/``other`` of an operator, ``a``/``b`` of ``jnp.dot``). Only where that call
+    is this operation and every operand is accounted for; the values are read, never
+    computed again."""
+    if all(o.value is not None for o in operation.operands):
+        return operation
+    call = ctx.user_call
+    if call is None or not _same_node(call.node, operation.node):
+        return operation
+    # an operator's method (``_operator_matmul``) is the frame right after the user's
+    entered = call.api if call.api is not None else call.index + 1
+    if call.api is None and (call.operator is None or entered >= len(call.frames)):
+        return operation
+    frame = call.frames[entered]
+    code = frame.f_code
+    names = code.co_varnames[:code.co_argcount]
+    if len(names) < len(operation.operands):
+        return operation
+    operands = []
+    for operand, name in zip(operation.operands, names, strict=False):
+        if operand.value is None and name in frame.f_locals:
+            value = describe(operand.text, frame.f_locals[name])
+            if not value.is_array:
+                return operation
+            if value.kind == "tracer":  # traced by JAX's own jit of the function: the
+                # user's value had this shape and dtype, concretely
+                value = Value(value.text, "array", f"{value.dtype}{shape_text(value.shape)}",
+                              value.shape, value.dtype, value.weak)
+            operand = Operand(operand.text, value, node=operand.node)
+        operands.append(operand)
+    return Operation(operation.spelled, operation.node, tuple(operands), operation.code)
+
+
+def _same_node(a: ast.AST, b: ast.AST) -> bool:
+    """The same expression of the line (each side parsed the source on its own)."""
+    return all(getattr(a, f, None) == getattr(b, f, None)
+               for f in ("lineno", "col_offset", "end_lineno", "end_col_offset"))
+
+
 def with_shapes(operation: Operation, shapes: list[tuple[int, ...]]) -> bool:
     """Whether the operation's array operands have exactly ``shapes``, in order."""
     arrays = [o.shape for o in operation.operands if o.shape is not None]
@@ -151,4 +193,4 @@ def listed(operands: tuple[Operand, ...] | list[Operand]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-__all__ = ["Operand", "Operation", "listed", "operations", "shape_text", "with_shapes"]
+__all__ = ["Operand", "Operation", "entered_values", "listed", "operations", "shape_text", "with_shapes"]

@@ -12,6 +12,7 @@ MAGIC_NAME = "jax_nbhelp"
 
 USAGE = """\
 %jax_nbhelp            show the last diagnosis
+%jax_nbhelp details    the last diagnosis in full: why, every note, each fix with its safety
 %jax_nbhelp fix N      apply fix N of the last diagnosis and report the outcome
 %jax_nbhelp preview N  show exactly what fix N will run
 %jax_nbhelp list       the catalog of errors jax_nbhelp knows
@@ -184,6 +185,13 @@ def jax_nbhelp_magic(line: str) -> None:
             print("jax_nbhelp: no diagnosis yet.\n" + USAGE)
             if session_note():
                 print(f"\n{session_note()}")
+    elif command == "details":
+        from jax_nbhelp.show.display import presented
+        from jax_nbhelp.show.render_text import render_diagnosis
+
+        last = current().last
+        print(render_diagnosis(presented(last), details=True) if last is not None
+              else "jax_nbhelp: no diagnosis yet.\n" + USAGE)
     elif command == "fix":
         if not _fixes_hidden(command):
             _apply(args)

@@ -29,9 +29,51 @@ def _place_lines(place: PlaceView) -> list[str]:
     return lines
 
 
-def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None) -> str:
-    """The diagnosis as text; ``view``: its card view, when the caller has it already."""
+# The card's text form stays a glance: this many lines at most where the view allows
+# (the title, the cause, the places and a line a fix); the rest is in its details.
+CARD_LINES = 15
+
+
+def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
+                     details: bool = False) -> str:
+    """The diagnosis as text; ``view``: its card view, when the caller has it already.
+
+    By default the card: the title, the cause in one sentence, where (and the call that
+    reached it), and a line a fix (or what stands in their place); notes only while the
+    card stays within ``CARD_LINES``. ``details``: all of it, as ``%jax_nbhelp details``
+    prints it: the whole explanation, why, every note, and each fix in full."""
     view = view or card_view(diagnosis)
+    if details:
+        return _details(diagnosis, view)
+    head = [f"jax_nbhelp [{diagnosis.code}] {diagnosis.title}",
+            _wrap(view.cause if not diagnosis.hidden_fixes else diagnosis.explanation)]
+    places = [line for place in view.places for line in _place_lines(place)]
+    if diagnosis.hidden_fixes:  # classroom mode: the why is what the student reads
+        places += ["", "Why:", _wrap(diagnosis.why)]
+    if view.fixes:
+        tail = ["", view.text_fixes_heading] + [_wrap(fix.line, "  ").replace("\n  ", "\n     ")
+                                                for fix in view.fixes]
+    elif view.banner:
+        tail = ["", _wrap(view.banner, "")]
+    else:
+        tail = []
+    if diagnosis.general and view.hints_line:
+        tail += ["", _wrap(view.hints_line)]
+    if not view.fixes:  # the fixes' heading says where the rest is
+        tail.append(view.text_details_line)
+    lines = head + ([""] + places if places else [])
+    used = sum(part.count("\n") + 1 for part in lines + tail)
+    for number, note in enumerate(diagnosis.notes):
+        shown = ([""] if number == 0 else []) + [_wrap("Note: " + note)]
+        more = sum(part.count("\n") + 1 for part in shown)
+        if used + more > CARD_LINES:
+            break
+        lines += shown
+        used += more
+    return "\n".join(lines + tail)
+
+
+def _details(diagnosis: Diagnosis, view: CardView) -> str:
     lines = [f"jax_nbhelp [{diagnosis.code}] {diagnosis.title}", ""]
     lines.append(_wrap(diagnosis.explanation))
     if view.places:

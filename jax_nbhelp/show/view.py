@@ -38,6 +38,7 @@ GENERAL_NOTE = ("(jax_nbhelp's general view: no entry of its catalog knows this 
                 "claims no cause and offers no fix.)")
 UNKNOWN_CARD = ("The kernel no longer knows this diagnosis (it restarted): run the failing "
                 "cell again for a fresh one.")
+TEXT_DETAILS_LINE = "More: %jax_nbhelp details (why, notes, and what each fix runs)."
 WRITTEN = "Written into {cells} (Ctrl+Z in a cell undoes it)."
 
 # -- sentences ---------------------------------------------------------------------------
@@ -175,7 +176,8 @@ class FixView:
     button_aria: str
     running: str  # "Running fix 2, “Interpret mode”…"
     expected: str  # " of roughly 8 min", or ""
-    text: str  # its lines in the text form
+    text: str  # its lines in the text form's details
+    line: str  # its one line in the text form's card: "1. Index the refs [recommended]: ..."
 
     def to_json(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -213,6 +215,10 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
         expected=(f" of roughly {duration(fix.estimate.seconds)}"
                   if fix.estimate is not None else ""),
         text="\n".join(text),
+        line=(f"{number}. {fix.label}{status}: "
+              + ("safe" if fix.safe else "changes what the program computes")
+              + (" (cannot apply here)" if fix.unavailable else "")).replace(
+            "  [cannot apply here]", ""),
     )
 
 
@@ -253,10 +259,14 @@ def place_view(heading: str, of: PlaceField, location: Location, context: int) -
 
 
 def places(diagnosis: Diagnosis) -> tuple[PlaceView, ...]:
-    """Where it happened (two lines either side) and the call that reached it (one)."""
-    return tuple(place_view(heading, of, location, context)
-                 for of, heading, context in _PLACES
-                 if (location := getattr(diagnosis, of)) is not None)
+    """Where it happened (two lines either side) and the call that reached it (one); a
+    call on the very line where it happened is not shown twice."""
+    shown = tuple(place_view(heading, of, location, context)
+                  for of, heading, context in _PLACES
+                  if (location := getattr(diagnosis, of)) is not None)
+    if len(shown) == 2 and (shown[0].label, shown[0].line) == (shown[1].label, shown[1].line):
+        return shown[:1]
+    return shown
 
 
 # -- the card -------------------------------------------------------------------------------
@@ -291,6 +301,7 @@ class CardView:
     details_summary: str
     magic_hint: str | None  # a static copy has no buttons: the magic applies a fix
     text_fixes_heading: str  # the text form's
+    text_details_line: str  # the text form's last line: where the rest of the card is
     general_note: str | None  # the general view says it is one
     hints_line: str | None  # what JAX's message suggests
     markdown: str  # "Copy as Markdown", up to the error
@@ -363,8 +374,9 @@ def card_view(diagnosis: Diagnosis, versions: dict[str, Any] | None = None) -> C
                          "Details: why, and what each fix runs"),
         magic_hint=("In a running kernel, apply fix N with `%jax_nbhelp fix N`."
                     if diagnosis.fixes else None),
-        text_fixes_heading="Fixes (run one with %jax_nbhelp fix N; preview: %jax_nbhelp "
-                           "preview N):",
+        text_fixes_heading=("Fixes (run one: %jax_nbhelp fix N; see it first: preview N; "
+                            "why: details):"),
+        text_details_line=TEXT_DETAILS_LINE,
         general_note=GENERAL_NOTE if diagnosis.general else None,
         hints_line=("JAX suggests: " + " ".join(diagnosis.hints)) if diagnosis.hints else None,
         markdown=_markdown(diagnosis, shown),

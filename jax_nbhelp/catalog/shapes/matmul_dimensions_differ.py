@@ -75,7 +75,8 @@ MATCH = Match(MESSAGE, "TypeError", _MESSAGE_RE)
 
 def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     location = ctx.deepest_user_location()
-    operations = [op for op in _operands.operations(ctx, location, _PRODUCTS)
+    operations = [op for op in (_operands.entered_values(ctx, op)
+                                for op in _operands.operations(ctx, location, _PRODUCTS))
                   if len([o for o in op.operands if o.shape is not None]) == 2]
     operation = next((op for op in operations
                       if not _fits(*[o.shape or () for o in op.operands[:2]])), None)
@@ -86,7 +87,10 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
         a, b = left.shape or (), right.shape or ()
         inner = b[0] if len(b) == 1 else b[-2]
         shown = [o.value.summary if o.value is not None else "?" for o in (left, right)]
-        explanation = (f"{subject} multiplies `{left.text}` ({shown[0]}) "
+        product = ("The matrix product" if operation.spelled == "@"
+                   else f"The `{operation.spelled}`")
+        at = _entry.at(location) if location is not None else ""
+        explanation = (f"{product}{at} multiplies `{left.text}` ({shown[0]}) "
                        f"by `{right.text}` ({shown[1]}): "
                        f"`{left.text}` has {a[-1]} columns, `{right.text}` has {inner} "
                        f"rows, and a matrix product needs them equal.")
@@ -95,10 +99,10 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
             options.append((f"{left.text} @ {right.text}.T", _product(a, _transposed(b))))
         if len(a) >= 2 and _fits(_transposed(a), b):
             options.append((f"{left.text}.T @ {right.text}", _product(_transposed(a), b)))
-        if len(options) == 1:
-            text, shape = options[0]
-            notes.append(f"`{text}` would fit (its result has shape {_shapes.shown(shape)}), "
-                         "if that transpose is what you meant.")
+        if options:
+            fits = " or ".join(f"`{text}` (result {_shapes.shown(shape)})"
+                               for text, shape in options)
+            notes.append(f"{fits} would fit, if a transpose is what you meant.")
     else:
         explanation = (f"{subject} computes a matrix product whose inner dimensions differ: "
                        f"{found['a']} against {found['b']}.")
