@@ -294,6 +294,23 @@ class ErrorContext:
                     return real
         return None
 
+    def running_at(self, location: Location | None) -> tuple[int, int, int, int] | None:
+        """Where in its source the instruction the frame at ``location`` stopped at stands:
+        (line, end line, column, end column), as Python records it (``if x > 0:`` that
+        failed converting ``x > 0`` gives that comparison's place); None where unknown."""
+        if location is None or self._exc is None:
+            return None
+        frame = self._live_frame(location)
+        if frame is None or frame.f_lasti < 0:
+            return None
+        try:
+            found = list(frame.f_code.co_positions())[frame.f_lasti // 2]
+        except (IndexError, ValueError):
+            return None
+        if None in found or found[0] != location.lineno:
+            return None
+        return found  # type: ignore[return-value]
+
     def values_at(self, location: Location | None) -> tuple[Value, ...]:
         """The values the statement at ``location`` read, as shapes and dtypes
         (``line_values``), from that line's live frame; () when no live frame shows it."""

@@ -18,6 +18,8 @@ from jax_nbhelp.catalog import _entry, _static_fix, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.rewrite.errors import CannotRewrite
 
 CODE = "JNH301"
 TITLE = "Python if/while on a traced value"
@@ -75,6 +77,15 @@ EXAMPLES = (
         check="out.tolist() == [2.0, 3.0]",
         fixed=(_IMPORTS, "def magnitude(v):\n    return jnp.where(v > 0, v, -v)",
                "out = jax.vmap(magnitude)(jnp.array([-2.0, 3.0]))"),
+    ),
+    # A conditional expression on a traced value: jnp.where is its rewrite, verified.
+    Example(
+        setup=(_IMPORTS, "def magnitude(v):\n    return v if v > 0 else -v"),
+        failing="out = jax.jit(magnitude)(jnp.float32(-2.0))",
+        fix="Use jnp.where(v > 0, v, -v)",
+        check="float(out) == 2.0",
+        fixed=(_IMPORTS, "def magnitude(v):\n    return jnp.where(v > 0, v, -v)",
+               "out = jax.jit(magnitude)(jnp.float32(-2.0))"),
     ),
     # Data: no mechanical fix; the explanation shows the jnp.where form.
     Example(
@@ -196,6 +207,67 @@ def advice(ctx: ErrorContext, location: Location | None, in_kernel: bool) -> str
 
 
 
+def _converted(ctx: ErrorContext, location: Location | None) -> tuple[str, ast.expr] | None:
+    """The expression Python was converting to True or False (``x > 0`` of ``if x > 0:``),
+    from where the user's frame stopped, with the line's code; None where unknown."""
+    where = ctx.running_at(location)
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if where is None or parsed is None:
+        return None
+    tree, code = parsed
+    for node in ast.walk(tree):
+        if isinstance(node, ast.expr) and (node.lineno, node.end_lineno, node.col_offset,
+                                           node.end_col_offset) == where:
+            return code, node
+    return None
+
+
+def _same_place(a: ast.AST, b: ast.AST) -> bool:
+    return all(getattr(a, f) == getattr(b, f)
+               for f in ("lineno", "end_lineno", "col_offset", "end_col_offset"))
+
+
+def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | None:
+    """``a if cond else b`` as ``jnp.where(cond, a, b)``, where the condition that failed is
+    a conditional expression's: both sides computed, one value picked, as one operation."""
+    jnp = ctx.alias("jax.numpy")
+    parsed = _tracing.parse(location.source or "")
+    if jnp is None or parsed is None:
+        return None  # jnp.where needs jax.numpy imported under a name
+    tree, code = parsed
+    found = next((node for node in ast.walk(tree) if isinstance(node, ast.IfExp)
+                  and _same_place(node.test, test)), None)
+    if found is None:
+        return None
+    before = _tracing.segment(code, found)
+    parts = [_tracing.segment(code, part) for part in (found.test, found.body, found.orelse)]
+    after = f"{jnp}.where({', '.join(parts)})"
+    values = {v.text: v for v in ctx.values_at(location)}
+    shapes = {(v.shape, v.dtype) for text in parts[1:] if (v := values.get(text)) is not None}
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        if not 0 < found.lineno == found.end_lineno <= len(lines):
+            raise CannotRewrite("the conditional expression spans lines")
+        line = lines[found.lineno - 1].encode()
+        if line[found.col_offset:found.end_col_offset].decode() != before:
+            raise CannotRewrite(f"`{before}` is no longer on line {found.lineno}")
+        lines[found.lineno - 1] = (line[:found.col_offset].decode() + after
+                                   + line[found.end_col_offset:].decode())
+        return "\n".join(lines)
+
+    label = f"Use {after}" if len(after) <= 32 else f"Use {jnp}.where"
+    return rewrite_fix(
+        ctx, location, transform, label=label,
+        summary=(f"Rewrite `{before}` on line {location.lineno} as `{after}`, one operation "
+                 "that computes both sides and picks one by the condition; then re-run."),
+        safety=(f"Same values: where `{parts[0]}` holds, the result is `{parts[1]}`, "
+                f"elsewhere `{parts[2]}`. Both sides are computed: a side that is NaN or "
+                "infinite where it is not picked leaves the value right, but its gradient can "
+                "be NaN (guard its input with a second where)."),
+        safe=len(shapes) <= 1)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
     if found is None:
@@ -203,6 +275,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     location, origin, call = found.location, found.origin, found.call
     in_kernel = origin is not None and origin.in_kernel
     subject = found.subject("A Python if or while")
+    converted = _converted(ctx, location)
+    if converted is not None and location is not None:
+        text = _tracing.segment(converted[0], converted[1])
+        if text and text != location.line.strip():  # the condition, not the whole line
+            subject = f"`{text}`{_entry.at(location)}"
     transform = _tracing.transform_of(ctx, found)
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []
@@ -238,6 +315,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                     "If it is a setting held inside a dict or tuple argument, pass it as a "
                     "separate argument and mark that static (static_argnames)."
                 )
+    if not fixes and converted is not None and location is not None and not in_kernel:
+        where = _where_fix(ctx, location, converted[1])
+        if where is not None:
+            fixes = (where,)
+            notes = [note for note in notes if ".where(" not in note]  # the fix says it
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller or ctx.failing_cell(), fixes=fixes,
                             notes=notes, why=_tracing.transform_why(transform, WHY))
