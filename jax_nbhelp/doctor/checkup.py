@@ -47,6 +47,12 @@ class CellReport:
     need: str | None = None  # what the machine lacks, said by this failure ("needs optax (...)")
     install: str | None = None  # the line that installs it
     knock_on: str | None = None  # why this failure came only from an earlier one
+    count: int | None = None  # its execution count: "In [3]", as the card's places say
+
+    @property
+    def place(self) -> str:
+        """``cell 4 (In [3])``: its position, and the number the card's places use."""
+        return f"cell {self.index}" + (f" (In [{self.count}])" if self.count else "")
 
 
 @dataclass
@@ -160,11 +166,26 @@ def _nodes(outputs: list[dict[str, Any]]) -> list[Any]:
 
 
 def _diagnosis_text(outcome: Outcome) -> str:
+    """The card's text as the kernel showed it, with the doctor's commands in place of the
+    notebook's (``%jax_nbhelp fix N`` is not a command line)."""
     for output in reversed(outcome.outputs):
         data = output.get("data", {})
         if DIAGNOSIS_MIME in data:
-            return str(data.get("text/plain", "")).strip()
+            text = str(data.get("text/plain", "")).strip()
+            view = data[DIAGNOSIS_MIME].get("view") if isinstance(
+                data[DIAGNOSIS_MIME], dict) else None
+            if isinstance(view, dict):
+                for said, instead in ((view.get("text_fixes_heading"), DOCTOR_FIXES),
+                                      (view.get("text_details_line"), DOCTOR_DETAILS)):
+                    if isinstance(said, str) and said:
+                        text = text.replace(said, instead)
+            return text.strip()
     return ""
+
+
+DOCTOR_FIXES = ("Fixes (--fix applies the recommended one, verified by running it; a fix "
+                "that changes the results never):")
+DOCTOR_DETAILS = "More: --json carries the whole diagnosis."
 
 
 class Checkup:
@@ -264,7 +285,7 @@ class Checkup:
         if outcome.error is None:
             return True
         failure = CellReport(index + 1, _first_line(outcome), expected=tagged,
-                             line=_raising_line(outcome))
+                             line=_raising_line(outcome), count=outcome.execution_count)
         self.report.failures.append(failure)
         if not failure.expected:
             self._blame(failure, outcome, cell.source)
@@ -273,9 +294,12 @@ class Checkup:
             failure.code = str(bundle.get("code"))
             failure.title = str(bundle.get("title") or "") or None
             failure.text = _diagnosis_text(outcome)
-            self.say(f"cell {index + 1}: {failure.error}\n{failure.text}")
+            self.say(f"{failure.place}: {failure.error}\n{failure.text}")
             number, failure.unsafe = _recommended(bundle)
             failure.recommended = _first_choice(bundle)
+            if number is not None and not self.options.fix and not failure.expected:
+                self.say(f"{failure.place}: fix {number} is safe and verified when it runs: "
+                         f"`jax_nbhelp doctor {self.path} --fix --write OUT.ipynb` applies it.")
             if failure.expected:
                 pass  # a lesson's failing cell stays as it is (Run All goes on past it)
             elif self.options.fix and number is not None:
@@ -289,7 +313,7 @@ class Checkup:
         else:
             failure.why_not = (f"knock-on: {failure.knock_on}" if failure.knock_on
                                else failure.need or "not diagnosed")
-            self.say(f"cell {index + 1}: {failure.error}\n({failure.why_not})")
+            self.say(f"{failure.place}: {failure.error}\n({failure.why_not})")
         return failure.fixed or failure.expected or self.options.keep_going
 
     def _blame(self, failure: CellReport, outcome: Outcome, source: str) -> None:
@@ -324,7 +348,7 @@ class Checkup:
             next_number = _recommended(following)[0]
             if next_number is None or len(labels) == CHAIN:
                 break
-            self.say(f"cell {index + 1}: fix {labels[-1]!r} raised a new error "
+            self.say(f"{failure.place}: fix {labels[-1]!r} raised a new error "
                      f"[{following.get('code')}]; its fix "
                      f"{following['fixes'][next_number - 1].get('label')!r} keeps the first.")
             bundle, number = following, next_number
@@ -332,9 +356,9 @@ class Checkup:
         failure.fixed = bool(result.get("ok"))
         if not failure.fixed:
             failure.why_not = str(result.get("error") or "the fix did not run")
-            self.say(f"cell {index + 1}: fix {failure.fix!r} did not work: {failure.why_not}")
+            self.say(f"{failure.place}: fix {failure.fix!r} did not work: {failure.why_not}")
             return
-        self.say(f"cell {index + 1}: fixed by {failure.fix!r}, verified by running it.")
+        self.say(f"{failure.place}: fixed by {failure.fix!r}, verified by running it.")
         self._record(index, bundle, fix, outcome)
         if fix.get("kind") == "runtime":
             answered = kernel.run(_MODE_QUERY, 60, silent=True).results

@@ -290,7 +290,14 @@ class _Runner:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = _parser().parse_args(argv)
+    parser = _parser()
+    if not (sys.argv[1:] if argv is None else argv):
+        # alone: what it does and how to use it, on stderr, with the usage error's code
+        parser.print_help(sys.stderr)
+        print("\nIn a notebook: %load_ext jax_nbhelp (a card for each JAX error). Headless: "
+              "jax_nbhelp doctor NOTEBOOK.ipynb [--fix --write OUT.ipynb].", file=sys.stderr)
+        return USAGE_EXIT
+    args = parser.parse_args(argv)
     try:
         return doctor(args, sys.stdout, sys.stderr)
     except BadInput as exc:

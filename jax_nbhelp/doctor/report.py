@@ -128,7 +128,7 @@ def _said(failure: CellReport) -> str:
 
 
 def _failure_lines(failure: CellReport) -> list[str]:
-    head = f"- cell {failure.index}: {failure.error}{_said(failure)}"
+    head = f"- {failure.place}: {failure.error}{_said(failure)}"
     if failure.expected:
         return [f"{head}: expected (tagged raises-exception)"]
     if failure.knock_on is not None:

@@ -12,6 +12,12 @@ from jax_nbhelp.shell.magics import MAGIC_NAME, jax_nbhelp_magic
 _HOOKS: dict[int, tuple[ExceptionHook, Any, sessions.Session]] = {}
 
 
+# What `%load_ext jax_nbhelp` says: that it is on, what it does, and how to turn it off.
+LOADED = ("jax_nbhelp is on: a JAX error now gets a card with its cause and, where one is "
+          "verified, a fix (%jax_nbhelp shows the commands; %unload_ext jax_nbhelp turns it "
+          "off).")
+
+
 def load(shell: Any) -> None:
     if id(shell) in _HOOKS:
         return
@@ -28,6 +34,7 @@ def load(shell: Any) -> None:
     session.show_fixes = classroom.configured_show_fixes(shell)  # c.JaxNbhelp.show_fixes
 
     warm_up.start()
+    print(LOADED)
 
 
 def unload(shell: Any) -> None:
