@@ -13,9 +13,8 @@ _HOOKS: dict[int, tuple[ExceptionHook, Any, sessions.Session]] = {}
 
 
 # What `%load_ext jax_nbhelp` says: that it is on, what it does, and how to turn it off.
-LOADED = ("jax_nbhelp is on: a JAX error now gets a card with its cause and, where one is "
-          "verified, a fix (%jax_nbhelp shows the commands; %unload_ext jax_nbhelp turns it "
-          "off).")
+LOADED = ("jax_nbhelp is on: JAX errors get a card with the cause and verified fixes "
+          "(%unload_ext jax_nbhelp turns it off).")
 
 
 def load(shell: Any) -> None:
