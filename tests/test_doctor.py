@@ -274,3 +274,27 @@ def test_a_long_fix_shows_its_progress_on_a_terminal(tmp_path: Path) -> None:
     assert reports[-1].startswith("[#############.......] [3/3] cell 3: fix "), reports[-1]
     assert ": fix " not in log.getvalue()
     assert log.getvalue().splitlines() == ["[1/3] cell 1", "[2/3] cell 2", "[3/3] cell 3"]
+
+
+def test_its_report_numbers_cells_as_the_card_does_and_suggests_fix(tmp_path: Path) -> None:
+    """A failing cell is named by its position and its execution count (the card's places
+    say "In [3]"), the card's commands are the doctor's, and a safe fix is pointed at."""
+    source = untagged("01_run_scoped_collective_axes", tmp_path)
+    proc = doctor(source, cwd=tmp_path)
+    assert proc.returncode == 1
+    notebook = nbformat.read(source, as_version=4)
+    failing = next(i for i, cell in enumerate(notebook.cells, 1)
+                   if "jax.jit(scaled)" in cell.source)
+    assert f"cell {failing} (In [" in proc.stderr, proc.stderr
+    assert "--fix --write OUT.ipynb` applies it" in proc.stderr
+    assert "--fix applies the recommended one" in proc.stderr
+    assert "%jax_nbhelp fix N" not in proc.stderr
+    assert f"- cell {failing} (In [" in proc.stdout
+
+
+def test_alone_it_prints_its_usage_and_exits_2(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "jax_nbhelp"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 2
+    assert "usage: jax_nbhelp" in proc.stderr
+    assert "doctor" in proc.stderr and "%load_ext jax_nbhelp" in proc.stderr

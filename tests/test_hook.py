@@ -106,7 +106,11 @@ def test_handler_registered_before_keeps_working_and_is_restored(nb: Notebook) -
 
 def test_second_load_is_a_no_op_and_unload_restores_default(nb: Notebook) -> None:
     before = (nb.shell.custom_exceptions, nb.shell.CustomTB)
-    nb.ok("%load_ext jax_nbhelp")
+    loaded = nb.ok("%load_ext jax_nbhelp")
+    # one line says it is on, what it does, and how to turn it off
+    assert loaded.stdout.count("\n") == 1 and "%unload_ext jax_nbhelp" in loaded.stdout
+    assert nb.ok("%load_ext jax_nbhelp").stdout.startswith("The jax_nbhelp extension is "
+                                                          "already loaded")
     installed = nb.shell.CustomTB
     import jax_nbhelp
 
