@@ -115,6 +115,45 @@ def test_the_users_own_operation_keeps_its_entry(loaded: Notebook, cell: str) ->
     assert _card(loaded, cell)["code"] == "JNH561"
 
 
+# The audit (issue 44): JAX library functions whose shape or dtype error is raised by an
+# operation inside them (an add, a sub, a concatenate, a broadcast of their arguments), not by
+# one the user's line wrote. Each gets the card naming the user's call, never an operation
+# entry's: broadcasting (JNH561), products (JNH562), reshape (JNH563), concatenate (JNH564),
+# lax dtypes (JNH511).
+OPERATION_ENTRIES = {"JNH561", "JNH562", "JNH563", "JNH564", "JNH511"}
+INSIDE = [
+    ("jnp.linalg.cholesky", "jnp.linalg.cholesky(m23)"),  # a + a^H
+    ("jnp.linalg.eigh", "jnp.linalg.eigh(m23)"),  # the same symmetrization
+    ("jnp.clip", "jnp.clip(a3, a4)"),  # max(x, min)
+    ("jax.scipy.stats.norm.pdf", "jax.scipy.stats.norm.pdf(a3, loc=a4)"),  # x - loc
+    ("jax.scipy.stats.norm.logpdf", "jax.scipy.stats.norm.logpdf(a3, a4)"),
+    ("jax.scipy.stats.multivariate_normal.logpdf",
+     "jax.scipy.stats.multivariate_normal.logpdf(a3, a4, jnp.eye(4))"),
+    ("jnp.trapezoid", "jnp.trapezoid(a3, a4)"),  # a product of differences
+    ("jax.nn.logsumexp", "jax.nn.logsumexp(a3, b=a4)"),  # its arguments broadcast together
+    ("jax.nn.softmax", "jax.nn.softmax(a3, where=a4 > 0)"),
+    ("jnp.sum", "jnp.sum(a3, where=a4 > 0)"),
+    ("jnp.nanmean", "jnp.nanmean(a3, where=a4 > 0)"),
+    ("jnp.piecewise", "jnp.piecewise(a3, [a4 > 0], [1.0])"),
+    ("jnp.take_along_axis", "jnp.take_along_axis(m23, jnp.zeros((2, 4), int), axis=0)"),
+    ("jnp.cov", "jnp.cov(a3, a4)"),  # stacks its arguments
+    ("jnp.corrcoef", "jnp.corrcoef(a3, a4)"),
+    ("jnp.linalg.solve", "jnp.linalg.solve(m23, a3)"),
+]
+
+
+@pytest.mark.parametrize(("function", "cell"), INSIDE, ids=[f for f, _ in INSIDE])
+def test_an_operation_inside_a_library_function_gets_no_operation_card(
+        loaded: Notebook, function: str, cell: str) -> None:
+    loaded.ok("import jax.scipy.stats\nm23 = jnp.arange(6.0).reshape(2, 3)\n"
+              "a3 = jnp.ones(3)\na4 = jnp.ones(4)")
+    bundle = _card(loaded, cell)
+    assert bundle["code"] not in OPERATION_ENTRIES, bundle["title"]
+    assert bundle["code"] in ("JNH001", "JNH000"), bundle["title"]
+    if bundle["code"] == "JNH001":  # the card names the user's call
+        assert function.rsplit(".", 1)[-1] in bundle["title"] + bundle["cause"], bundle
+
+
 def test_a_product_inside_a_library_function(loaded: Notebook) -> None:
     """The matmul entry claims `a @ b` only: inside jnp.linalg.solve it is solve's."""
     assert _card(loaded, "jnp.ones((2, 3)) @ jnp.ones((2, 3))")["code"] == "JNH562"
