@@ -128,6 +128,17 @@ def test_notebook_runs(path: Path) -> None:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_sets_up_as_the_readme_says(path: Path) -> None:
+    """Every course notebook's first code cell is the one set-up cell (docs/notebooks/
+    build.py): where jax_nbhelp is missing it installs the wheel the README's "Set up"
+    makes, never a package name the index does not hold."""
+    nb = nbformat.read(path, as_version=4)
+    first = next(cell for cell in nb.cells if cell.cell_type == "code")
+    assert first.source == pages.SETUP_CELL, f"rewrite it: python docs/notebooks/build.py"
+    assert "pip wheel --no-deps . -w dist" in (ROOT / "README.md").read_text()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_notebook_has_its_page_with_the_cards(path: Path) -> None:
     page = PAGES / f"{path.stem}.html"
     rebuild = f"rebuild it: python docs/notebooks/build.py {path.stem}"

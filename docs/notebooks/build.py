@@ -24,6 +24,33 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 SOURCE_META = "jax-nbhelp-notebook"
+# Every course notebook's first code cell, from here (build.py writes it into each notebook):
+# where jax_nbhelp is missing (Colab), it installs the wheel the README's "Set up" makes,
+# uploaded beside the notebook, and says so plainly when there is none.
+SETUP_CELL = """\
+# Set-up: where jax_nbhelp is missing (Colab), install the wheel that the README's "Set up"
+# makes (upload jax_nbhelp-*.whl to the runtime's files first), then load it.
+import glob, importlib, importlib.util
+if importlib.util.find_spec("jax_nbhelp") is None:
+    wheels = sorted(glob.glob("jax_nbhelp-*.whl") + glob.glob("/content/jax_nbhelp-*.whl"))
+    if not wheels:
+        raise RuntimeError("jax_nbhelp is not installed here: upload the wheel made by "
+                           "`pip wheel --no-deps . -w dist` in its repository, then run "
+                           "this cell again.")
+    %pip install -q {wheels[-1]}
+    importlib.invalidate_caches()
+%load_ext jax_nbhelp"""
+
+
+def with_setup_cell(path: Path) -> None:
+    """Write ``SETUP_CELL`` into the notebook at ``path`` (its first code cell), in place."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    first = next(cell for cell in nb.cells if cell.cell_type == "code")
+    if first.source != SETUP_CELL:
+        first.source = SETUP_CELL
+        nbformat.write(nb, path)
 
 
 def source_hash(nb: Any) -> str:
@@ -92,6 +119,7 @@ def main() -> int:
             print(f"no notebook named {' or '.join(args.names)} in {NOTEBOOKS}", file=sys.stderr)
             return 1
     for path in paths:
+        with_setup_cell(path)
         # No widget state: the page shows the static card, not a live one without a kernel.
         nb = execute(path, store_widget_state=False)
         out = HERE / f"{path.stem}.html"

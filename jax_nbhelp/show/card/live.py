@@ -173,8 +173,10 @@ class LiveCard:
 
     def widget_bundle(self) -> dict[str, Any]:
         view = {"version_major": 2, "version_minor": 0, "model_id": self.widget.model_id}
-        # Empty text: frontends without widgets already show the static copy's text.
-        return {WIDGET_VIEW_MIME: view, "text/plain": ""}
+        # No text: a frontend without widgets shows the static copy's text already, and an
+        # empty text/plain would be a second, empty output beside it there (JupyterLab,
+        # nbconvert and consoles show nothing for a bundle they cannot render).
+        return {WIDGET_VIEW_MIME: view}
 
     def display(self) -> None:
         """Show the static copy, then the live card right after it."""
