@@ -56,6 +56,10 @@ def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, 
     # The text card is read in a glance; the rest is behind `%jax_nbhelp details`.
     card = render_diagnosis(diagnosis)
     assert len(card.splitlines()) <= CARD_LINES, card
+    # A note adds to the why; it never says a sentence of it again.
+    why = set(view.sentences(diagnosis.why))
+    for note in diagnosis.notes:
+        assert not why & set(view.sentences(note)), note
     if example.fix == "":  # the diagnosis explains and offers no mechanical fix
         assert diagnosis.fixes == ()
         return
