@@ -67,6 +67,9 @@ def test_failing_example_is_diagnosed_and_fixed(loaded: Notebook, entry, index, 
     preview = view.preview(fix)
     result = fix.apply()
     assert result.ok, f"{result.error}\n{result.traceback}"
+    # "Fixed" only for a fix that keeps the program's results (issue 43)
+    assert result.safe is fix.safe
+    assert str(result).startswith("Fixed") is (fix.safe and not result.repeated), str(result)
     assert eval(example.check, loaded.shell.user_ns)
     # What ran is, byte for byte, what the preview showed: each run's source, placed at its
     # lines (a %%time cell's body is moved down by blank lines, nothing else).

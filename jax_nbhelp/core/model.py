@@ -160,6 +160,10 @@ class FixResult:
     repeated: tuple[str, ...] = ()
     # the fix's set-up line (Fix.setup_line), said with a success: how to keep it
     setup_line: str | None = None
+    # False for a fix that changes what the program computes (Fix.safe): it ran, but it
+    # did not fix the program as written, and its outcome never says "Fixed"
+    safe: bool = True
+    changes: str | None = None  # what it changed (Fix.changes), said with its outcome
 
     # how str() reads: the outcome's text form, wired in by jax_nbhelp/__init__.py
     text_renderer: ClassVar[Callable[[FixResult], str] | None] = None
@@ -181,6 +185,8 @@ class FixResult:
             "restored": list(self.restored),
             "repeated": list(self.repeated),
             "stopped": self.stopped,
+            "safe": self.safe,
+            "changes": self.changes,
         }
 
 
@@ -269,6 +275,9 @@ class Fix:
     # a fix that leaves a mode on for the rest of the kernel: the line that turns it on,
     # for the notebook's first cell, so a fresh run of the notebook needs no click
     setup_line: str | None = None
+    # what a fix that is not safe changes, said with its outcome where it is a shape or a
+    # dtype: "`noise` is (8, 8); the call asked for (8,)"
+    changes: str | None = None
     # what runs it (fix.rerun.apply_fix); None for a fix that was never given one
     runner: FixRunner | None = field(default=None, repr=False, compare=False)
 

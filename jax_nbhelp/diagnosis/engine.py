@@ -87,11 +87,13 @@ def diagnose(exc: BaseException, shell: Any = None,
     """The diagnosis for ``exc``: the catalog's, else the general view (``JNH000``) when JAX
     raised it; for an error JAX did not raise, only what an entry of ``OUTSIDE_JAX`` says
     (usually None)."""
-    from jax_nbhelp.diagnosis.provenance import raised_by_jax
+    from jax_nbhelp.diagnosis.provenance import raised_by_jax, users_check_failed
 
     session = session or current()
     if shell is None:
         shell = session.running_shell()
+    if users_check_failed(exc):
+        return None  # the user's own checkify.check failed, as it should: theirs, not JAX's
     if not raised_by_jax(exc):
         # a message alone is never enough: JAX must have raised it, or the error is one an
         # entry outside JAX knows (asked by the exception's class alone, which is cheap)

@@ -269,6 +269,30 @@ def _raised_in_a_library_jax_called(tb: TracebackType | None, roots: tuple[str, 
 _STACK_CARRIERS = frozenset({"JaxStackTraceBeforeTransformation", "UnfilteredStackTrace"})
 
 
+# checkify's error for a failed ``checkify.check`` of the user's (its automatic checks, NaN,
+# out-of-bounds indexing and division by zero, raise other classes of the same module)
+_USER_CHECK = ("jax._src.checkify", "FailedCheckError")
+
+
+def users_check_failed(exc: BaseException) -> bool:
+    """Whether ``exc`` is a failed check of the user's own: a ``checkify.check`` (or
+    ``debug_check``) whose condition was false. JAX raises it (``JaxRuntimeError`` from the
+    ``FailedCheckError``), but the check and its message are the user's, as a ``raise`` is.
+    Only the classes of the chain are read."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(seen) < _MAX_LINKS:
+        seen.add(id(current))
+        kind = type(current)
+        if (getattr(kind, "__module__", None), kind.__name__) == _USER_CHECK:
+            return True
+        cause = current.__cause__
+        if cause is None and not current.__suppress_context__:
+            cause = current.__context__
+        current = cause if isinstance(cause, BaseException) else None
+    return False
+
+
 def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
     """Whether ``exc`` or an exception it was raised from is JAX's (see the module doc).
 

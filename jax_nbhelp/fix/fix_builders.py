@@ -197,10 +197,12 @@ def rewrite_fix(
     safety: str,
     safe: bool,
     also: Sequence[Rewrite] = (),
+    changes: str | None = None,
 ) -> Fix:
     """Rewrite the source at ``location``, re-run its cell, then the failing cell; ``also``:
     more places and their transforms, rewritten after it (each cell a fix rewrites is
-    rewritten once, by its transforms in turn).
+    rewritten once, by its transforms in turn). ``changes``: what a fix that is not safe
+    changes (``Fix.changes``), said with its outcome.
 
     A file is never edited: the diff is shown so the user can apply it, and the fix says why
     it cannot run. A bug while preparing the fix refuses this fix only.
@@ -217,7 +219,8 @@ def rewrite_fix(
         return rewritten
     planned, diff = rewritten
     return new_fix(label=label, summary=summary, safety=safety, safe=safe, runs=planned.runs,
-                   diff=diff, edits=planned.edits, not_rerun=planned.not_rerun)
+                   diff=diff, edits=planned.edits, not_rerun=planned.not_rerun,
+                   changes=changes)
 
 
 def chain_sources(ctx: ErrorContext) -> dict[int, str]:

@@ -311,6 +311,8 @@ class _FixRun:
             executed=tuple(self.executed),
             repeated=tuple(run.repeats for run in self.fix.runs if run.repeats),
             setup_line=self.fix.setup_line,
+            safe=self.fix.safe,
+            changes=None if self.fix.safe else self.fix.changes,
         )
 
     def stopped(self) -> FixResult:

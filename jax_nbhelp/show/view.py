@@ -216,7 +216,8 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
                   if fix.estimate is not None else ""),
         text="\n".join(text),
         line=(f"{number}. {fix.label}{status}: "
-              + ("safe" if fix.safe else "changes what the program computes")
+              + ("safe" if fix.safe else "changes what the program computes"
+                 + (f" ({fix.changes})" if fix.changes else ""))
               + (" (cannot apply here)" if fix.unavailable else "")).replace(
             "  [cannot apply here]", ""),
     )
@@ -428,7 +429,7 @@ def _versions_line(versions: dict[str, Any] | None) -> str | None:
 
 # -- a fix's outcome ------------------------------------------------------------------------
 
-OutcomeKind = Literal["fixed", "repeated", "stopped", "failed", "not-applied"]
+OutcomeKind = Literal["fixed", "repeated", "changed", "stopped", "failed", "not-applied"]
 
 
 @dataclass(frozen=True)
@@ -471,8 +472,19 @@ def _took(label: str, seconds: float) -> str:
     return f"“{label}” ran without error in {seconds:.2f} s"
 
 
+CHANGED = "Ran without error: changes what the program computes."
+
+
+def _changed_text(label: str, result: FixResult) -> str:
+    """``“label” ran in 0.12 s: `noise` has shape (8, 8); the call asked for (8,).``"""
+    return (f"“{label}” ran in {result.seconds:.2f} s"
+            + (f": {result.changes}." if result.changes else "."))
+
+
 def _plain(result: FixResult) -> str:
     label = repr(result.fix_label)
+    if result.ok and not result.safe:
+        return f"{CHANGED} {_changed_text(result.fix_label, result)}"
     if result.ok and result.repeated:
         return (f"Ran, but not as if once: {label} ran without error in "
                 f"{result.seconds:.2f} s, and ran again what had run before the error: "
@@ -508,6 +520,17 @@ def outcome_view(fix: Fix | None, result: FixResult, copy: Sequence[CellEdit] | 
     label = fix.label if fix is not None else result.fix_label
     edits = tuple(fix.edits) if fix is not None else ()
     plain = _plain(result)
+    if result.ok and not result.safe:
+        return OutcomeView(
+            kind="changed", ok=True, headline=f"⚠ {CHANGED}",
+            text=_changed_text(label, result), error=None,
+            value=f"Out: {value}" if value is not None else None, restored=None, keep=None,
+            keep_line=None, written=WRITTEN,
+            unchanged=("Your notebook is unchanged: this fix ran in the kernel only."
+                       if not edits else "Your cells already held the fixed source."),
+            copies=_copies(edits if copy is None else copy), next=None, fold=False,
+            markdown=f"**Fix applied:** {label} (ran; changes what the program computes)",
+            plain=plain)
     if result.ok:
         repeated = bool(result.repeated)
         text = _took(label, result.seconds) + (

@@ -249,7 +249,7 @@ export interface ICopyView {
 
 /** What the card says when a fix has run (the kernel's `OutcomeView`). */
 export interface IOutcomeView {
-  kind: 'fixed' | 'repeated' | 'stopped' | 'failed' | 'not-applied';
+  kind: 'fixed' | 'repeated' | 'changed' | 'stopped' | 'failed' | 'not-applied';
   ok: boolean;
   headline: string;
   text: string;

@@ -604,7 +604,9 @@ export class CardView {
     for (const output of outputs) {
       this.outcome.appendChild(element(d, 'pre', `jnh-run-output jnh-${output.name}`, output.text));
     }
-    const css = { fixed: 'jnh-ok', repeated: 'jnh-ok jnh-repeated' }[view.kind as string] ?? 'jnh-fail';
+    const css =
+      { fixed: 'jnh-ok', repeated: 'jnh-ok jnh-repeated', changed: 'jnh-ok jnh-repeated' }[view.kind as string] ??
+      'jnh-fail';
     const box = element(d, 'div', `jnh-outcome ${css}`);
     box.appendChild(element(d, 'strong', undefined, `${view.headline} `));
     box.appendChild(d.createTextNode(view.text));

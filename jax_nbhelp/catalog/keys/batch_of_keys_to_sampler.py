@@ -79,6 +79,24 @@ EXAMPLES = (
         fixed=("import jax\n" + _KEYS, "import jax.numpy as jnp\nlevels = jnp.zeros(4)",
                "levels = levels + jax.vmap(lambda key: jax.random.normal(key, ()))(keys)"),
     ),
+    # The shape from a variable, and from another array's shape: read where the sampler got
+    # it, so one value per key is offered as for a literal.
+    Example(
+        setup=(_KEYS, "n = 4"),
+        failing="noise = jax.random.normal(keys, (n,))",
+        fix="Draw one value per key",
+        check="noise.shape == (4,) and float(noise[0]) == float(jax.random.normal(keys[0]))",
+        fixed=("import jax\n" + _KEYS,
+               "noise = jax.vmap(lambda key: jax.random.normal(key, ()))(keys)"),
+    ),
+    Example(
+        setup=(_KEYS, "import jax.numpy as jnp\nweights = jnp.zeros((4, 3))"),
+        failing="u = jax.random.uniform(keys, weights.shape[:1])",
+        fix="Draw one value per key",
+        check="u.shape == (4,) and float(u[2]) == float(jax.random.uniform(keys[2]))",
+        fixed=("import jax\n" + _KEYS,
+               "u = jax.vmap(lambda key: jax.random.uniform(key, ()))(keys)"),
+    ),
     # A batch of keys split and unpacked: each name gets one new key per key.
     Example(
         setup=(_RAW_KEYS,),
@@ -183,16 +201,28 @@ def _asked_shape(ctx: ErrorContext, location: Location,
     if isinstance(given, ast.Attribute) and given.attr == "shape":
         held = {value.text: value for value in ctx.values_at(location)}.get(
             ast.unparse(given.value))
-        return held.shape if held is not None and held.shape is not None else _UNKNOWN
+        if held is not None and held.shape is not None:
+            return held.shape
     try:
         value = ast.literal_eval(given)
     except ValueError:
-        return _UNKNOWN
+        value = _received_shape(ctx, function)
     if isinstance(value, int):
         return (value,)
     if isinstance(value, tuple) and all(isinstance(d, int) for d in value):
         return value
     return _UNKNOWN
+
+
+def _received_shape(ctx: ErrorContext, function: str) -> object:
+    """The ``shape`` the sampler received (``(n,)`` from a variable, ``x.shape[:1]``), read
+    from its frame where the user's call entered it; ``_UNKNOWN`` where that cannot be read.
+    Reading a local of JAX's frame runs no code."""
+    call = ctx.user_call
+    if call is None or call.api is None or call.name != function:
+        return _UNKNOWN
+    shape = call.frames[call.api].f_locals.get("shape", _UNKNOWN)
+    return tuple(shape) if type(shape) in (tuple, list) else shape
 
 
 def _unpacked(location: Location, function: str) -> int | None:
@@ -219,6 +249,7 @@ def _per_key_fix(ctx: ErrorContext, location: Location, function: str, keys: int
 
     safety = ("One draw per key, stacked along a new first axis: entry i is exactly what "
               f"{function} returns for keys[i] alone.")
+    changes = None
     if asked == _UNKNOWN:
         safety += (" Each draw has the shape the call asks for, so the result has one more "
                    "axis (the keys) than that shape.")
@@ -226,6 +257,9 @@ def _per_key_fix(ctx: ErrorContext, location: Location, function: str, keys: int
         result = (keys, *asked)
         safety += (f" The result has shape {result}, not the {asked} the call asks for: "
                    f"{keys} draws of shape {asked}.")
+        target = _target(location, function)
+        changes = (f"{f'`{target}`' if target else 'the result'} has shape {result}; the "
+                   f"call asked for {asked}")
     return rewrite_fix(
         ctx, location, transform,
         label="Draw once per key with jax.vmap",
@@ -233,7 +267,21 @@ def _per_key_fix(ctx: ErrorContext, location: Location, function: str, keys: int
                  "draw; then re-run."),
         safety=safety,
         safe=asked is None or (keys is None and asked != _UNKNOWN),
+        changes=changes,
     )
+
+
+def _target(location: Location, function: str) -> str | None:
+    """The name the sampler's draw is bound to (``noise = jax.random.normal(...)``)."""
+    found = _call_on_line(location, function)
+    if found is None:
+        return None
+    tree, call = found
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and node.value is call and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name):
+            return node.targets[0].id
+    return None
 
 
 def _split_fix(ctx: ErrorContext, location: Location, keys: int | None,
