@@ -26,6 +26,18 @@ class JaxNbhelp(Configurable):
         help="Show the fixes of a diagnosis. False is classroom mode: the cause, the place "
              "and the why only, until `%jax_nbhelp fixes`.",
     ).tag(config=True)
+    fold_traceback = Bool(
+        True,
+        help="Where a card explains the error and the frontend does not fold tracebacks "
+             "itself, show each run of JAX's internal frames as one line (`%jax_nbhelp "
+             "traceback` shows the whole one). False keeps IPython's traceback as it is.",
+    ).tag(config=True)
+
+
+def configured_fold_traceback(shell: Any = None) -> bool:
+    """``fold_traceback`` as ``shell``'s configuration sets it (True where it has none)."""
+    configured = isinstance(shell, Configurable) and getattr(shell, "config", None) is not None
+    return bool((JaxNbhelp(parent=shell) if configured else JaxNbhelp()).fold_traceback)
 
 
 def configured_show_fixes(shell: Any = None) -> bool:

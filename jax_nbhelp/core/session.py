@@ -148,6 +148,10 @@ class Session:
     # False in classroom mode: a card keeps the fixes back (read from the shell's
     # configuration at load, classroom.configured_show_fixes; `%jax_nbhelp hints`/`fixes`)
     show_fixes: bool = True
+    # JAX's frames folded out of a traceback that gets a card (c.JaxNbhelp.fold_traceback,
+    # read at load; shell/traceback_fold.py), and the whole last one (%jax_nbhelp traceback)
+    fold_traceback: bool = True
+    last_traceback: list[str] | None = None
     # the newest diagnosis shown and fix result (jax_nbhelp.last(), %jax_nbhelp show)
     last: Diagnosis | None = None
     last_result: FixResult | None = None

@@ -31,6 +31,7 @@ def load(shell: Any) -> None:
     from jax_nbhelp.shell import warm_up
 
     session.show_fixes = classroom.configured_show_fixes(shell)  # c.JaxNbhelp.show_fixes
+    session.fold_traceback = classroom.configured_fold_traceback(shell)
 
     warm_up.start()
     print(LOADED)

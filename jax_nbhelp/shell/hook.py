@@ -14,6 +14,7 @@ from types import TracebackType
 from typing import Any
 
 from jax_nbhelp.core.session import Session
+from jax_nbhelp.shell import traceback_fold
 from jax_nbhelp.shell.cell_frames import CellFiles
 
 _SYNTAX_PATH_ERRORS = (OverflowError, SyntaxError, ValueError, TypeError, MemoryError)
@@ -53,15 +54,21 @@ class ExceptionHook:
         if previous_types and isinstance(value, previous_types):
             previous_handler(etype, value, tb, tb_offset=tb_offset)
             self._reinstall_if_dropped()
+            found = self._diagnose(value) if self.active else None
         else:
+            # The diagnosis first: where a card explains the error, JAX's frames are folded
+            # out of the traceback shown above it (traceback_fold), unless the frontend does.
+            found = self._diagnose(value) if self.active else None
             # If IPython cannot format the user's exception (a broken __str__ or
             # __getattr__), it prints its own fallback: the user's problem, shown the way
             # IPython shows it, and nothing for jax_nbhelp to add.
             with contextlib.suppress(Exception):
-                self._show_like_ipython(value, tb)
+                self._show_like_ipython(value, tb, fold=found is not None and found[0]
+                                        is not None)
         if self.active:
             self._note_raised(tb)
-            self._diagnose(value)
+            if found is not None:
+                self._show(*found)
             self._clear_failed_interpreter()
 
     def _note_raised(self, tb: TracebackType | None) -> None:
@@ -91,11 +98,23 @@ class ExceptionHook:
             self.previous = (tuple(self.shell.custom_exceptions), self.shell.CustomTB)
             self.install()
 
-    def _show_like_ipython(self, value: BaseException, tb: TracebackType | None) -> None:
+    def _show_like_ipython(self, value: BaseException, tb: TracebackType | None,
+                           fold: bool = False) -> None:
         """Exactly what IPython does for an exception nobody claimed (the same text; its
-        cells' frames found to be of no module at once, see cell_frames)."""
+        cells' frames found to be of no module at once, see cell_frames); ``fold``: a card
+        follows, so JAX's frames are folded where nothing else folds them."""
         self.cell_files.enter(value, tb)
-        self._show_traceback(value, tb)
+        self.session.last_traceback = None
+        if not (fold and traceback_fold.should_fold(self.shell, self.session.fold_traceback)):
+            self._show_traceback(value, tb)
+            return
+        from jax_nbhelp.diagnosis.provenance import is_jax_file
+
+        def keep(whole: list[str]) -> None:
+            self.session.last_traceback = whole
+
+        with traceback_fold.folding(self.shell, is_jax_file, keep):
+            self._show_traceback(value, tb)
 
     def _show_traceback(self, value: BaseException, tb: TracebackType | None) -> None:
         shell = self.shell
@@ -109,25 +128,36 @@ class ExceptionHook:
         else:
             shell.showtraceback()
 
-    def _diagnose(self, value: BaseException) -> None:
+    def _diagnose(self, value: BaseException) -> tuple[Any, str | None] | None:
+        """The diagnosis of ``value`` (or None) and what to say of a failure in making it,
+        said after the traceback; None where there is nothing to show or say."""
         if "jax" not in sys.modules and not isinstance(value, ModuleNotFoundError):
-            return  # every error jax_nbhelp knows comes from JAX, or is a missing library
+            return None  # every error jax_nbhelp knows comes from JAX, or a missing library
         try:
             from jax_nbhelp.diagnosis.engine import diagnose
-            from jax_nbhelp.show.display import show
 
             failures = self.session.failures
             failures_before = failures.count
             diagnosis = diagnose(value, self.shell, self.session)
-            if failures.count != failures_before:
-                # an entry that crashed may have been the one that knew this error: say so,
-                # whether or not the general view stands in for it
-                print("jax_nbhelp: a diagnosis failed on this error (see "
-                      "jax_nbhelp.core.session.current().failures); the traceback above is "
-                      "complete.",
-                      file=sys.stderr)
-            if diagnosis is None:
-                return
+            # an entry that crashed may have been the one that knew this error: say so,
+            # whether or not the general view stands in for it
+            said = ("jax_nbhelp: a diagnosis failed on this error (see "
+                    "jax_nbhelp.core.session.current().failures); the traceback above is "
+                    "complete.") if failures.count != failures_before else None
+        except Exception as exc:
+            diagnosis, said = None, (
+                f"jax_nbhelp: the diagnosis failed ({type(exc).__name__}: {exc}); "
+                "the traceback above is IPython's own and complete.")
+        return (diagnosis, said) if diagnosis is not None or said else None
+
+    def _show(self, diagnosis: Any, said: str | None) -> None:
+        if said:
+            print(said, file=sys.stderr)
+        if diagnosis is None:
+            return
+        try:
+            from jax_nbhelp.show.display import show
+
             self.session.last = diagnosis
             show(diagnosis, self.session)
         except Exception as exc:

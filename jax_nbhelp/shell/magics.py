@@ -13,6 +13,7 @@ MAGIC_NAME = "jax_nbhelp"
 USAGE = """\
 %jax_nbhelp            show the last diagnosis
 %jax_nbhelp details    the last diagnosis in full: why, every note, each fix with its safety
+%jax_nbhelp traceback  the last error's whole traceback, JAX's frames included
 %jax_nbhelp fix N      apply fix N of the last diagnosis and report the outcome
 %jax_nbhelp preview N  show exactly what fix N will run
 %jax_nbhelp list       the catalog of errors jax_nbhelp knows
@@ -192,6 +193,14 @@ def jax_nbhelp_magic(line: str) -> None:
         last = current().last
         print(render_diagnosis(presented(last), details=True) if last is not None
               else "jax_nbhelp: no diagnosis yet.\n" + USAGE)
+    elif command == "traceback":
+        whole = current().last_traceback
+        shell = current().running_shell()
+        if whole is None or shell is None:
+            print("jax_nbhelp: no folded traceback yet: the last error's traceback above is "
+                  "IPython's whole one.")
+        else:
+            print(shell.InteractiveTB.stb2text(whole))
     elif command == "fix":
         if not _fixes_hidden(command):
             _apply(args)

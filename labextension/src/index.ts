@@ -4,7 +4,7 @@
  */
 
 import { JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
-import { ICommandPalette } from '@jupyterlab/apputils';
+import { ICommandPalette, ISessionContext } from '@jupyterlab/apputils';
 import { INotebookTracker } from '@jupyterlab/notebook';
 import { IRenderMimeRegistry } from '@jupyterlab/rendermime';
 
@@ -24,6 +24,53 @@ export const CommandIDs = {
 // Ahead of text/html (rank 50), so this card shows instead of the static copy.
 const RANK = 10;
 
+/**
+ * What this page tells each Python kernel it meets: the page folds JAX's frames out of a
+ * traceback itself (renderer.ts), so the kernel leaves IPython's traceback whole
+ * (`jax_nbhelp.shell.traceback_fold`). One environment variable, set silently: nothing of
+ * jax_nbhelp is imported, and a kernel without it is not changed in any way that matters.
+ */
+export const FOLDS_CODE = '__import__("os").environ["JAX_NBHELP_FRONTEND_FOLDS"] = "1"';
+
+/** Say `FOLDS_CODE` to the session's kernel now, and again whenever it (re)starts or changes. */
+export function announceFolding(context: ISessionContext): void {
+  let pending = true;
+  const announce = async (): Promise<void> => {
+    const kernel = context.session?.kernel;
+    if (!kernel) {
+      return;
+    }
+    try {
+      const info = await kernel.info;
+      if (info.language_info.name !== 'python') {
+        return;
+      }
+      kernel.requestExecute({
+        code: FOLDS_CODE,
+        silent: true,
+        store_history: false,
+        allow_stdin: false,
+        stop_on_error: false
+      });
+      pending = false;
+    } catch {
+      // a kernel that went away: the next one is announced when it starts
+    }
+  };
+  context.statusChanged.connect((_, status) => {
+    if (status === 'starting' || status === 'restarting') {
+      pending = true;
+    } else if (status === 'idle' && pending) {
+      void announce();
+    }
+  });
+  context.kernelChanged.connect(() => {
+    pending = true;
+    void context.ready.then(announce);
+  });
+  void context.ready.then(announce);
+}
+
 const plugin: JupyterFrontEndPlugin<void> = {
   id: 'jax-nbhelp:plugin',
   description: "jax_nbhelp's diagnosis card, with Apply to cell.",
@@ -38,6 +85,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
   ) => {
     // the anywidget card draws nothing where this extension shows the native card
     document.body.dataset[NATIVE_CARD] = 'true';
+    // this page folds JAX's frames itself: each notebook's kernel hears so
+    tracker.widgetAdded.connect((_, panel) => announceFolding(panel.sessionContext));
     rendermime.addFactory(
       {
         safe: true,
