@@ -15,7 +15,8 @@ import sys
 from pathlib import Path
 
 README = Path(__file__).resolve().parent.parent / "README.md"
-START = "<!-- everyday example: made by docs/readme_example.py, compared by tests/test_readme.py -->"
+START = ("<!-- everyday example: made by docs/readme_example.py, compared by "
+         "tests/test_readme.py -->")
 END = "<!-- end of the everyday example -->"
 CELLS = ("%load_ext jax_nbhelp", "import jax.numpy as jnp\nx = jnp.zeros(3)", "x[0] = 1.0",
          "%jax_nbhelp fix 1")

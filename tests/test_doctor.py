@@ -297,4 +297,5 @@ def test_alone_it_prints_its_usage_and_exits_2(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=300, check=False)
     assert proc.returncode == 2
     assert "usage: jax_nbhelp" in proc.stderr
-    assert "doctor" in proc.stderr and "%load_ext jax_nbhelp" in proc.stderr
+    assert "doctor" in proc.stderr
+    assert "%load_ext jax_nbhelp" in proc.stderr

@@ -25,19 +25,23 @@ def test_the_batch_of_keys_gets_the_shape_it_asked_for(loaded: Notebook, shape: 
                                                       "Draw once per key with jax.vmap"]
     assert view.recommended == 1
     # the other fix names both shapes, in its line and its outcome
-    assert "(8, 8)" in view.fixes[1].line and "(8,)" in view.fixes[1].line
+    assert "(8, 8)" in view.fixes[1].line
+    assert "(8,)" in view.fixes[1].line
     other = diagnosis.fixes[1].apply()
-    assert other.ok and other.safe is False
+    assert other.ok
+    assert other.safe is False
     assert loaded["out"].shape == (8, 8)
     outcome = outcome_view(diagnosis.fixes[1], other)
     for said in (str(other), outcome.headline + " " + outcome.text, outcome.markdown):
-        assert "Fixed" not in said and "fixed)" not in said, said
+        assert "Fixed" not in said, said
+        assert "fixed)" not in said, said
     assert outcome.kind == "changed"
     assert str(other).startswith("Ran without error: changes what the program computes.")
     assert "`out` has shape (8, 8); the call asked for (8,)" in str(other)
     # the recommended fix gives the (8,) asked for, and is Fixed
     recommended = diagnosis.fixes[0].apply()
-    assert recommended.ok and recommended.safe
+    assert recommended.ok
+    assert recommended.safe
     assert loaded["out"].shape == (8,)
     assert str(recommended).startswith("Fixed:")
 
@@ -79,3 +83,17 @@ def test_a_check_of_jaxs_own_gets_its_card(loaded: Notebook) -> None:
                         "(-jnp.ones(2))\nerr.throw()")
     assert [d["code"] for d in failed.diagnoses] == ["JNH582"]
     assert "computes log, and its result holds a NaN" in failed.diagnoses[0]["explanation"]
+
+
+def test_the_users_failed_check_inside_a_callback_gets_no_card(loaded: Notebook) -> None:
+    loaded.ok("import jax\n" + CHECKED)
+    failed = loaded.run(
+        "def in_callback(token):\n"
+        "    err, _ = checkify.checkify(positive_log)(jnp.float32(-1.0))\n"
+        "    err.throw()\n"
+        "    return token\n"
+        "shape = jax.ShapeDtypeStruct((), jnp.float32)\n"
+        "jax.jit(lambda t: jax.pure_callback(in_callback, shape, t))(jnp.float32(0))"
+        ".block_until_ready()\n")
+    assert failed.error is not None
+    assert failed.diagnoses == []

@@ -108,7 +108,8 @@ def test_second_load_is_a_no_op_and_unload_restores_default(nb: Notebook) -> Non
     before = (nb.shell.custom_exceptions, nb.shell.CustomTB)
     loaded = nb.ok("%load_ext jax_nbhelp")
     # one line says it is on, what it does, and how to turn it off
-    assert loaded.stdout.count("\n") == 1 and "%unload_ext jax_nbhelp" in loaded.stdout
+    assert loaded.stdout.count("\n") == 1
+    assert "%unload_ext jax_nbhelp" in loaded.stdout
     assert nb.ok("%load_ext jax_nbhelp").stdout.startswith("The jax_nbhelp extension is "
                                                           "already loaded")
     installed = nb.shell.CustomTB

@@ -13,7 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def _example():
     spec = importlib.util.spec_from_file_location("readme_example",
                                                   ROOT / "docs" / "readme_example.py")
-    assert spec is not None and spec.loader is not None
+    assert spec is not None
+    assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

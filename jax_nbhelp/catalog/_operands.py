@@ -166,8 +166,8 @@ def entered_values(ctx: ErrorContext, operation: Operation) -> Operation:
             value = describe(operand.text, frame.f_locals[name])
             if not value.is_array:
                 return operation
-            if value.kind == "tracer":  # traced by JAX's own jit of the function: the
-                # user's value had this shape and dtype, concretely
+            if value.kind == "tracer" and value.shape is not None:  # traced by JAX's own
+                # jit of the function: the user's value had this shape and dtype, concretely
                 value = Value(value.text, "array", f"{value.dtype}{shape_text(value.shape)}",
                               value.shape, value.dtype, value.weak)
             operand = Operand(operand.text, value, node=operand.node)
@@ -193,4 +193,5 @@ def listed(operands: tuple[Operand, ...] | list[Operand]) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
-__all__ = ["Operand", "Operation", "entered_values", "listed", "operations", "shape_text", "with_shapes"]
+__all__ = ["Operand", "Operation", "entered_values", "listed", "operations", "shape_text",
+           "with_shapes"]

@@ -100,7 +100,7 @@ def diagnose(exc: BaseException, shell: Any = None,
         return _outside_jax(exc, shell, session)
     ctx = build_context(exc, shell, session)
     inside = _inside_callback(ctx)
-    if inside is not None and not inside[2]:
+    if inside is not None and (not inside[2] or any(map(_users_check_text, inside[1]))):
         return None  # a user's own error inside a callback: its text may sound like JAX's
     found = matching(ctx) or (_diagnose_inside(ctx, *inside[:2]) if inside else [])
     if found:
@@ -146,6 +146,14 @@ def _general(ctx: ErrorContext) -> Diagnosis | None:
     except Exception:
         ctx.session.failures.record("the general view (JNH000)")
         return None
+
+
+def _users_check_text(link: Link) -> bool:
+    """A failed ``checkify.check`` of the user's, as a callback's text carries it: raised at
+    checkify's ``check_impl`` with the mark checkify gives a user's check's message."""
+    last = link.frames[-1] if link.frames else None
+    return (last is not None and last.function == "check_impl" and "checkify" in last.filename
+            and link.message.rstrip().endswith("(`check` failed)"))
 
 
 def _inside_callback(ctx: ErrorContext) -> tuple[int, tuple[Link, ...], bool] | None:

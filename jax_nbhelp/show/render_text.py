@@ -61,7 +61,7 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
         tail += ["", _wrap(view.hints_line)]
     if not view.fixes:  # the fixes' heading says where the rest is
         tail.append(view.text_details_line)
-    lines = head + ([""] + places if places else [])
+    lines = head + (["", *places] if places else [])
     used = sum(part.count("\n") + 1 for part in lines + tail)
     for number, note in enumerate(diagnosis.notes):
         shown = ([""] if number == 0 else []) + [_wrap("Note: " + note)]

@@ -247,7 +247,8 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
 
     def transform(source: str) -> str:
         lines = source.split("\n")
-        if not 0 < found.lineno == found.end_lineno <= len(lines):
+        end = found.end_lineno or 0
+        if not 0 < found.lineno == end <= len(lines):
             raise CannotRewrite("the conditional expression spans lines")
         line = lines[found.lineno - 1].encode()
         if line[found.col_offset:found.end_col_offset].decode() != before:
