@@ -24,6 +24,7 @@ __all__ = [
     "__version__",
     "diagnose",
     "last",
+    "last_checkup",
     "last_result",
     "load_ipython_extension",
     "unload_ipython_extension",
@@ -54,6 +55,15 @@ def last() -> Diagnosis | None:
     from jax_nbhelp.core.session import current
 
     return current().last
+
+
+def last_checkup() -> Any:
+    """The last kernel checkup (``%%jax_nbhelp check``): ``.kernels``, ``.checks``,
+    ``.findings`` (each with ``.kind``, ``.kernel``, ``.location``, ``.message``), ``.clean``;
+    None before the first."""
+    from jax_nbhelp.core.session import current
+
+    return current().last_checkup
 
 
 def last_result() -> FixResult | None:

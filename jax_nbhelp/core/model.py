@@ -467,3 +467,28 @@ class Diagnosis:
             "check": self.check.to_json() if self.check is not None else None,
             "binding": self.binding.to_json() if self.binding is not None else None,
         }
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the kernel checkup (``%%jax_nbhelp check``) found in one kernel."""
+
+    kind: Literal["race", "uninitialized", "out_of_bounds", "order"]
+    kernel: str  # the kernel function's name
+    location: Location | None  # the line in the user's kernel (or its pallas_call)
+    message: str
+
+
+@dataclass(frozen=True)
+class Checkup:
+    """A kernel checkup: the kernels the cell built, the checks that ran, what they found."""
+
+    kernels: tuple[str, ...]
+    checks: tuple[str, ...]  # "race", "uninitialized", "out_of_bounds", "order"
+    findings: tuple[Finding, ...]
+    not_run: tuple[str, ...] = ()  # checks this JAX's interpreter lacks: never "clean"
+    note: str | None = None  # why nothing was checked, where that is so
+
+    @property
+    def clean(self) -> bool:
+        return bool(self.kernels) and not self.findings and not self.not_run

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from jax_nbhelp.core.model import CellEdit, CellRun, Diagnosis, Fix, FixResult
+    from jax_nbhelp.core.model import CellEdit, CellRun, Checkup, Diagnosis, Fix, FixResult
 
 
 @dataclass(frozen=True)
@@ -152,6 +152,8 @@ class Session:
     # read at load; shell/traceback_fold.py), and the whole last one (%jax_nbhelp traceback)
     fold_traceback: bool = True
     last_traceback: list[str] | None = None
+    # the last kernel checkup (%%jax_nbhelp check; jax_nbhelp.last_checkup())
+    last_checkup: Checkup | None = None
     # the newest diagnosis shown and fix result (jax_nbhelp.last(), %jax_nbhelp show)
     last: Diagnosis | None = None
     last_result: FixResult | None = None

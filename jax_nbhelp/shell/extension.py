@@ -6,10 +6,10 @@ from typing import Any
 
 from jax_nbhelp.core import session as sessions
 from jax_nbhelp.shell.hook import ExceptionHook
-from jax_nbhelp.shell.magics import MAGIC_NAME, jax_nbhelp_magic
+from jax_nbhelp.shell.magics import MAGIC_NAME, checkup_cell, jax_nbhelp_magic
 
 # One hook per shell; a second load is a no-op.
-_HOOKS: dict[int, tuple[ExceptionHook, Any, sessions.Session]] = {}
+_HOOKS: dict[int, tuple[ExceptionHook, Any, Any, sessions.Session]] = {}
 
 
 # What `%load_ext jax_nbhelp` says: that it is on, what it does, and how to turn it off.
@@ -24,9 +24,11 @@ def load(shell: Any) -> None:
     hook = ExceptionHook(shell, session)
     line_magics = shell.magics_manager.magics["line"]
     previous_magic = line_magics.get(MAGIC_NAME)
+    previous_cell = shell.magics_manager.magics["cell"].get(MAGIC_NAME)
     hook.install()
     shell.register_magic_function(jax_nbhelp_magic, magic_kind="line", magic_name=MAGIC_NAME)
-    _HOOKS[id(shell)] = (hook, previous_magic, session)
+    shell.register_magic_function(checkup_cell, magic_kind="cell", magic_name=MAGIC_NAME)
+    _HOOKS[id(shell)] = (hook, previous_magic, previous_cell, session)
     from jax_nbhelp.core import classroom
     from jax_nbhelp.shell import warm_up
 
@@ -41,13 +43,14 @@ def unload(shell: Any) -> None:
     entry = _HOOKS.pop(id(shell), None)
     if entry is None:
         return
-    hook, previous_magic, session = entry
+    hook, previous_magic, previous_cell, session = entry
     hook.uninstall()
-    line_magics = shell.magics_manager.magics["line"]
-    if previous_magic is None:
-        line_magics.pop(MAGIC_NAME, None)
-    else:
-        line_magics[MAGIC_NAME] = previous_magic
+    for kind, previous in (("line", previous_magic), ("cell", previous_cell)):
+        magics = shell.magics_manager.magics[kind]
+        if previous is None:
+            magics.pop(MAGIC_NAME, None)
+        else:
+            magics[MAGIC_NAME] = previous
     if sessions.current() is session:
         from jax_nbhelp.jaxapi import interpret_modes
 

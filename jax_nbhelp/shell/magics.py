@@ -14,6 +14,9 @@ USAGE = """\
 %jax_nbhelp            show the last diagnosis
 %jax_nbhelp details    the last diagnosis in full: why, every note, each fix with its safety
 %jax_nbhelp traceback  the last error's whole traceback, JAX's frames included
+%%jax_nbhelp check     run the cell's Pallas TPU kernels in the TPU interpreter with its
+                       checks: races, uninitialized and out-of-bounds reads, order
+                       dependence (%jax_nbhelp check: the cell run before this one)
 %jax_nbhelp fix N      apply fix N of the last diagnosis and report the outcome
 %jax_nbhelp preview N  show exactly what fix N will run
 %jax_nbhelp list       the catalog of errors jax_nbhelp knows
@@ -193,6 +196,13 @@ def jax_nbhelp_magic(line: str) -> None:
         last = current().last
         print(render_diagnosis(presented(last), details=True) if last is not None
               else "jax_nbhelp: no diagnosis yet.\n" + USAGE)
+    elif command == "check":
+        shell = current().running_shell()
+        history = shell.user_ns.get("In", []) if shell is not None else []
+        if len(history) < 2 or not str(history[-2]).strip():
+            print("jax_nbhelp: no cell to check yet; put %%jax_nbhelp check on a cell.")
+        else:
+            checkup_cell("check", str(history[-2]))
     elif command == "traceback":
         whole = current().last_traceback
         shell = current().running_shell()
@@ -225,3 +235,24 @@ def jax_nbhelp_magic(line: str) -> None:
         print(f"jax_nbhelp: unknown command {command!r}.\n{USAGE}")
 
 
+
+
+def checkup_cell(line: str, cell: str) -> None:
+    """``%%jax_nbhelp check``: the kernel checkup of this cell (shell/kernel_checkup.py)."""
+    __tracebackhide__ = True  # an error of the cell shows the cell's frames
+    if line.split()[:1] != ["check"]:
+        print(f"jax_nbhelp: the cell magic knows `%%jax_nbhelp check`, not {line!r}.")
+        return
+    from jax_nbhelp.shell import kernel_checkup
+    from jax_nbhelp.show.display import show
+
+    session = current()
+    shell = session.running_shell()
+    checkup = kernel_checkup.check(shell, cell, session)
+    if not checkup.findings:
+        print(kernel_checkup.clean_line(checkup))
+        return
+    for finding in checkup.findings:
+        diagnosis = kernel_checkup.as_diagnosis(finding)
+        session.last = diagnosis
+        show(diagnosis, session)

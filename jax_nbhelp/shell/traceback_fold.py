@@ -84,6 +84,11 @@ def fold(entries: Sequence[str], inside_jax: Callable[[str], bool]) -> list[str]
                             if not _HIDDEN.match(_ANSI.sub("", entries[i]).lstrip("\n"))), None)
         run = [i for i in range(index, end) if i != raising]
         count = sum(kinds[i][1] for i in run)
+        if not any(not _HIDDEN.match(_ANSI.sub("", entries[i]).lstrip("\n")) for i in run):
+            # only IPython's "skipping hidden" lines: whose frames they are is not known
+            out += [entries[i] for i in range(index, end)]
+            index = end
+            continue
         if count:
             out.append(folded_line(count))
         if raising is not None:

@@ -151,7 +151,8 @@ def details_html(diagnosis: Diagnosis, view: CardView | None = None) -> str:
 def outcome_html(outcome: OutcomeView, *, traceback: str | None = None) -> str:
     """The end of the card: fixed (and how long it took) or not, with the new error.
     A static copy cannot write the notebook: it gives the fixed cells to copy."""
-    css = {"fixed": "jnh-ok", "repeated": "jnh-ok jnh-repeated"}.get(outcome.kind, "jnh-fail")
+    css = {"fixed": "jnh-ok", "repeated": "jnh-ok jnh-repeated",
+           "changed": "jnh-ok jnh-repeated"}.get(outcome.kind, "jnh-fail")
     box = f"<strong>{esc(outcome.headline)}</strong> {esc(outcome.text)}"
     if outcome.error is not None:
         box += f'<div class="jnh-error">{esc(outcome.error)}</div>'

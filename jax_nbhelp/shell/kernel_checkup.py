@@ -1,0 +1,398 @@
+"""The kernel checkup, ``%%jax_nbhelp check``: a cell's Pallas TPU kernels run in JAX's TPU
+interpreter with its checks on, to find the bugs that raise nothing on a chip.
+
+The cell runs several times, each time from the namespace it started with, every kernel built
+during the run interpreted (``pltpu.force_tpu_interpret_mode``):
+
+- with uninitialized memory filled with zeros, twice (the second run says whether the cell
+  is deterministic at all), and with the parallel grid dimensions run in other orders
+  (``random_seed`` 1 and 2);
+- last, the run that stays: uninitialized memory filled with NaN, race detection on, and
+  reads out of bounds raising. Its output is shown and its namespace is kept, as if the cell
+  had run once in TPU interpret mode.
+
+Findings (``Finding.kind``):
+
+- ``race``: the interpreter reported a race (its "RACE DETECTED" report, with the kernel line
+  of each access where it has one; the report itself is not printed);
+- ``uninitialized``: a result holds NaN in the NaN-filled run where the zero-filled run has
+  none: the kernel read memory it never wrote;
+- ``order``: the zero-filled run gives the same results twice, and another order of the
+  parallel dimensions gives other ones: a "parallel" dimension carries state;
+- ``out_of_bounds``: the interpreter raised for a read past a buffer's end; the error and its
+  card are IPython's and jax_nbhelp's as for any error, and the checkup names it too.
+
+Only the results bound by the cell (names whose value is an array) are compared. Which
+checks the installed JAX's interpreter has is probed (``InterpretParams``'s fields); a check
+it lacks is listed as not run, never reported clean. ``jax_nbhelp.last_checkup()`` returns
+the last checkup.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import copy
+import dataclasses
+import inspect
+import io
+import re
+import sys
+import textwrap
+from collections.abc import Iterator
+from typing import Any
+
+from jax_nbhelp.core.model import Checkup, Diagnosis, Finding, Location
+from jax_nbhelp.core.session import Session
+
+# the checks, in the order a report lists them, and the interpreter's field each needs
+CHECKS = (("race", "detect_races"), ("uninitialized", "uninitialized_memory"),
+          ("out_of_bounds", "out_of_bounds_reads"), ("order", "random_seed"))
+_RACE = re.compile(r"RACE DETECTED\n(?P<report>(?:[ \t]+.*\n?)*)")
+# "read of ('vmem', 103, 0, 0)[()] from 0, 0, <file>:45:17 (dma_kernel)"
+_ACCESS = re.compile(r"(?P<what>read|write) of .*?(?P<file>[^\s,]+?):(?P<line>\d+)(?::\d+)? "
+                     r"\((?P<function>[^)]*)\)")
+
+CODES = {"race": "JNH641", "uninitialized": "JNH642", "out_of_bounds": "JNH643",
+         "order": "JNH644"}
+TITLES = {
+    "race": "A race between two accesses of one buffer in a Pallas kernel",
+    "uninitialized": "A Pallas kernel read memory it never wrote",
+    "out_of_bounds": "A Pallas kernel read past the end of a buffer",
+    "order": "A Pallas kernel's results depend on the order of a parallel dimension",
+}
+WHY = {
+    "race": ("The interpreter follows which core or DMA wrote and read each buffer and in "
+             "what order they were guaranteed to happen (a .wait(), a barrier). Two accesses "
+             "with no such order, one of them a write, race: on a TPU either may come first, "
+             "so the result can change from run to run or from chip to chip."),
+    "uninitialized": ("On a TPU an output or scratch buffer starts with whatever the memory "
+                      "held. The interpreter filled it with NaN in one run and with zeros in "
+                      "another: a result that is NaN only in the first read memory the kernel "
+                      "never wrote, which on the chip gives numbers that are wrong, or right "
+                      "by chance."),
+    "out_of_bounds": ("A TPU does not check the bounds of a read: a slice past the end reads "
+                      "whatever lies there. The interpreter checks, and raised."),
+    "order": ("A grid dimension marked \"parallel\" may run its steps in any order, or split "
+              "them between cores. The interpreter ran it in other orders and the results "
+              "changed: a step reads state another step left (an accumulator in the output, "
+              "a scratch buffer), which needs the dimension to be \"arbitrary\"."),
+}
+WAY_OUT = {
+    "race": ("Order the accesses: .wait() on the copy before reading its destination, a "
+             "barrier (or a semaphore) between cores that write one buffer, or a buffer per "
+             "core."),
+    "uninitialized": ("Initialise it on the first grid step before accumulating: "
+                      "`@pl.when(pl.program_id(0) == 0)` on a function that writes zeros "
+                      "(or the first value) into it."),
+    "out_of_bounds": "Bound the slice: its start plus its size must stay within the buffer.",
+    "order": ("Mark the dimension that carries state \"arbitrary\" "
+              "(`dimension_semantics=(\"arbitrary\", ...)` in the kernel's compiler params)."),
+}
+
+
+def available() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The checks the installed JAX's TPU interpreter can make, and those it cannot."""
+    try:
+        from jax.experimental.pallas import tpu as pltpu
+    except Exception:
+        return (), tuple(kind for kind, _ in CHECKS)
+    params = getattr(pltpu, "InterpretParams", None)
+    fields = ({field.name for field in dataclasses.fields(params)}
+              if params is not None and dataclasses.is_dataclass(params) else set())
+    if getattr(pltpu, "force_tpu_interpret_mode", None) is None:
+        fields = set()
+    have = tuple(kind for kind, field in CHECKS if field in fields)
+    return have, tuple(kind for kind, _ in CHECKS if kind not in have)
+
+
+@dataclasses.dataclass
+class _Kernel:
+    """A kernel the cell built, as ``pallas_call`` saw it."""
+
+    name: str
+    function: Any
+    filename: str  # where the pallas_call(...) line is
+    lineno: int
+
+
+@dataclasses.dataclass
+class _Run:
+    results: dict[str, Any]
+    printed: str
+    error: BaseException | None = None
+
+
+class _Recorder:
+    """Wraps ``pl.pallas_call`` while the cell runs, to name the kernels it builds."""
+
+    def __init__(self) -> None:
+        self.kernels: list[_Kernel] = []
+
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[None]:
+        from jax.experimental import pallas as pl
+
+        original = pl.pallas_call
+
+        def pallas_call(kernel: Any, *args: Any, **kwargs: Any) -> Any:
+            caller = sys._getframe(1)
+            name = getattr(kernel, "__name__", type(kernel).__name__)
+            if not any(k.function is kernel for k in self.kernels):
+                self.kernels.append(_Kernel(name, kernel, caller.f_code.co_filename,
+                                            caller.f_lineno))
+            return original(kernel, *args, **kwargs)
+
+        pl.pallas_call = pallas_call
+        try:
+            yield
+        finally:
+            pl.pallas_call = original
+
+
+def _arrays(namespace: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
+    """The arrays the cell bound (new names, or names it bound to another object), as NumPy."""
+    import numpy as np
+
+    found: dict[str, Any] = {}
+    for name, value in namespace.items():
+        if name.startswith("_") or before.get(name, _MISSING) is value:
+            continue
+        if type(value).__module__.startswith(("jax", "jaxlib")) and hasattr(value, "shape"):
+            with contextlib.suppress(Exception):
+                found[name] = np.asarray(value)
+    return found
+
+
+_MISSING = object()
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    import numpy as np
+
+    return a.keys() == b.keys() and all(
+        a[k].shape == b[k].shape and np.array_equal(a[k], b[k], equal_nan=True) for k in a)
+
+
+def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _Recorder,
+         keep: bool) -> _Run:
+    """One run of the cell's code from ``before``, every kernel built in it interpreted with
+    ``params``; printed output captured. ``keep``: the run that stays (errors propagate)."""
+    __tracebackhide__ = True  # IPython shows the cell's frames, not the checkup's
+    import jax
+    from jax.experimental.pallas import tpu as pltpu
+
+    namespace = shell.user_ns
+    namespace.clear()
+    # each run starts from the namespace the cell started with: a list, dict or set it
+    # changes in place is a copy in every run but the kept one
+    namespace.update(before if keep else {
+        name: copy.copy(value) if type(value) in (list, dict, set) else value
+        for name, value in before.items()})
+    printed = io.StringIO()
+    error: BaseException | None = None
+    try:
+        with contextlib.redirect_stdout(printed), recorder.watching(), _quiet(not keep), \
+                pltpu.force_tpu_interpret_mode(params):
+            exec(code, namespace)
+            jax.effects_barrier()  # type: ignore[no-untyped-call]
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            pltpu.reset_tpu_interpret_mode_state()  # type: ignore[no-untyped-call]
+        if keep:
+            raise
+        error = exc
+    return _Run(_arrays(namespace, before), printed.getvalue(), error)
+
+
+@contextlib.contextmanager
+def _quiet(quiet: bool) -> Iterator[None]:
+    """A run whose output nobody sees: JAX's log of a failed callback ("jax.io_callback
+    failed", with the interpreter's error) stays out of the notebook, as its prints do."""
+    import logging
+
+    logger = logging.getLogger("jax._src.callback")
+    disabled = logger.disabled
+    logger.disabled = disabled or quiet
+    try:
+        with contextlib.redirect_stderr(io.StringIO()) if quiet else contextlib.nullcontext():
+            yield
+    finally:
+        logger.disabled = disabled
+
+
+def _location(shell: Any, filename: str, lineno: int, function: str = "") -> Location | None:
+    from jax_nbhelp.diagnosis.sources import locate
+
+    with contextlib.suppress(Exception):
+        return locate(filename, lineno, function, shell)
+    return None
+
+
+def _kernel_line(shell: Any, kernel: _Kernel, find: type[ast.AST] | None) -> Location | None:
+    """The line of ``kernel``'s body that matters (the first ``find`` node: an accumulation
+    into a ref), else its ``def`` line."""
+    code = getattr(kernel.function, "__code__", None)
+    if code is None:
+        return _location(shell, kernel.filename, kernel.lineno)
+    lineno = code.co_firstlineno
+    if find is not None:
+        with contextlib.suppress(Exception):
+            lines, start = inspect.getsourcelines(kernel.function)
+            tree = ast.parse(textwrap.dedent("".join(lines)))
+            node = next((n for n in ast.walk(tree) if isinstance(n, find)
+                         and isinstance(getattr(n, "target", None), ast.Subscript)), None)
+            if node is not None:
+                lineno = start + getattr(node, "lineno", 1) - 1
+    return _location(shell, code.co_filename, lineno, kernel.name)
+
+
+def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
+    findings = []
+    for found in _RACE.finditer(printed):
+        accesses = [access for access in _ACCESS.finditer(found["report"])
+                    if "jax/_src" not in access["file"]]
+        # the read is the access that came too early (a DMA's destination read before its
+        # .wait()); between two writes, the first reported
+        first = next((a for a in accesses if a["what"] == "read"),
+                     accesses[0] if accesses else None)
+        location = (_location(shell, first["file"], int(first["line"]), first["function"])
+                    if first is not None else None)
+        kernel = next((k.name for k in kernels if first is not None
+                       and k.name == first["function"]), kernels[0].name if kernels else "?")
+        places = [_location(shell, a["file"], int(a["line"]), a["function"]) for a in accesses]
+        what = " and ".join(f"a {a['what']} at {place.label}" if place is not None
+                            else f"a {a['what']}" for a, place in zip(accesses, places,
+                                                                      strict=True))
+        findings.append(Finding(
+            "race", kernel, location,
+            (what or "two accesses of one buffer") + " with no order between them"))
+        break  # one report stands for the run: the first race found
+    return findings
+
+
+def check(shell: Any, source: str, session: Session) -> Checkup:
+    """Run ``source`` as the checkup does and return what it found; the namespace is left as
+    the last (kept) run left it. An error of that run propagates, after the checkup is kept."""
+    __tracebackhide__ = True
+    have, lacking = available()
+    if not have:
+        checkup = Checkup(kernels=(), checks=(), findings=(), not_run=lacking,
+                          note="this JAX has no TPU interpreter with checks")
+        session.last_checkup = checkup
+        return checkup
+    from jax.experimental.pallas import tpu as pltpu
+
+    # compiled as the cell's own code, its lines where the cell shows them (the magic's line
+    # first), so a traceback and a finding name "In [n], line k" as for any cell
+    placed = "\n" + shell.transform_cell(source)
+    # IPython counts the running cell before it runs it
+    number = max(int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
+    code = compile(placed, shell.compile.cache(placed, number), "exec")
+    before = dict(shell.user_ns)
+    recorder = _Recorder()
+    fields = {field.name for field in dataclasses.fields(pltpu.InterpretParams)}
+
+    def params(**wanted: Any) -> Any:
+        return pltpu.InterpretParams(**{k: v for k, v in wanted.items() if k in fields})
+
+    zero = [_run(shell, code, before, params(uninitialized_memory="zero", random_seed=0),
+                 recorder, keep=False) for _ in range(2)]
+    orders = ([_run(shell, code, before, params(uninitialized_memory="zero", random_seed=seed),
+                    recorder, keep=False) for seed in (1, 2)] if "order" in have else [])
+    findings: list[Finding] = []
+    kept_error: BaseException | None = None
+    printed = io.StringIO()
+    try:
+        kept = _run(shell, code, before,
+                    params(uninitialized_memory="nan", detect_races=True,
+                           out_of_bounds_reads="raise", random_seed=0), recorder, keep=True)
+    except Exception as exc:
+        kept_error, kept = exc, _Run({}, "")
+    # what the kept run printed, less the interpreter's race reports (the card says them)
+    printed.write(_RACE.sub("", kept.printed))
+    if printed.getvalue().strip():
+        sys.stdout.write(printed.getvalue())
+    kernels = recorder.kernels
+    names = tuple(dict.fromkeys(k.name for k in kernels))
+    if "race" in have:
+        findings += _races(shell, kept.printed + "".join(r.printed for r in zero), kernels)
+    raced = {finding.kernel for finding in findings}
+    if "uninitialized" in have and kept_error is None and zero[0].error is None:
+        import numpy as np
+
+        bad = [name for name, value in kept.results.items()
+               if value.dtype.kind in "fc" and name in zero[0].results
+               and np.isnan(value).any() and not np.isnan(zero[0].results[name]).any()]
+        # a read that raced its write also reads the NaN fill: the race says it already
+        if bad and kernels and kernels[0].name not in raced:
+            findings.append(Finding(
+                "uninitialized", kernels[0].name,
+                _kernel_line(shell, kernels[0], ast.AugAssign),
+                f"{', '.join(f'`{name}`' for name in bad)} holds NaN when the memory the "
+                "kernel was given starts as NaN, and none when it starts as zeros"))
+    deterministic = all(r.error is None for r in zero) and _same(zero[0].results,
+                                                                 zero[1].results)
+    if orders and deterministic and any(r.error is None and not _same(r.results,
+                                                                      zero[0].results)
+                                        for r in orders) and kernels:
+        changed = sorted(name for r in orders for name in r.results
+                         if name in zero[0].results and not _same(
+                             {name: r.results[name]}, {name: zero[0].results[name]}))
+        kernel = kernels[0]
+        findings.append(Finding(
+            "order", kernel.name, _location(shell, kernel.filename, kernel.lineno),
+            f"{', '.join(f'`{name}`' for name in dict.fromkeys(changed))} changed when the "
+            "parallel grid dimensions ran in another order"))
+    if kept_error is not None and "Out-of-bounds" in _chain_text(kept_error):
+        findings.append(Finding("out_of_bounds", kernels[0].name if kernels else "?", None,
+                                _first_line(_chain_text(kept_error), "Out-of-bounds")))
+    checkup = Checkup(kernels=names, checks=have, findings=tuple(findings), not_run=lacking,
+                      note=None if kernels else
+                      "no Pallas kernel was built while the cell ran (a kernel built in an "
+                      "earlier cell keeps its own mode: check the cell that builds it)")
+    session.last_checkup = checkup
+    if kept_error is not None:
+        raise kept_error
+    return checkup
+
+
+def _chain_text(exc: BaseException) -> str:
+    parts: list[str] = []
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen and len(seen) < 16:
+        seen.add(id(current))
+        with contextlib.suppress(Exception):
+            parts.append(str(current))
+        current = current.__cause__ or current.__context__
+    return "\n".join(parts)
+
+
+def _first_line(text: str, mark: str) -> str:
+    line = next((line for line in text.splitlines() if mark in line), mark)
+    return line.strip()[:300]
+
+
+def as_diagnosis(finding: Finding) -> Diagnosis:
+    """A finding as a card: what was found, where, what it does on a chip, the way out."""
+    where = f" at {finding.location.label}" if finding.location is not None else ""
+    explanation = (f"The checkup found {TITLES[finding.kind][0].lower()}"
+                   f"{TITLES[finding.kind][1:]} (kernel {finding.kernel}{where}): "
+                   f"{finding.message}.")
+    return Diagnosis(code=CODES[finding.kind], name=f"checkup_{finding.kind}",
+                     title=TITLES[finding.kind], explanation=explanation, why=WHY[finding.kind],
+                     error=f"found by %%jax_nbhelp check: {finding.kind}",
+                     location=finding.location, notes=(WAY_OUT[finding.kind],),
+                     concerns_kernel=True)
+
+
+def clean_line(checkup: Checkup) -> str:
+    """What a checkup that found nothing says: which checks ran on which kernels."""
+    if checkup.note and not checkup.kernels:
+        return f"jax_nbhelp checkup: nothing checked: {checkup.note}."
+    ran = ", ".join(checkup.checks)
+    lacking = (f"; not run (this JAX's interpreter lacks them): {', '.join(checkup.not_run)}"
+               if checkup.not_run else "")
+    return (f"jax_nbhelp checkup: {ran} checked on {', '.join(checkup.kernels)}: nothing "
+            f"found{lacking}.")

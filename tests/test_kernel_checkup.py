@@ -1,0 +1,131 @@
+"""The kernel checkup, ``%%jax_nbhelp check``, on real Pallas TPU kernels in JAX's TPU
+interpreter on a CPU: each seeded bug is found, of the right kind, at the right line; its
+corrected twin is reported clean; the namespace afterwards is one run's."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Notebook
+
+from jax_nbhelp.shell.kernel_checkup import available
+
+pytestmark = pytest.mark.skipif("race" not in available()[0],
+                                reason="this JAX's TPU interpreter has no race detection")
+
+IMPORTS = ("import jax, jax.numpy as jnp\nfrom jax.experimental import pallas as pl\n"
+           "from jax.experimental.pallas import tpu as pltpu\n"
+           "x = jnp.arange(32 * 128, dtype=jnp.float32).reshape(32, 128)\n"
+           "y = jnp.ones((8, 128))")
+ACCUMULATE = '''\
+def total_kernel(x_ref, o_ref):
+{init}    o_ref[...] += x_ref[...]
+
+def total(x):
+    return pl.pallas_call(
+        total_kernel, grid=(4,), in_specs=[pl.BlockSpec((8, 128), lambda i: (i, 0))],
+        out_specs=pl.BlockSpec((8, 128), lambda i: (0, 0)),
+        out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("{semantics}",)))(x)'''
+INIT = ("    @pl.when(pl.program_id(0) == 0)\n    def _():\n"
+        "        o_ref[...] = jnp.zeros_like(o_ref)\n")
+SCRATCH = '''\
+def scaled_kernel(x_ref, o_ref, acc):
+{init}    acc[...] = acc[...] + x_ref[...]
+    o_ref[...] = acc[...] * 2
+
+def scaled(y):
+    return pl.pallas_call(scaled_kernel, out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),
+                          scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32)])(y)'''
+DMA = '''\
+def copied_kernel(x_hbm, o_ref, buf, sem):
+    copy = pltpu.make_async_copy(x_hbm, buf, sem)
+    copy.start()
+{first}
+{second}
+
+def copied(y):
+    return pl.pallas_call(copied_kernel, in_specs=[pl.BlockSpec(memory_space=pl.ANY)],
+                          out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32),
+                          scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32),
+                                          pltpu.SemaphoreType.DMA(())])(y)'''
+READ, WAIT = "    o_ref[...] = buf[...] + 1", "    copy.wait()"
+WINDOW = '''\
+def window_kernel(x_ref, o_ref):
+    i = pl.program_id(0)
+    o_ref[...] = x_ref[pl.ds(i * 8 + {offset}, 8), :]
+
+def window(x):
+    return pl.pallas_call(window_kernel, grid=(4,),
+                          out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)),
+                          out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32))(x)'''
+
+
+def _check(loaded: Notebook, definitions: str, cell: str):
+    loaded.ok(IMPORTS)
+    loaded.ok(definitions)
+    out = loaded.run("%%jax_nbhelp check\n" + cell)
+    import jax_nbhelp
+
+    return out, jax_nbhelp.last_checkup()
+
+
+def _line_of(source: str, text: str) -> int:
+    return next(n for n, line in enumerate(source.splitlines(), 1) if text in line)
+
+
+@pytest.mark.parametrize(("definitions", "cell", "kind", "marker"), [
+    (ACCUMULATE.format(init="", semantics="arbitrary"), "out = total(x)", "uninitialized",
+     "o_ref[...] += x_ref[...]"),
+    (SCRATCH.format(init=""), "out = scaled(y)", "uninitialized", "acc[...] = acc[...]"),
+    (ACCUMULATE.format(init=INIT, semantics="parallel"), "out = total(x)", "order",
+     "return pl.pallas_call("),
+    (DMA.format(first=READ, second=WAIT), "out = copied(y)", "race", READ.strip()),
+], ids=["output-accumulator", "scratch", "parallel-carry", "dma-read-before-wait"])
+def test_a_seeded_bug_is_found_at_its_line(loaded: Notebook, definitions: str, cell: str,
+                                           kind: str, marker: str) -> None:
+    out, checkup = _check(loaded, definitions, cell)
+    assert out.error is None, out.stdout + out.stderr
+    assert [finding.kind for finding in checkup.findings] == [kind]
+    finding = checkup.findings[0]
+    assert finding.location is not None
+    assert finding.location.cell == 4  # the cell that defined the kernel (In [4])
+    if kind != "uninitialized" or "scaled" not in cell:
+        assert finding.location.lineno == _line_of(definitions, marker), finding
+    assert [d["code"] for d in out.diagnoses] == [
+        {"race": "JNH641", "uninitialized": "JNH642", "order": "JNH644"}[kind]]
+    assert "RACE DETECTED" not in out.stdout  # the interpreter's report is the card's
+
+
+@pytest.mark.parametrize(("definitions", "cell"), [
+    (ACCUMULATE.format(init=INIT, semantics="arbitrary"), "out = total(x)"),
+    (SCRATCH.format(init="    acc[...] = jnp.zeros_like(acc)\n"), "out = scaled(y)"),
+    (DMA.format(first=WAIT, second=READ), "out = copied(y)"),
+    (WINDOW.format(offset=0), "out = window(x)"),
+], ids=["output-accumulator", "scratch", "dma", "window"])
+def test_the_corrected_twin_is_clean(loaded: Notebook, definitions: str, cell: str) -> None:
+    out, checkup = _check(loaded, definitions, cell)
+    assert out.error is None, out.stdout + out.stderr
+    assert checkup.findings == ()
+    assert checkup.clean
+    assert "nothing found" in out.stdout
+    assert out.diagnoses == []
+
+
+def test_a_read_past_the_end_raises_and_is_found(loaded: Notebook) -> None:
+    out, checkup = _check(loaded, WINDOW.format(offset=4), "out = window(x)")
+    assert type(out.error).__name__ == "JaxRuntimeError"
+    assert [finding.kind for finding in checkup.findings] == ["out_of_bounds"]
+    assert [d["code"] for d in out.diagnoses] == ["JNH211"]  # the error's own card, its line
+    assert out.diagnoses[0]["location"]["line"].strip().startswith("o_ref[...] = x_ref[pl.ds(")
+
+
+def test_the_namespace_is_one_runs(loaded: Notebook) -> None:
+    loaded.ok("calls = []\ncount = 0")
+    out, checkup = _check(loaded, ACCUMULATE.format(init=INIT, semantics="arbitrary"),
+                          "calls.append(1)\ncount += 1\nout = total(x)\nprint('ran')")
+    assert out.error is None
+    assert loaded["calls"] == [1]
+    assert loaded["count"] == 1
+    assert out.stdout.count("ran") == 1
+    assert float(loaded["out"][0, 0]) == float(loaded["x"][0::8, 0].sum())
+    assert checkup.kernels == ("total_kernel",)
