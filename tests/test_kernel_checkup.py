@@ -49,6 +49,44 @@ def copied(y):
                           scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32),
                                           pltpu.SemaphoreType.DMA(())])(y)'''
 READ, WAIT = "    o_ref[...] = buf[...] + 1", "    copy.wait()"
+CORES = '''\
+mesh = pltpu.create_tensorcore_mesh("core", num_cores=2)
+
+def per_core(x):
+    @pl.kernel(out_type=jax.ShapeDtypeStruct({shape}, jnp.float32), mesh=mesh,
+               scratch_types=[pltpu.VMEM((8, 128), jnp.float32)])
+    def cores_kernel(x_hbm, o_hbm, buf):
+        c = jax.lax.axis_index("core")
+        pltpu.sync_copy(x_hbm.at[pl.ds({rows}, 8)], buf)
+        buf[...] += 1
+        pltpu.sync_copy(buf, o_hbm{out})
+    return cores_kernel(x)'''
+SHARED = dict(shape="(8, 128)", rows="0", out="")
+OWN = dict(shape="(16, 128)", rows="c * 8", out=".at[pl.ds(c * 8, 8)]")
+RUNNING = '''\
+def running_kernel(x_ref, o_ref, acc):
+    @pl.when(pl.program_id(0) == 0)
+    def _():
+        acc[...] = jnp.zeros_like(acc)
+    acc[...] = acc[...] + x_ref[...]
+    o_ref[...] = acc[...]
+
+def running(x):
+    return pl.pallas_call(
+        running_kernel, grid=(4,), in_specs=[pl.BlockSpec((8, 128), lambda i: (i, 0))],
+        out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)),
+        out_shape=jax.ShapeDtypeStruct((32, 128), jnp.float32),
+        scratch_shapes=[pltpu.VMEM((8, 128), jnp.float32)],
+        compiler_params=pltpu.CompilerParams(dimension_semantics=("{semantics}",)))(x)'''
+BLOCKS = '''\
+def shifted_kernel(x_ref, o_ref):
+    o_ref[...] = x_ref[...] * 2
+
+def shifted(x):
+    return pl.pallas_call(
+        shifted_kernel, grid=({steps},), in_specs=[pl.BlockSpec((8, 128), lambda i: (i + 1, 0))],
+        out_specs=pl.BlockSpec((8, 128), lambda i: (i, 0)),
+        out_shape=jax.ShapeDtypeStruct(({rows}, 128), jnp.float32))(x[:{rows} + 8])'''
 WINDOW = '''\
 def window_kernel(x_ref, o_ref):
     i = pl.program_id(0)
@@ -80,7 +118,12 @@ def _line_of(source: str, text: str) -> int:
     (ACCUMULATE.format(init=INIT, semantics="parallel"), "out = total(x)", "order",
      "return pl.pallas_call("),
     (DMA.format(first=READ, second=WAIT), "out = copied(y)", "race", READ.strip()),
-], ids=["output-accumulator", "scratch", "parallel-carry", "dma-read-before-wait"])
+    (CORES.format(**SHARED), "out = per_core(jnp.ones((16, 128)))", "race",
+     "pltpu.sync_copy(buf, o_hbm)"),
+    (RUNNING.format(semantics="parallel"), "out = running(x)", "order",
+     "return pl.pallas_call("),
+], ids=["output-accumulator", "scratch", "parallel-carry", "dma-read-before-wait",
+        "two-cores-one-buffer", "parallel-scratch"])
 def test_a_seeded_bug_is_found_at_its_line(loaded: Notebook, definitions: str, cell: str,
                                            kind: str, marker: str) -> None:
     out, checkup = _check(loaded, definitions, cell)
@@ -101,7 +144,11 @@ def test_a_seeded_bug_is_found_at_its_line(loaded: Notebook, definitions: str, c
     (SCRATCH.format(init="    acc[...] = jnp.zeros_like(acc)\n"), "out = scaled(y)"),
     (DMA.format(first=WAIT, second=READ), "out = copied(y)"),
     (WINDOW.format(offset=0), "out = window(x)"),
-], ids=["output-accumulator", "scratch", "dma", "window"])
+    (CORES.format(**OWN), "out = per_core(jnp.ones((16, 128)))"),
+    (RUNNING.format(semantics="arbitrary"), "out = running(x)"),
+    (BLOCKS.format(steps=3, rows=24), "out = shifted(x)"),
+], ids=["output-accumulator", "scratch", "dma", "window", "a-buffer-per-core",
+        "arbitrary-scratch", "blocks"])
 def test_the_corrected_twin_is_clean(loaded: Notebook, definitions: str, cell: str) -> None:
     out, checkup = _check(loaded, definitions, cell)
     assert out.error is None, out.stdout + out.stderr
@@ -111,12 +158,18 @@ def test_the_corrected_twin_is_clean(loaded: Notebook, definitions: str, cell: s
     assert out.diagnoses == []
 
 
-def test_a_read_past_the_end_raises_and_is_found(loaded: Notebook) -> None:
-    out, checkup = _check(loaded, WINDOW.format(offset=4), "out = window(x)")
+@pytest.mark.parametrize(("definitions", "cell", "marker"), [
+    (WINDOW.format(offset=4), "out = window(x)", "o_ref[...] = x_ref[pl.ds("),
+    (BLOCKS.format(steps=4, rows=32), "out = shifted(x)", "shifted_kernel, grid="),
+], ids=["dynamic-index", "block-past-the-end"])
+def test_a_read_past_the_end_raises_and_is_found(loaded: Notebook, definitions: str,
+                                                 cell: str, marker: str) -> None:
+    out, checkup = _check(loaded, definitions, cell)
     assert type(out.error).__name__ == "JaxRuntimeError"
     assert [finding.kind for finding in checkup.findings] == ["out_of_bounds"]
+    assert checkup.findings[0].location is not None
+    assert checkup.findings[0].location.lineno == _line_of(definitions, marker)
     assert [d["code"] for d in out.diagnoses] == ["JNH211"]  # the error's own card, its line
-    assert out.diagnoses[0]["location"]["line"].strip().startswith("o_ref[...] = x_ref[pl.ds(")
 
 
 def test_the_namespace_is_one_runs(loaded: Notebook) -> None:

@@ -39,7 +39,7 @@ import io
 import re
 import sys
 import textwrap
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jax_nbhelp.core.model import Checkup, Diagnosis, Finding, Location
@@ -124,30 +124,50 @@ class _Run:
 
 
 class _Recorder:
-    """Wraps ``pl.pallas_call`` while the cell runs, to name the kernels it builds."""
+    """Wraps Pallas's kernel builders (``pl.pallas_call``, ``pl.kernel``, ``pl.core_map``)
+    while the cell runs, to name the kernels it builds and where."""
+
+    BUILDERS = ("pallas_call", "kernel", "core_map")
 
     def __init__(self) -> None:
         self.kernels: list[_Kernel] = []
+
+    def _note(self, function: Any, caller: Any) -> None:
+        code = getattr(function, "__code__", None)
+        if code is None or any(k.function is function for k in self.kernels):
+            return
+        self.kernels.append(_Kernel(getattr(function, "__name__", "kernel"), function,
+                                    caller.f_code.co_filename, caller.f_lineno))
+
+    def _wrap(self, original: Any) -> Any:
+        def builder(*args: Any, **kwargs: Any) -> Any:
+            caller = sys._getframe(1)
+            body = args[0] if args and callable(args[0]) else kwargs.get("body")
+            result = original(*args, **kwargs)
+            if callable(body) and hasattr(body, "__code__"):
+                self._note(body, caller)
+                return result
+            if not callable(result):
+                return result
+
+            def decorated(function: Any, *more: Any, **named: Any) -> Any:
+                self._note(function, caller)
+                return result(function, *more, **named)
+            return decorated  # ``@pl.kernel(...)``, ``@pl.core_map(mesh)``: the body follows
+        return builder
 
     @contextlib.contextmanager
     def watching(self) -> Iterator[None]:
         from jax.experimental import pallas as pl
 
-        original = pl.pallas_call
-
-        def pallas_call(kernel: Any, *args: Any, **kwargs: Any) -> Any:
-            caller = sys._getframe(1)
-            name = getattr(kernel, "__name__", type(kernel).__name__)
-            if not any(k.function is kernel for k in self.kernels):
-                self.kernels.append(_Kernel(name, kernel, caller.f_code.co_filename,
-                                            caller.f_lineno))
-            return original(kernel, *args, **kwargs)
-
-        pl.pallas_call = pallas_call
+        originals = {name: getattr(pl, name) for name in self.BUILDERS if hasattr(pl, name)}
+        for name, original in originals.items():
+            setattr(pl, name, self._wrap(original))
         try:
             yield
         finally:
-            pl.pallas_call = original
+            for name, original in originals.items():
+                setattr(pl, name, original)
 
 
 def _arrays(namespace: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
@@ -229,22 +249,40 @@ def _location(shell: Any, filename: str, lineno: int, function: str = "") -> Loc
     return None
 
 
-def _kernel_line(shell: Any, kernel: _Kernel, find: type[ast.AST] | None) -> Location | None:
-    """The line of ``kernel``'s body that matters (the first ``find`` node: an accumulation
-    into a ref), else its ``def`` line."""
+def _kernel_line(shell: Any, kernel: _Kernel, find: Callable[[ast.AST], bool] | None,
+                 last: bool = False) -> Location | None:
+    """The line of ``kernel``'s body that matters (the first node ``find`` accepts, or the
+    last), else its ``def`` line (below its decorators)."""
     code = getattr(kernel.function, "__code__", None)
     if code is None:
         return _location(shell, kernel.filename, kernel.lineno)
     lineno = code.co_firstlineno
-    if find is not None:
-        with contextlib.suppress(Exception):
-            lines, start = inspect.getsourcelines(kernel.function)
-            tree = ast.parse(textwrap.dedent("".join(lines)))
-            node = next((n for n in ast.walk(tree) if isinstance(n, find)
-                         and isinstance(getattr(n, "target", None), ast.Subscript)), None)
-            if node is not None:
-                lineno = start + getattr(node, "lineno", 1) - 1
+    with contextlib.suppress(Exception):
+        lines, start = inspect.getsourcelines(kernel.function)
+        tree = ast.parse(textwrap.dedent("".join(lines)))
+        definition = tree.body[0]
+        lineno = start + definition.lineno - 1
+        found = [n for n in ast.walk(definition) if find is not None and find(n)]
+        node = (max(found, key=lambda n: getattr(n, "lineno", 0)) if last and found
+                else found[0] if found else None)
+        if node is not None:
+            lineno = start + getattr(node, "lineno", 1) - 1
     return _location(shell, code.co_filename, lineno, kernel.name)
+
+
+def _accumulates(node: ast.AST) -> bool:
+    """``o_ref[...] += x``: a read of a ref's old value."""
+    return isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript)
+
+
+def _copies_into_a_whole_ref(node: ast.AST) -> bool:
+    """``pltpu.sync_copy(buf, o_hbm)``: a copy whose destination is a whole ref, which every
+    core (or copy) that runs it writes."""
+    if not isinstance(node, ast.Call) or len(node.args) < 2:
+        return False
+    name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+    return name in ("sync_copy", "make_async_copy", "async_copy") and isinstance(node.args[1],
+                                                                                ast.Name)
 
 
 def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
@@ -258,15 +296,24 @@ def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
                      accesses[0] if accesses else None)
         location = (_location(shell, first["file"], int(first["line"]), first["function"])
                     if first is not None else None)
-        kernel = next((k.name for k in kernels if first is not None
-                       and k.name == first["function"]), kernels[0].name if kernels else "?")
+        kernel = next((k for k in kernels if first is not None
+                       and k.name == first["function"]), kernels[0] if kernels else None)
         places = [_location(shell, a["file"], int(a["line"]), a["function"]) for a in accesses]
         what = " and ".join(f"a {a['what']} at {place.label}" if place is not None
                             else f"a {a['what']}" for a, place in zip(accesses, places,
                                                                       strict=True))
-        findings.append(Finding(
-            "race", kernel, location,
-            (what or "two accesses of one buffer") + " with no order between them"))
+        if not accesses:  # between cores or DMAs, the report names no line: the kernel's
+            memory = re.search(r"of \('(?P<space>\w+)'", found["report"])
+            space = memory["space"].upper() if memory else "one"
+            what = (f"two writes of one {space} buffer, from two cores or copies, "
+                    "with no order between them")
+            if kernel is not None:
+                # the copy out at the end: its destination is what the cores share
+                location = _kernel_line(shell, kernel, _copies_into_a_whole_ref, last=True)
+        else:
+            what += " with no order between them"
+        findings.append(Finding("race", kernel.name if kernel is not None else "?", location,
+                                what))
         break  # one report stands for the run: the first race found
     return findings
 
@@ -328,12 +375,12 @@ def check(shell: Any, source: str, session: Session) -> Checkup:
         if bad and kernels and kernels[0].name not in raced:
             findings.append(Finding(
                 "uninitialized", kernels[0].name,
-                _kernel_line(shell, kernels[0], ast.AugAssign),
+                _kernel_line(shell, kernels[0], _accumulates),
                 f"{', '.join(f'`{name}`' for name in bad)} holds NaN when the memory the "
                 "kernel was given starts as NaN, and none when it starts as zeros"))
     deterministic = all(r.error is None for r in zero) and _same(zero[0].results,
                                                                  zero[1].results)
-    if orders and deterministic and any(r.error is None and not _same(r.results,
+    if orders and deterministic and not raced and any(r.error is None and not _same(r.results,
                                                                       zero[0].results)
                                         for r in orders) and kernels:
         changed = sorted(name for r in orders for name in r.results
@@ -345,7 +392,8 @@ def check(shell: Any, source: str, session: Session) -> Checkup:
             f"{', '.join(f'`{name}`' for name in dict.fromkeys(changed))} changed when the "
             "parallel grid dimensions ran in another order"))
     if kept_error is not None and "Out-of-bounds" in _chain_text(kept_error):
-        findings.append(Finding("out_of_bounds", kernels[0].name if kernels else "?", None,
+        findings.append(Finding("out_of_bounds", kernels[0].name if kernels else "?",
+                                _raised_at(shell, kept_error, session),
                                 _first_line(_chain_text(kept_error), "Out-of-bounds")))
     checkup = Checkup(kernels=names, checks=have, findings=tuple(findings), not_run=lacking,
                       note=None if kernels else
@@ -355,6 +403,17 @@ def check(shell: Any, source: str, session: Session) -> Checkup:
     if kept_error is not None:
         raise kept_error
     return checkup
+
+
+def _raised_at(shell: Any, error: BaseException, session: Session) -> Location | None:
+    """Where the error's diagnosis places it (the kernel line that read past the end); the
+    hook diagnoses it again when it shows the error."""
+    from jax_nbhelp.diagnosis.engine import diagnose
+
+    with contextlib.suppress(Exception):
+        found = diagnose(error, shell, session)
+        return found.location if found is not None else None
+    return None
 
 
 def _chain_text(exc: BaseException) -> str:
