@@ -182,3 +182,51 @@ def test_the_namespace_is_one_runs(loaded: Notebook) -> None:
     assert out.stdout.count("ran") == 1
     assert float(loaded["out"][0, 0]) == float(loaded["x"][0::8, 0].sum())
     assert checkup.kernels == ("total_kernel",)
+
+
+def test_a_jitted_wrapper_is_traced_anew_in_every_run(loaded: Notebook) -> None:
+    """jit keeps what it traced: without tracing anew, every run would reuse the first run's
+    interpreter settings (and the bug would hide behind the zero fill)."""
+    definitions = ACCUMULATE.format(init="", semantics="arbitrary") + "\nfast = jax.jit(total)"
+    loaded.ok(IMPORTS)
+    loaded.ok(definitions)
+    loaded.ok("%%jax_nbhelp check\nwarm = fast(x)")  # traced once already, in another run
+    out = loaded.run("%%jax_nbhelp check\nout = fast(x)")
+    import jax_nbhelp
+
+    assert [f.kind for f in jax_nbhelp.last_checkup().findings] == ["uninitialized"]
+    assert out.error is None
+
+
+def test_a_kernel_built_in_an_earlier_cell_is_not_called_checked(loaded: Notebook) -> None:
+    loaded.ok(IMPORTS)
+    loaded.ok(ACCUMULATE.format(init=INIT, semantics="arbitrary")
+              + "\nbuilt = pl.pallas_call(total_kernel, grid=(4,), in_specs=[pl.BlockSpec("
+                "(8, 128), lambda i: (i, 0))], out_specs=pl.BlockSpec((8, 128), lambda i: "
+                "(0, 0)), out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32), "
+                "interpret=True)")
+    out = loaded.run("%%jax_nbhelp check\nout = built(x)")
+    import jax_nbhelp
+
+    checkup = jax_nbhelp.last_checkup()
+    assert checkup.kernels == ()
+    assert not checkup.clean
+    assert "nothing checked" in out.stdout
+    assert "earlier cell" in out.stdout
+
+
+@pytest.mark.parametrize("cell", [
+    "from jax.experimental.pallas.ops.tpu import matmul as mm\n"
+    "out = mm.matmul(jnp.ones((256, 256)), jnp.ones((256, 256)), block_shape=(128, 128))",
+    "from jax.experimental.pallas.ops.tpu import flash_attention as fa\n"
+    "q = jnp.ones((1, 2, 256, 128)) * 0.1\nout = fa.flash_attention(q, q, q)",
+], ids=["matmul", "flash_attention"])
+def test_jaxs_shipped_tpu_kernels_are_clean(loaded: Notebook, cell: str) -> None:
+    loaded.ok(IMPORTS)
+    out = loaded.run("%%jax_nbhelp check\n" + cell)
+    import jax_nbhelp
+
+    checkup = jax_nbhelp.last_checkup()
+    assert out.error is None, out.stdout + out.stderr
+    assert checkup.kernels
+    assert checkup.findings == ()

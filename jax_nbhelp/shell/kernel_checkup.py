@@ -33,6 +33,7 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
+import functools
 import dataclasses
 import inspect
 import io
@@ -133,6 +134,8 @@ class _Recorder:
         self.kernels: list[_Kernel] = []
 
     def _note(self, function: Any, caller: Any) -> None:
+        while isinstance(function, functools.partial):  # a kernel with its settings bound
+            function = function.func
         code = getattr(function, "__code__", None)
         if code is None or any(k.function is function for k in self.kernels):
             return
@@ -144,7 +147,8 @@ class _Recorder:
             caller = sys._getframe(1)
             body = args[0] if args and callable(args[0]) else kwargs.get("body")
             result = original(*args, **kwargs)
-            if callable(body) and hasattr(body, "__code__"):
+            if callable(body) and (hasattr(body, "__code__")
+                                   or isinstance(body, functools.partial)):
                 self._note(body, caller)
                 return result
             if not callable(result):
@@ -202,6 +206,9 @@ def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _
     import jax
     from jax.experimental.pallas import tpu as pltpu
 
+    # a function jitted earlier keeps what it traced, interpreter settings included: each
+    # run traces anew, and what the checkup compiled is not kept for later cells
+    jax.clear_caches()
     namespace = shell.user_ns
     namespace.clear()
     # each run starts from the namespace the cell started with: a list, dict or set it
@@ -395,6 +402,9 @@ def check(shell: Any, source: str, session: Session) -> Checkup:
         findings.append(Finding("out_of_bounds", kernels[0].name if kernels else "?",
                                 _raised_at(shell, kept_error, session),
                                 _first_line(_chain_text(kept_error), "Out-of-bounds")))
+    import jax
+
+    jax.clear_caches()  # later cells compile their kernels as written
     checkup = Checkup(kernels=names, checks=have, findings=tuple(findings), not_run=lacking,
                       note=None if kernels else
                       "no Pallas kernel was built while the cell ran (a kernel built in an "
