@@ -4,6 +4,8 @@ corrected twin is reported clean; the namespace afterwards is one run's."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import Notebook
 
@@ -230,3 +232,53 @@ def test_jaxs_shipped_tpu_kernels_are_clean(loaded: Notebook, cell: str) -> None
     assert out.error is None, out.stdout + out.stderr
     assert checkup.kernels
     assert checkup.findings == ()
+
+
+def _notebook(path, cells: list[str]) -> None:
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    notebook = new_notebook(cells=[new_code_cell(cell) for cell in cells])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
+                                       "language": "python"}
+    nbformat.write(notebook, path)
+
+
+def test_the_doctor_checks_kernels_in_a_folder(tmp_path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    folder = tmp_path / "course"
+    folder.mkdir()
+    _notebook(folder / "buggy.ipynb", [IMPORTS, ACCUMULATE.format(init="", semantics="arbitrary"),
+                                       "out = total(x)\nprint('total', float(out[0, 0]))"])
+    _notebook(folder / "clean.ipynb", [IMPORTS, ACCUMULATE.format(init=INIT, semantics="arbitrary"),
+                                       "out = total(x)"])
+    proc = subprocess.run([sys.executable, "-m", "jax_nbhelp", "doctor", str(folder),
+                           "--check-kernels", "--json", "--quiet"],
+                          capture_output=True, text=True, timeout=900, check=False)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    reports = {Path(r["path"]).name: r for r in json.loads(proc.stdout)["notebooks"]}
+    (finding,) = reports["buggy.ipynb"]["failures"]
+    assert finding["code"] == "JNH642"
+    assert finding["error"].startswith("kernel checkup: ")
+    assert reports["clean.ipynb"]["failures"] == []
+    assert reports["clean.ipynb"]["exit"] == 0 if "exit" in reports["clean.ipynb"] else True
+
+
+def test_the_pytest_flag_fails_the_buggy_notebook_only(tmp_path) -> None:
+    import subprocess
+    import sys
+
+    _notebook(tmp_path / "buggy.ipynb", [IMPORTS, ACCUMULATE.format(init="", semantics="arbitrary"),
+                                         "out = total(x)"])
+    _notebook(tmp_path / "clean.ipynb", [IMPORTS, ACCUMULATE.format(init=INIT, semantics="arbitrary"),
+                                         "out = total(x)"])
+    proc = subprocess.run([sys.executable, "-m", "pytest", "--nbhelp", "--nbhelp-check-kernels",
+                           "-p", "no:cacheprovider", "-o", "addopts=", "-q", str(tmp_path)],
+                          capture_output=True, text=True, timeout=900, check=False, cwd=tmp_path)
+    assert proc.returncode == 1, proc.stdout[-3000:]
+    assert "1 failed, 1 passed" in proc.stdout
+    assert "kernel checkup" in proc.stdout
+    assert "JNH642" in proc.stdout

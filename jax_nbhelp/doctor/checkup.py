@@ -95,6 +95,7 @@ class Options:
     fix: bool = False
     timeout: float = 600.0
     keep_going: bool = False
+    check_kernels: bool = False  # run cells under the kernel checkup (%%jax_nbhelp check)
 
 
 def _first_line(outcome: Outcome) -> str:
@@ -163,6 +164,11 @@ def _nodes(outputs: list[dict[str, Any]]) -> list[Any]:
     import nbformat
 
     return [nbformat.from_dict(output) for output in outputs]  # type: ignore[no-untyped-call]
+
+
+# how the doctor's --check-kernels runs a cell, and the codes of the checkup's findings
+CHECK_MAGIC = "%%jax_nbhelp check auto"
+CHECKUP_CODES = frozenset({"JNH641", "JNH642", "JNH643", "JNH644"})
 
 
 def _diagnosis_text(outcome: Outcome) -> str:
@@ -260,7 +266,11 @@ class Checkup:
         """Run cell ``index``; False when the run stops here."""
         cell = self.nb.cells[index]
         self.running = index + 1
-        outcome = kernel.run(cell.source, self.options.timeout)
+        source = cell.source
+        if self.options.check_kernels and not source.lstrip().startswith("%%"):
+            # checked only where it builds a kernel; its lines stay the cell's own
+            source = f"{CHECK_MAGIC}\n{source}"
+        outcome = kernel.run(source, self.options.timeout)
         self.running = None
         self.report.run += 1
         if outcome.execution_count is not None:
@@ -282,8 +292,22 @@ class Checkup:
                 why_not="the lesson's error no longer happens"))
             self.say(f"cell {index + 1}: tagged raises-exception, but it raised nothing.")
             return True  # the kernel is as the notebook expects after it: go on
+        findings = [bundle for bundle in outcome.bundles
+                    if str(bundle.get("code")) in CHECKUP_CODES]
+        outcome.bundles = [bundle for bundle in outcome.bundles if bundle not in findings]
+        for found in findings:
+            location = found.get("location") or {}
+            failure = CellReport(index + 1, f"kernel checkup: {found.get('title')}",
+                                 code=str(found.get("code")), title=str(found.get("title")),
+                                 count=outcome.execution_count,
+                                 line=location.get("lineno") if location.get("cell") ==
+                                 outcome.execution_count else None,
+                                 why_not="found by the kernel checkup; no mechanical fix")
+            failure.text = str(found.get("explanation") or "")
+            self.report.failures.append(failure)
+            self.say(f"{failure.place}: {failure.error}\n{failure.text}")
         if outcome.error is None:
-            return True
+            return True  # a finding leaves the kernel as the cell left it: run on
         failure = CellReport(index + 1, _first_line(outcome), expected=tagged,
                              line=_raising_line(outcome), count=outcome.execution_count)
         self.report.failures.append(failure)

@@ -51,6 +51,10 @@ def _parser() -> argparse.ArgumentParser:
     doctor.add_argument("--report", type=Path, metavar="FILE",
                         help="write the report here instead of to stdout")
     doctor.add_argument("--json", action="store_true", help="the report as JSON")
+    doctor.add_argument("--check-kernels", action="store_true",
+                        help="run each cell that builds a Pallas TPU kernel under the kernel "
+                             "checkup (%%%%jax_nbhelp check): races, uninitialized and "
+                             "out-of-bounds reads, order dependence are failures")
     doctor.add_argument("--quiet", action="store_true",
                         help="no progress lines and no diagnoses on stderr")
     return parser
@@ -178,7 +182,7 @@ def doctor(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     for problem in problems:
         err.write(f"jax_nbhelp doctor: {problem}\n")
     options = Options(kernel=args.kernel, fix=args.fix, timeout=args.timeout,
-                      keep_going=args.keep_going)
+                      keep_going=args.keep_going, check_kernels=args.check_kernels)
     runner = _Runner(args, options, err)
     try:
         reports = runner.run(notebooks)

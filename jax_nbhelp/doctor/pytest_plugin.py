@@ -31,6 +31,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="the kernelspec to run (default: each notebook's own)")
     group.addoption("--nbhelp-timeout", type=float, default=600.0, metavar="S",
                     help="seconds a cell may run before it is interrupted (600)")
+    group.addoption("--nbhelp-check-kernels", action="store_true",
+                    help="run each cell that builds a Pallas TPU kernel under jax_nbhelp's "
+                         "kernel checkup; a finding fails the notebook")
     group.addoption("--nbhelp-fix", action="store_true",
                     help="run each failure's recommended safe fix, to report whether it works "
                          "(the notebook still fails: it is the notebook as written that runs)")
@@ -70,7 +73,8 @@ class NotebookItem(pytest.Item):
         config = self.config
         options = Options(kernel=config.getoption("nbhelp_kernel"),
                           fix=config.getoption("nbhelp_fix"),
-                          timeout=config.getoption("nbhelp_timeout"), keep_going=False)
+                          timeout=config.getoption("nbhelp_timeout"), keep_going=False,
+                          check_kernels=config.getoption("nbhelp_check_kernels"))
         typed = [cell.source for cell in notebook.cells]  # a fix rewrites them in place
         checkup = Checkup(self.path, notebook, options, lambda *_: None, lambda _: None)
         try:

@@ -226,7 +226,8 @@ def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _
     except Exception as exc:
         with contextlib.suppress(Exception):
             pltpu.reset_tpu_interpret_mode_state()  # type: ignore[no-untyped-call]
-        if keep:
+        if keep:  # what the cell printed before its error is the user's to see
+            sys.stdout.write(_RACE.sub("", printed.getvalue()))
             raise
         error = exc
     return _Run(_arrays(namespace, before), printed.getvalue(), error)
@@ -325,9 +326,13 @@ def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
     return findings
 
 
-def check(shell: Any, source: str, session: Session) -> Checkup:
+def check(shell: Any, source: str, session: Session, auto: bool = False) -> Checkup:
     """Run ``source`` as the checkup does and return what it found; the namespace is left as
-    the last (kept) run left it. An error of that run propagates, after the checkup is kept."""
+    the last (kept) run left it. An error of that run propagates, after the checkup is kept.
+
+    ``auto`` (the doctor's ``--check-kernels``, a cell whose source is the notebook's own):
+    the cell runs once as the kept run does, and only when it built a Pallas kernel is it
+    checked (then run again as the checkup does); its lines are the cell's own."""
     __tracebackhide__ = True
     have, lacking = available()
     if not have:
@@ -339,7 +344,7 @@ def check(shell: Any, source: str, session: Session) -> Checkup:
 
     # compiled as the cell's own code, its lines where the cell shows them (the magic's line
     # first), so a traceback and a finding name "In [n], line k" as for any cell
-    placed = "\n" + shell.transform_cell(source)
+    placed = ("" if auto else "\n") + shell.transform_cell(source)
     # IPython counts the running cell before it runs it
     number = max(int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
     code = compile(placed, shell.compile.cache(placed, number), "exec")
@@ -350,6 +355,26 @@ def check(shell: Any, source: str, session: Session) -> Checkup:
     def params(**wanted: Any) -> Any:
         return pltpu.InterpretParams(**{k: v for k, v in wanted.items() if k in fields})
 
+    kept_params = params(uninitialized_memory="nan", detect_races=True,
+                         out_of_bounds_reads="raise", random_seed=0)
+    if auto:  # one run; checked only if it built a kernel
+        try:
+            first = _run(shell, code, before, kept_params, recorder, keep=True)
+        except Exception as exc:
+            if recorder.kernels and "Out-of-bounds" in _chain_text(exc):
+                session.last_checkup = Checkup(
+                    kernels=tuple(dict.fromkeys(k.name for k in recorder.kernels)),
+                    checks=have, not_run=lacking, findings=(Finding(
+                        "out_of_bounds", recorder.kernels[0].name,
+                        _raised_at(shell, exc, session),
+                        _first_line(_chain_text(exc), "Out-of-bounds")),))
+            raise
+        if not recorder.kernels:
+            sys.stdout.write(first.printed)
+            checkup = Checkup(kernels=(), checks=have, findings=(), not_run=lacking,
+                              note="no Pallas kernel was built while the cell ran")
+            session.last_checkup = checkup
+            return checkup
     zero = [_run(shell, code, before, params(uninitialized_memory="zero", random_seed=0),
                  recorder, keep=False) for _ in range(2)]
     orders = ([_run(shell, code, before, params(uninitialized_memory="zero", random_seed=seed),
@@ -358,9 +383,7 @@ def check(shell: Any, source: str, session: Session) -> Checkup:
     kept_error: BaseException | None = None
     printed = io.StringIO()
     try:
-        kept = _run(shell, code, before,
-                    params(uninitialized_memory="nan", detect_races=True,
-                           out_of_bounds_reads="raise", random_seed=0), recorder, keep=True)
+        kept = _run(shell, code, before, kept_params, recorder, keep=True)
     except Exception as exc:
         kept_error, kept = exc, _Run({}, "")
     # what the kept run printed, less the interpreter's race reports (the card says them)

@@ -240,7 +240,8 @@ def jax_nbhelp_magic(line: str) -> None:
 def checkup_cell(line: str, cell: str) -> None:
     """``%%jax_nbhelp check``: the kernel checkup of this cell (shell/kernel_checkup.py)."""
     __tracebackhide__ = True  # an error of the cell shows the cell's frames
-    if line.split()[:1] != ["check"]:
+    words = line.split()
+    if words[:1] != ["check"] or words[1:] not in ([], ["auto"]):
         print(f"jax_nbhelp: the cell magic knows `%%jax_nbhelp check`, not {line!r}.")
         return
     from jax_nbhelp.shell import kernel_checkup
@@ -248,9 +249,11 @@ def checkup_cell(line: str, cell: str) -> None:
 
     session = current()
     shell = session.running_shell()
-    checkup = kernel_checkup.check(shell, cell, session)
+    auto = words[1:] == ["auto"]  # the doctor's --check-kernels: silent where no kernel ran
+    checkup = kernel_checkup.check(shell, cell, session, auto=auto)
     if not checkup.findings:
-        print(kernel_checkup.clean_line(checkup))
+        if checkup.kernels or not auto:
+            print(kernel_checkup.clean_line(checkup))
         return
     for finding in checkup.findings:
         diagnosis = kernel_checkup.as_diagnosis(finding)
