@@ -63,8 +63,8 @@ def per_core(x):
         buf[...] += 1
         pltpu.sync_copy(buf, o_hbm{out})
     return cores_kernel(x)'''
-SHARED = dict(shape="(8, 128)", rows="0", out="")
-OWN = dict(shape="(16, 128)", rows="c * 8", out=".at[pl.ds(c * 8, 8)]")
+SHARED = {"shape": "(8, 128)", "rows": "0", "out": ""}
+OWN = {"shape": "(16, 128)", "rows": "c * 8", "out": ".at[pl.ds(c * 8, 8)]"}
 RUNNING = '''\
 def running_kernel(x_ref, o_ref, acc):
     @pl.when(pl.program_id(0) == 0)
@@ -271,10 +271,10 @@ def test_the_pytest_flag_fails_the_buggy_notebook_only(tmp_path) -> None:
     import subprocess
     import sys
 
-    _notebook(tmp_path / "buggy.ipynb", [IMPORTS, ACCUMULATE.format(init="", semantics="arbitrary"),
-                                         "out = total(x)"])
-    _notebook(tmp_path / "clean.ipynb", [IMPORTS, ACCUMULATE.format(init=INIT, semantics="arbitrary"),
-                                         "out = total(x)"])
+    buggy = ACCUMULATE.format(init="", semantics="arbitrary")
+    clean = ACCUMULATE.format(init=INIT, semantics="arbitrary")
+    _notebook(tmp_path / "buggy.ipynb", [IMPORTS, buggy, "out = total(x)"])
+    _notebook(tmp_path / "clean.ipynb", [IMPORTS, clean, "out = total(x)"])
     proc = subprocess.run([sys.executable, "-m", "pytest", "--nbhelp", "--nbhelp-check-kernels",
                            "-p", "no:cacheprovider", "-o", "addopts=", "-q", str(tmp_path)],
                           capture_output=True, text=True, timeout=900, check=False, cwd=tmp_path)

@@ -33,8 +33,8 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
-import functools
 import dataclasses
+import functools
 import inspect
 import io
 import re
@@ -208,7 +208,7 @@ def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _
 
     # a function jitted earlier keeps what it traced, interpreter settings included: each
     # run traces anew, and what the checkup compiled is not kept for later cells
-    jax.clear_caches()
+    jax.clear_caches()  # type: ignore[no-untyped-call]
     namespace = shell.user_ns
     namespace.clear()
     # each run starts from the namespace the cell started with: a list, dict or set it
@@ -427,7 +427,7 @@ def check(shell: Any, source: str, session: Session, auto: bool = False) -> Chec
                                 _first_line(_chain_text(kept_error), "Out-of-bounds")))
     import jax
 
-    jax.clear_caches()  # later cells compile their kernels as written
+    jax.clear_caches()  # type: ignore[no-untyped-call]  # later cells compile as written
     checkup = Checkup(kernels=names, checks=have, findings=tuple(findings), not_run=lacking,
                       note=None if kernels else
                       "no Pallas kernel was built while the cell ran (a kernel built in an "
