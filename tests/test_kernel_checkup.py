@@ -4,10 +4,13 @@ corrected twin is reported clean; the namespace afterwards is one run's."""
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
 import pytest
 from conftest import Notebook
+
+from jax.experimental import pallas as pl
 
 from jax_nbhelp.shell.kernel_checkup import available
 
@@ -55,16 +58,20 @@ CORES = '''\
 mesh = pltpu.create_tensorcore_mesh("core", num_cores=2)
 
 def per_core(x):
-    @pl.kernel(out_type=jax.ShapeDtypeStruct({shape}, jnp.float32), mesh=mesh,
-               scratch_types=[pltpu.VMEM((8, 128), jnp.float32)])
+    @pl.kernel({out_kw}=jax.ShapeDtypeStruct({shape}, jnp.float32), mesh=mesh,
+               {scratch_kw}=[pltpu.VMEM((8, 128), jnp.float32)])
     def cores_kernel(x_hbm, o_hbm, buf):
         c = jax.lax.axis_index("core")
         pltpu.sync_copy(x_hbm.at[pl.ds({rows}, 8)], buf)
         buf[...] += 1
         pltpu.sync_copy(buf, o_hbm{out})
     return cores_kernel(x)'''
-SHARED = {"shape": "(8, 128)", "rows": "0", "out": ""}
-OWN = {"shape": "(16, 128)", "rows": "c * 8", "out": ".at[pl.ds(c * 8, 8)]"}
+# pl.kernel's keywords, as this JAX names them (out_shape and scratch_shapes before 0.10)
+_KERNEL = inspect.signature(pl.kernel).parameters
+KEYWORDS = {"out_kw": "out_type" if "out_type" in _KERNEL else "out_shape",
+            "scratch_kw": "scratch_types" if "scratch_types" in _KERNEL else "scratch_shapes"}
+SHARED = {**KEYWORDS, "shape": "(8, 128)", "rows": "0", "out": ""}
+OWN = {**KEYWORDS, "shape": "(16, 128)", "rows": "c * 8", "out": ".at[pl.ds(c * 8, 8)]"}
 RUNNING = '''\
 def running_kernel(x_ref, o_ref, acc):
     @pl.when(pl.program_id(0) == 0)

@@ -29,5 +29,6 @@ def test_catalog_passes_on_an_older_jax(jax_version: str) -> None:
     assert version_of(python, "jax") == jax_version
     proc = run_pytest(python, "tests/test_catalog.py", "tests/test_docs_errors.py",
                       "tests/test_fix_chains.py", "tests/test_explained_card.py",
-                      "tests/test_raise_sites.py", "tests/test_honest_outcomes.py")
+                      "tests/test_raise_sites.py", "tests/test_honest_outcomes.py",
+                      "tests/test_kernel_checkup.py")
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
