@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 from conftest import Notebook
-
 from jax.experimental import pallas as pl
 
 from jax_nbhelp.shell.kernel_checkup import available
