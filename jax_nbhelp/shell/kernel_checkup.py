@@ -466,17 +466,23 @@ def _first_line(text: str, mark: str) -> str:
     return line.strip()[:300]
 
 
+# the first sentence of a finding's card: the kernel, then what was found
+_SAID = {"race": "{kernel} has a race: {message}.",
+         "uninitialized": "{kernel} reads memory it never wrote: {message}.",
+         "out_of_bounds": "{kernel} reads past the end of a buffer: {message}.",
+         "order": "{kernel}'s results depend on the order of a parallel grid dimension: "
+                  "{message}."}
+
+
 def as_diagnosis(finding: Finding) -> Diagnosis:
     """A finding as a card: what was found, where, what it does on a chip, the way out."""
-    where = f" at {finding.location.label}" if finding.location is not None else ""
-    explanation = (f"The checkup found {TITLES[finding.kind][0].lower()}"
-                   f"{TITLES[finding.kind][1:]} (kernel {finding.kernel}{where}): "
-                   f"{finding.message}.")
+    explanation = (_SAID[finding.kind].format(kernel=f"`{finding.kernel}`",
+                                              message=finding.message)
+                   + " " + WAY_OUT[finding.kind])
     return Diagnosis(code=CODES[finding.kind], name=f"checkup_{finding.kind}",
                      title=TITLES[finding.kind], explanation=explanation, why=WHY[finding.kind],
                      error=f"found by %%jax_nbhelp check: {finding.kind}",
-                     location=finding.location, notes=(WAY_OUT[finding.kind],),
-                     concerns_kernel=True)
+                     location=finding.location, concerns_kernel=True)
 
 
 def clean_line(checkup: Checkup) -> str:

@@ -45,8 +45,8 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
     view = view or card_view(diagnosis)
     if details:
         return _details(diagnosis, view)
-    head = [f"jax_nbhelp [{diagnosis.code}] {diagnosis.title}",
-            _wrap(view.cause if not diagnosis.hidden_fixes else diagnosis.explanation)]
+    cause = view.cause if not diagnosis.hidden_fixes else diagnosis.explanation
+    head = [f"jax_nbhelp [{diagnosis.code}] {diagnosis.title}", _wrap(cause)]
     places = [line for place in view.places for line in _place_lines(place)]
     if diagnosis.hidden_fixes:  # classroom mode: the why is what the student reads
         places += ["", "Why:", _wrap(diagnosis.why)]
@@ -61,8 +61,14 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
         tail += ["", _wrap(view.hints_line)]
     if not view.fixes:  # the fixes' heading says where the rest is
         tail.append(view.text_details_line)
+    used = sum(part.count("\n") + 1 for part in head + [""] + places + tail)
+    # the rest of the explanation (what to change, where no fix is offered), while it fits
+    rest = diagnosis.explanation[len(cause):].strip() if diagnosis.explanation.startswith(
+        cause) else ""
+    if rest and not view.fixes and used + _wrap(rest).count("\n") + 1 <= CARD_LINES:
+        head.append(_wrap(rest))
+        used += _wrap(rest).count("\n") + 1
     lines = head + (["", *places] if places else [])
-    used = sum(part.count("\n") + 1 for part in lines + tail)
     for number, note in enumerate(diagnosis.notes):
         shown = ([""] if number == 0 else []) + [_wrap("Note: " + note)]
         more = sum(part.count("\n") + 1 for part in shown)
