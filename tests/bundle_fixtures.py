@@ -80,11 +80,18 @@ def make(shell: Any) -> dict[str, Any]:
 
             lasting = current().cards[published[-1]["card_id"]]
 
-    # The general view (JNH000): a JAX error no entry knows.
+    # The explained view (JNH001): a JAX error no entry knows, read from JAX's check.
     shell.reset(new_session=True)
     _run(shell, "%load_ext jax_nbhelp")
     _run(shell, PRELUDE)
     _, captured = _run(shell, "jnp.einsum('ij,jk', jnp.ones((2, 3)), jnp.ones((4, 2)))")
+    diagnoses += _published(captured)
+    # The general view (JNH000): nothing of it can be read (a static argument whose
+    # comparison fails inside jit's C++).
+    _run(shell, "class Setting:\n    def __hash__(self):\n        return 0\n\n"
+                "    def __eq__(self, other):\n        raise TypeError('not comparable')\n\n"
+                "f = jax.jit(lambda x, s: x, static_argnums=1)\nf(1.0, Setting())")
+    _, captured = _run(shell, "y = f(1.0, Setting())")
     diagnoses += _published(captured)
 
     # A fix that works, then one that fails with a diagnosed error (the chain).

@@ -61,7 +61,7 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
         tail += ["", _wrap(view.hints_line)]
     if not view.fixes:  # the fixes' heading says where the rest is
         tail.append(view.text_details_line)
-    used = sum(part.count("\n") + 1 for part in head + [""] + places + tail)
+    used = sum(part.count("\n") + 1 for part in [*head, "", *places, *tail])
     # the rest of the explanation (what to change, where no fix is offered), while it fits
     rest = diagnosis.explanation[len(cause):].strip() if diagnosis.explanation.startswith(
         cause) else ""
