@@ -25,7 +25,7 @@ import dis
 import linecache
 import os
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from functools import lru_cache
 from types import BuiltinFunctionType, FunctionType, ModuleType, TracebackType
 from typing import Any
@@ -279,18 +279,22 @@ def users_check_failed(exc: BaseException) -> bool:
     ``debug_check``) whose condition was false. JAX raises it (``JaxRuntimeError`` from the
     ``FailedCheckError``), but the check and its message are the user's, as a ``raise`` is.
     Only the classes of the chain are read."""
+    return any((getattr(type(link), "__module__", None), type(link).__name__) == _USER_CHECK
+               for link in _links(exc))
+
+
+def _links(exc: BaseException) -> Iterator[BaseException]:
+    """``exc`` and the exceptions it was raised from (its cause, else its context, as Python
+    shows them), each once, at most ``_MAX_LINKS``."""
     seen: set[int] = set()
     current: BaseException | None = exc
     while current is not None and id(current) not in seen and len(seen) < _MAX_LINKS:
         seen.add(id(current))
-        kind = type(current)
-        if (getattr(kind, "__module__", None), kind.__name__) == _USER_CHECK:
-            return True
+        yield current
         cause = current.__cause__
         if cause is None and not current.__suppress_context__:
             cause = current.__context__
         current = cause if isinstance(cause, BaseException) else None
-    return False
 
 
 def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
@@ -302,10 +306,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
     if "jax" not in sys.modules:
         return False  # no JAX, no JAX error
     roots = jax_roots()
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen and len(seen) < _MAX_LINKS:
-        seen.add(id(current))
+    for current in _links(exc):
         innermost = _innermost(current.__traceback__)
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
         carrier = strictly and type(current).__name__ in _STACK_CARRIERS
@@ -315,8 +316,4 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
-        cause = current.__cause__
-        if cause is None and not current.__suppress_context__:
-            cause = current.__context__
-        current = cause if isinstance(cause, BaseException) else None
     return False
