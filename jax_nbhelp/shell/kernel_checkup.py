@@ -192,10 +192,19 @@ _MISSING = object()
 
 
 def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    """Two results alike: the same shape and values, NaN where the other has NaN (for
+    floats); a kind NumPy cannot compare (keys, objects) counts as alike."""
     import numpy as np
 
-    return a.keys() == b.keys() and all(
-        a[k].shape == b[k].shape and np.array_equal(a[k], b[k], equal_nan=True) for k in a)
+    try:
+        return bool(a.shape == b.shape and np.array_equal(
+            a, b, equal_nan=a.dtype.kind in "fc" and b.dtype.kind in "fc"))
+    except (TypeError, ValueError):
+        return True
 
 
 def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _Recorder,
@@ -414,8 +423,8 @@ def check(shell: Any, source: str, session: Session, auto: bool = False) -> Chec
                                                                       zero[0].results)
                                         for r in orders) and kernels:
         changed = sorted(name for r in orders for name in r.results
-                         if name in zero[0].results and not _same(
-                             {name: r.results[name]}, {name: zero[0].results[name]}))
+                         if name in zero[0].results
+                         and not _equal(r.results[name], zero[0].results[name]))
         kernel = kernels[0]
         findings.append(Finding(
             "order", kernel.name, _location(shell, kernel.filename, kernel.lineno),
