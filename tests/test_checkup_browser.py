@@ -1,0 +1,45 @@
+"""The kernel checkup's finding as the JupyterLab card shows it, in a real JupyterLab and
+Chromium: the kernel, what was found, and a link to the kernel's line."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import lab_driver
+import pytest
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(lab_driver.missing() is not None and not os.environ.get("CI"),
+                       reason=f"browser test: {lab_driver.missing()}"),
+]
+
+CELLS = [
+    "%load_ext jax_nbhelp",
+    "import jax, jax.numpy as jnp\nfrom jax.experimental import pallas as pl\n"
+    "from jax.experimental.pallas import tpu as pltpu\nx = jnp.ones((32, 128))",
+    "def total_kernel(x_ref, o_ref):\n    o_ref[...] += x_ref[...]\n\n"
+    "def total(x):\n    return pl.pallas_call(\n"
+    "        total_kernel, grid=(4,), in_specs=[pl.BlockSpec((8, 128), lambda i: (i, 0))],\n"
+    "        out_specs=pl.BlockSpec((8, 128), lambda i: (0, 0)),\n"
+    "        out_shape=jax.ShapeDtypeStruct((8, 128), jnp.float32))(x)",
+    "%%jax_nbhelp check\nout = total(x)",
+]
+
+
+def test_a_finding_is_a_card_with_the_kernels_line(tmp_path: Path) -> None:
+    lab_driver.write_notebook(tmp_path / "check.ipynb", CELLS)
+    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
+        lab_driver.open_notebook(page, url, "check.ipynb")
+        lab_driver.run_all(page)
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=240_000)
+        lab_driver.wait_idle(page)
+        text = card.inner_text()
+        assert "A Pallas kernel read memory it never wrote" in text
+        assert "total_kernel" in text
+        link = card.locator("button.jnh-locate", has_text="In [3], line 2").first
+        assert link.count() == 1
+        height = card.evaluate("c => c.getBoundingClientRect().height")
+        assert height < 300, height
