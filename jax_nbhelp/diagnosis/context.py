@@ -67,6 +67,13 @@ class Link:
         return name in self.mro
 
     @property
+    def raised_by_checkify(self) -> bool:
+        """Raised at checkify's ``check_impl``: a failed check, JAX's own or the user's
+        (told apart by its class, or by its message where only text came through)."""
+        last = self.frames[-1] if self.frames else None
+        return last is not None and last.function == "check_impl" and "checkify" in last.filename
+
+    @property
     def summary(self) -> str:
         return f"{self.type_name}: {self.message}" if self.message else self.type_name
 

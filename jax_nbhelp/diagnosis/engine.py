@@ -151,9 +151,7 @@ def _general(ctx: ErrorContext) -> Diagnosis | None:
 def _users_check_text(link: Link) -> bool:
     """A failed ``checkify.check`` of the user's, as a callback's text carries it: raised at
     checkify's ``check_impl`` with the mark checkify gives a user's check's message."""
-    last = link.frames[-1] if link.frames else None
-    return (last is not None and last.function == "check_impl" and "checkify" in last.filename
-            and link.message.rstrip().endswith("(`check` failed)"))
+    return link.raised_by_checkify and link.message.rstrip().endswith("(`check` failed)")
 
 
 def _inside_callback(ctx: ErrorContext) -> tuple[int, tuple[Link, ...], bool] | None:

@@ -25,12 +25,13 @@ import dis
 import linecache
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from types import BuiltinFunctionType, FunctionType, ModuleType, TracebackType
 from typing import Any
 
 from jax_nbhelp.diagnosis import device_guard
+from jax_nbhelp.diagnosis.line_values import exception_chain
 
 _MAX_LINKS = 16
 _PACKAGES = ("jax", "jaxlib")
@@ -280,21 +281,7 @@ def users_check_failed(exc: BaseException) -> bool:
     ``FailedCheckError``), but the check and its message are the user's, as a ``raise`` is.
     Only the classes of the chain are read."""
     return any((getattr(type(link), "__module__", None), type(link).__name__) == _USER_CHECK
-               for link in _links(exc))
-
-
-def _links(exc: BaseException) -> Iterator[BaseException]:
-    """``exc`` and the exceptions it was raised from (its cause, else its context, as Python
-    shows them), each once, at most ``_MAX_LINKS``."""
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen and len(seen) < _MAX_LINKS:
-        seen.add(id(current))
-        yield current
-        cause = current.__cause__
-        if cause is None and not current.__suppress_context__:
-            cause = current.__context__
-        current = cause if isinstance(cause, BaseException) else None
+               for link in exception_chain(exc, _MAX_LINKS))
 
 
 def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
@@ -306,7 +293,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
     if "jax" not in sys.modules:
         return False  # no JAX, no JAX error
     roots = jax_roots()
-    for current in _links(exc):
+    for current in exception_chain(exc, _MAX_LINKS):
         innermost = _innermost(current.__traceback__)
         filename = innermost.tb_frame.f_code.co_filename if innermost is not None else None
         carrier = strictly and type(current).__name__ in _STACK_CARRIERS

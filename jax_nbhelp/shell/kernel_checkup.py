@@ -370,13 +370,11 @@ def check(shell: Any, source: str, session: Session, auto: bool = False) -> Chec
         try:
             first = _run(shell, code, before, kept_params, recorder, keep=True)
         except Exception as exc:
-            if recorder.kernels and "Out-of-bounds" in _chain_text(exc):
+            found = _out_of_bounds(shell, exc, recorder.kernels, session)
+            if found is not None and recorder.kernels:
                 session.last_checkup = Checkup(
                     kernels=tuple(dict.fromkeys(k.name for k in recorder.kernels)),
-                    checks=have, not_run=lacking, findings=(Finding(
-                        "out_of_bounds", recorder.kernels[0].name,
-                        _raised_at(shell, exc, session),
-                        _first_line(_chain_text(exc), "Out-of-bounds")),))
+                    checks=have, not_run=lacking, findings=(found,))
             raise
         if not recorder.kernels:
             sys.stdout.write(first.printed)
@@ -390,15 +388,14 @@ def check(shell: Any, source: str, session: Session, auto: bool = False) -> Chec
                     recorder, keep=False) for seed in (1, 2)] if "order" in have else [])
     findings: list[Finding] = []
     kept_error: BaseException | None = None
-    printed = io.StringIO()
     try:
         kept = _run(shell, code, before, kept_params, recorder, keep=True)
     except Exception as exc:
         kept_error, kept = exc, _Run({}, "")
     # what the kept run printed, less the interpreter's race reports (the card says them)
-    printed.write(_RACE.sub("", kept.printed))
-    if printed.getvalue().strip():
-        sys.stdout.write(printed.getvalue())
+    shown = _RACE.sub("", kept.printed)
+    if shown.strip():
+        sys.stdout.write(shown)
     kernels = recorder.kernels
     names = tuple(dict.fromkeys(k.name for k in kernels))
     if "race" in have:
@@ -430,10 +427,9 @@ def check(shell: Any, source: str, session: Session, auto: bool = False) -> Chec
             "order", kernel.name, _location(shell, kernel.filename, kernel.lineno),
             f"{', '.join(f'`{name}`' for name in dict.fromkeys(changed))} changed when the "
             "parallel grid dimensions ran in another order"))
-    if kept_error is not None and "Out-of-bounds" in _chain_text(kept_error):
-        findings.append(Finding("out_of_bounds", kernels[0].name if kernels else "?",
-                                _raised_at(shell, kept_error, session),
-                                _first_line(_chain_text(kept_error), "Out-of-bounds")))
+    found = _out_of_bounds(shell, kept_error, kernels, session)
+    if found is not None:
+        findings.append(found)
     import jax
 
     jax.clear_caches()  # type: ignore[no-untyped-call]  # later cells compile as written
@@ -447,27 +443,28 @@ def check(shell: Any, source: str, session: Session, auto: bool = False) -> Chec
     return checkup
 
 
-def _raised_at(shell: Any, error: BaseException, session: Session) -> Location | None:
-    """Where the error's diagnosis places it (the kernel line that read past the end); the
-    hook diagnoses it again when it shows the error."""
+def _out_of_bounds(shell: Any, error: BaseException | None, kernels: list[_Kernel],
+                   session: Session) -> Finding | None:
+    """The finding of a read past the end that the kept run raised for, where it did: at the
+    line its diagnosis places it (the hook diagnoses the error again when it shows it)."""
+    if error is None:
+        return None
     from jax_nbhelp.diagnosis.engine import diagnose
+    from jax_nbhelp.diagnosis.line_values import exception_chain
 
-    with contextlib.suppress(Exception):
-        found = diagnose(error, shell, session)
-        return found.location if found is not None else None
-    return None
-
-
-def _chain_text(exc: BaseException) -> str:
-    parts: list[str] = []
-    seen: set[int] = set()
-    current: BaseException | None = exc
-    while current is not None and id(current) not in seen and len(seen) < 16:
-        seen.add(id(current))
+    texts = []
+    for link in exception_chain(error):
         with contextlib.suppress(Exception):
-            parts.append(str(current))
-        current = current.__cause__ or current.__context__
-    return "\n".join(parts)
+            texts.append(str(link))
+    text = "\n".join(texts)
+    if "Out-of-bounds" not in text:
+        return None
+    location = None
+    with contextlib.suppress(Exception):
+        diagnosis = diagnose(error, shell, session)
+        location = diagnosis.location if diagnosis is not None else None
+    return Finding("out_of_bounds", kernels[0].name if kernels else "?", location,
+                   _first_line(text, "Out-of-bounds"))
 
 
 def _first_line(text: str, mark: str) -> str:

@@ -71,8 +71,7 @@ line where that operation was written.
 def _by_message(link: Link) -> str | None:
     """The class of checkify's error that ``link`` (raised at checkify's ``check_impl``)
     reports, read from its message; None for any other link."""
-    last = link.frames[-1] if link.frames else None
-    if last is None or last.function != "check_impl" or "checkify" not in last.filename:
+    if not link.raised_by_checkify:
         return None
     return next((kind for start, kind in _MESSAGES if link.message.startswith(start)), None)
 
