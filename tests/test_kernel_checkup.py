@@ -288,3 +288,84 @@ def test_the_pytest_flag_fails_the_buggy_notebook_only(tmp_path) -> None:
     assert "1 failed, 1 passed" in proc.stdout
     assert "kernel checkup" in proc.stdout
     assert "JNH642" in proc.stdout
+
+
+# -- "Check this kernel" on a kernel's card, and after its fix ------------------------------
+
+def _kernel_card(loaded: Notebook, definitions: str, cell: str) -> tuple[dict, int]:
+    """The card of a kernel compiled for the CPU, and the number of its checkup."""
+    loaded.ok(IMPORTS)
+    loaded.ok(definitions)
+    failed = loaded.run(cell)
+    (bundle,) = failed.diagnoses
+    kinds = [fix["kind"] for fix in bundle["fixes"]]
+    assert kinds.count("check") == 1 and kinds[-1] == "check", kinds
+    return bundle, len(kinds)
+
+
+def test_a_kernel_card_offers_the_checkup_and_a_fixed_outcome_too(loaded: Notebook) -> None:
+    from conftest import validate_bundle
+
+    import jax_nbhelp
+    from jax_nbhelp.core.session import current
+    from jax_nbhelp.show.bundle import result_json
+    from jax_nbhelp.show.view import card_view
+
+    definitions = ACCUMULATE.format(init="", semantics="arbitrary").replace(
+        "pltpu.CompilerParams(dimension_semantics=(\"arbitrary\",)))(x)",
+        "pltpu.CompilerParams(dimension_semantics=(\"arbitrary\",)), interpret=False)(x)")
+    bundle, check = _kernel_card(loaded, definitions, "out = total(x)")
+    assert bundle["code"] == "JNH201"
+    view = bundle["view"]
+    assert view["check"] == check
+    assert view["recommended"] != check and check in view["others"]
+    assert view["fixes"][check - 1]["badge"] == "Checks only:"
+    assert f"{check}. Check this kernel: races, uninitialized" in str(jax_nbhelp.last())
+    # the recommended fix runs; its outcome offers the checkup of the code as it stands
+    fixed = loaded.run(f"%jax_nbhelp fix {view['recommended']}")
+    assert f"%jax_nbhelp fix {check}" in fixed.stdout, fixed.stdout
+    diagnosis = current().cards.get(bundle["card_id"])
+    answer = result_json(jax_nbhelp.last_result(), session=current(),
+                         check=card_view(diagnosis).check)
+    validate_bundle(answer, "result")
+    assert answer["view"]["check"] == check
+    # the checkup finds the accumulator nobody initialised, at its line, as its card
+    found = loaded.run(f"%jax_nbhelp fix {check}")
+    assert "The kernel checkup found a bug" in found.stdout, found.stdout
+    assert [d["code"] for d in found.diagnoses] == ["JNH642"]
+    assert found.diagnoses[0]["location"]["lineno"] == _line_of(definitions, "o_ref[...] +=")
+    result = jax_nbhelp.last_result()
+    assert result.checked and not result.ok
+    validate_bundle(result_json(result, session=current()), "result")
+    assert jax_nbhelp.last().code == "JNH642"  # `fix N` now means the finding's fixes
+    assert [f.kind for f in jax_nbhelp.last_checkup().findings] == ["uninitialized"]
+
+
+def test_the_checkup_of_a_clean_kernel_says_checked(loaded: Notebook) -> None:
+    import jax_nbhelp
+    from jax_nbhelp.show.view import outcome_view
+
+    definitions = ACCUMULATE.format(init=INIT, semantics="arbitrary").replace(
+        "(dimension_semantics=(\"arbitrary\",)))(x)",
+        "(dimension_semantics=(\"arbitrary\",)), interpret=False)(x)")
+    _bundle, check = _kernel_card(loaded, definitions, "out = total(x)")
+    checked = loaded.run(f"%jax_nbhelp fix {check}")
+    assert checked.error is None
+    assert "Checked: race, uninitialized" in checked.stdout, checked.stdout
+    assert "nothing found" in checked.stdout
+    assert checked.diagnoses == []
+    result = jax_nbhelp.last_result()
+    assert result.ok
+    view = outcome_view(None, result)
+    assert (view.kind, view.headline) == ("checked", "✓ Checked.")
+    assert "Fixed" not in view.plain
+    # the namespace holds one run's results, as if the cell had run once interpreted
+    assert float(loaded["out"][0, 0]) == float(loaded["x"][0::8, 0].sum())
+
+
+def test_the_doctor_never_applies_the_checkup() -> None:
+    from jax_nbhelp.doctor.checkup import _recommended
+
+    bundle = {"fixes": [{"available": True, "safe": True, "kind": "check",
+                         "label": "Check this kernel"}]}
+    assert _recommended(bundle) == (None, [])

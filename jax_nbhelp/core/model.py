@@ -164,6 +164,9 @@ class FixResult:
     # did not fix the program as written, and its outcome never says "Fixed"
     safe: bool = True
     changes: str | None = None  # what it changed (Fix.changes), said with its outcome
+    # a kernel checkup's answer (Fix.kind "check"): which checks ran on which kernels, and
+    # what they found; its finding's card is ``diagnosis``
+    checked: str | None = None
 
     # how str() reads: the outcome's text form, wired in by jax_nbhelp/__init__.py
     text_renderer: ClassVar[Callable[[FixResult], str] | None] = None
@@ -187,6 +190,7 @@ class FixResult:
             "stopped": self.stopped,
             "safe": self.safe,
             "changes": self.changes,
+            "checked": self.checked,
         }
 
 
@@ -264,7 +268,9 @@ class Fix:
     runtime: RuntimeWrapper | None = None
     runtime_description: str = ""
     unavailable: str | None = None
-    kind: Literal["rewrite", "runtime"] = "rewrite"
+    # "check": not a fix but the kernel checkup of the code as it stands (shell/kernel_checkup),
+    # offered on a card about a Pallas kernel; never recommended, never applied by the doctor
+    kind: Literal["rewrite", "runtime", "check"] = "rewrite"
     diff: str = ""
     edits: tuple[CellEdit, ...] = ()
     # statements that read a name the fix changes but are not re-run (a loop, x += 1):

@@ -113,8 +113,8 @@ def _recommended(bundle: dict[str, Any]) -> tuple[int | None, list[str]]:
     safe: list[tuple[int, str]] = []
     unsafe: list[str] = []
     for number, fix in enumerate(bundle.get("fixes") or [], 1):
-        if not fix.get("available"):
-            continue
+        if not fix.get("available") or fix.get("kind") == "check":
+            continue  # the kernel checkup is no fix (--check-kernels runs it)
         if fix.get("safe"):
             safe.append((number, str(fix.get("kind"))))
         else:

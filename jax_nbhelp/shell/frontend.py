@@ -16,6 +16,7 @@ from jax_nbhelp.core.model import FixProgress, Progress
 from jax_nbhelp.core.protocol import PROGRESS_MIME, RESULT_MIME
 from jax_nbhelp.core.session import current
 from jax_nbhelp.show.bundle import not_applied_json, result_json
+from jax_nbhelp.show.view import check_number
 
 __all__ = ["PROGRESS_MIME", "RESULT_MIME", "apply", "kept_mode", "result_json", "status"]
 
@@ -64,7 +65,7 @@ def apply(card_id: str, number: int, session: str | None = None) -> None:
     fix = diagnosis.fixes[number - 1]
     held = current()
     result = fix.apply(progress=_progress_display(card_id, number), session=held)
-    _answer(result_json(result, fix=fix, session=held))
+    _answer(result_json(result, fix=fix, session=held, check=check_number(diagnosis)))
 
 
 def _progress_display(card_id: str, number: int) -> Progress:

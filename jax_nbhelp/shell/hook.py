@@ -156,8 +156,11 @@ class ExceptionHook:
         if diagnosis is None:
             return
         try:
+            from jax_nbhelp.shell.kernel_checkup import with_check
             from jax_nbhelp.show.display import show
 
+            if diagnosis.concerns_kernel:  # "Check this kernel" after its fixes
+                diagnosis = with_check(diagnosis, self.session)
             self.session.last = diagnosis
             show(diagnosis, self.session)
         except Exception as exc:

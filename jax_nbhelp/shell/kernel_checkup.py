@@ -43,8 +43,18 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from jax_nbhelp.core.model import Checkup, Diagnosis, Finding, Location
-from jax_nbhelp.core.session import Session
+from jax_nbhelp.core.model import (
+    CellRun,
+    Checkup,
+    Diagnosis,
+    Finding,
+    Fix,
+    FixResult,
+    Location,
+    Progress,
+)
+from jax_nbhelp.core.protocol import cell_label
+from jax_nbhelp.core.session import RerunSource, Session, current, typed_source
 
 # the checks, in the order a report lists them, and the interpreter's field each needs
 CHECKS = (("race", "detect_races"), ("uninitialized", "uninitialized_memory"),
@@ -335,13 +345,16 @@ def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
     return findings
 
 
-def check(shell: Any, source: str, session: Session, auto: bool = False) -> Checkup:
+def check(shell: Any, source: str, session: Session, auto: bool = False,
+          cell: int | None = None) -> Checkup:
     """Run ``source`` as the checkup does and return what it found; the namespace is left as
     the last (kept) run left it. An error of that run propagates, after the checkup is kept.
 
     ``auto`` (the doctor's ``--check-kernels``, a cell whose source is the notebook's own):
     the cell runs once as the kept run does, and only when it built a Pallas kernel is it
-    checked (then run again as the checkup does); its lines are the cell's own."""
+    checked (then run again as the checkup does); its lines are the cell's own. ``cell``:
+    the number of the cell whose whole source ``source`` is (a card's "Check this kernel"),
+    so its lines are that cell's."""
     __tracebackhide__ = True
     have, lacking = available()
     if not have:
@@ -353,10 +366,15 @@ def check(shell: Any, source: str, session: Session, auto: bool = False) -> Chec
 
     # compiled as the cell's own code, its lines where the cell shows them (the magic's line
     # first), so a traceback and a finding name "In [n], line k" as for any cell
-    placed = ("" if auto else "\n") + shell.transform_cell(source)
+    placed = ("" if auto or cell is not None else "\n") + shell.transform_cell(source)
     # IPython counts the running cell before it runs it
-    number = max(int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
-    code = compile(placed, shell.compile.cache(placed, number), "exec")
+    number = cell if cell is not None else max(
+        int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
+    filename = shell.compile.cache(placed, number)
+    if cell is not None and source != typed_source(shell, cell):
+        # a fix's code: an error or a finding in it is placed in the source that ran
+        session.reruns[str(filename)] = RerunSource(cell=cell, source=source)
+    code = compile(placed, filename, "exec")
     before = dict(shell.user_ns)
     recorder = _Recorder()
     fields = {field.name for field in dataclasses.fields(pltpu.InterpretParams)}
@@ -493,10 +511,120 @@ def as_diagnosis(finding: Finding) -> Diagnosis:
 
 def clean_line(checkup: Checkup) -> str:
     """What a checkup that found nothing says: which checks ran on which kernels."""
+    return f"jax_nbhelp checkup: {checkup_said(checkup)}"
+
+
+def checkup_said(checkup: Checkup) -> str:
+    """``race, uninitialized, ... checked on matmul_kernel: nothing found.``"""
     if checkup.note and not checkup.kernels:
-        return f"jax_nbhelp checkup: nothing checked: {checkup.note}."
+        return f"nothing checked: {checkup.note}."
     ran = ", ".join(checkup.checks)
     lacking = (f"; not run (this JAX's interpreter lacks them): {', '.join(checkup.not_run)}"
                if checkup.not_run else "")
-    return (f"jax_nbhelp checkup: {ran} checked on {', '.join(checkup.kernels)}: nothing "
-            f"found{lacking}.")
+    return f"{ran} checked on {', '.join(checkup.kernels)}: nothing found{lacking}."
+
+
+# -- "Check this kernel": the checkup offered on a kernel's card --------------------------
+
+CHECK_LABEL = "Check this kernel"
+CHECK_SUMMARY = "races, uninitialized and out-of-bounds reads, order dependence"
+CHECK_SAFETY = ("It changes no code: the cell as it stands (as a fix left it, after one) runs "
+                "five times in JAX's TPU interpreter with its checks on, and the namespace "
+                "keeps the last run's results, as if the cell had run once in interpret mode.")
+
+
+def with_check(diagnosis: Diagnosis, session: Session) -> Diagnosis:
+    """``diagnosis`` with "Check this kernel" after its fixes, where it is about a Pallas
+    kernel, the installed JAX's interpreter has checks, and the failing cell is known."""
+    if (not diagnosis.concerns_kernel or diagnosis.code in CODES.values()
+            or any(fix.kind == "check" for fix in diagnosis.fixes) or not available()[0]):
+        return diagnosis
+    shell = session.running_shell()
+    # IPython counts the running cell before it runs it: the failing cell is the one before
+    number = int(getattr(shell, "execution_count", 0) or 0) - 1 if shell is not None else 0
+    source = typed_source(shell, number) if number else None
+    if not source or not source.strip():
+        return diagnosis
+    fix = Fix(label=CHECK_LABEL, summary=CHECK_SUMMARY, safety=CHECK_SAFETY, safe=True,
+              kind="check",
+              runs=(CellRun(label=cell_label(number), source=source, cell=number,
+                            why="the kernel checkup, five runs"),),
+              runtime_description=(f"The kernel checkup (%%jax_nbhelp check) of "
+                                   f"{cell_label(number)} as it stands: five runs in JAX's "
+                                   "TPU interpreter, the last one kept."),
+              runner=functools.partial(_run_check, diagnosis))
+    return dataclasses.replace(diagnosis, fixes=(*diagnosis.fixes, fix))
+
+
+def _checked_source(diagnosis: Diagnosis, fix: Fix, session: Session) -> str:
+    """The cell as it stands: as the card's fix that last ran without error left it, else
+    as the user typed it."""
+    run = fix.runs[0]
+    result = session.last_result
+    if result is not None and result.ok and result.checked is None:
+        for other in diagnosis.fixes:
+            if other.label == result.fix_label and other.kind != "check":
+                for ran in other.runs:
+                    if ran.cell == run.cell:
+                        return ran.cell_source if ran.cell_source is not None else ran.source
+    return run.source
+
+
+def _run_check(diagnosis: Diagnosis, fix: Fix, progress: Progress | None,
+               session: object) -> FixResult:
+    """The checkup as a card's button runs it: its answer as a fix's result, remembered as
+    the last result (a finding's card is the last diagnosis, so `fix N` is its fixes)."""
+    held = session if isinstance(session, Session) else current()
+    result = _checkup_result(diagnosis, fix, held)
+    held.last_result = result
+    if result.diagnosis is not None:
+        held.last = result.diagnosis
+    return result
+
+
+def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session) -> FixResult:
+    import time
+
+    shell = held.running_shell()
+    if shell is None:
+        return FixResult(ok=False, fix_label=fix.label, checked="",
+                         error="Cannot apply: the checkup runs a cell and needs a running "
+                               "IPython shell.")
+    source = _checked_source(diagnosis, fix, held)
+    start = time.perf_counter()
+    try:
+        checkup = check(shell, source, held, cell=fix.runs[0].cell)
+    except KeyboardInterrupt:
+        return FixResult(ok=False, fix_label=fix.label, stopped=True,
+                         seconds=time.perf_counter() - start,
+                         error="The checkup was stopped: the namespace is as it was before it.")
+    except Exception as exc:
+        from jax_nbhelp.diagnosis.engine import diagnose
+
+        found = None
+        with contextlib.suppress(Exception):
+            found = diagnose(exc, shell, held)
+        checkup = held.last_checkup
+        finding = next(iter(checkup.findings), None) if checkup is not None else None
+        return FixResult(
+            ok=False, fix_label=fix.label, seconds=time.perf_counter() - start,
+            # a read past the end is the checkup's finding, and the error's card says it
+            error=None if finding is not None else f"{type(exc).__name__}: {exc}",
+            diagnosis=found,
+            checked=(f"{finding.kernel} reads past the end of a buffer: {finding.message}."
+                     if finding is not None else
+                     f"not checked: the cell raised {type(exc).__name__} before the "
+                     "checkup finished."))
+    seconds = time.perf_counter() - start
+    if checkup.findings:
+        first = checkup.findings[0]
+        return FixResult(ok=False, fix_label=fix.label, seconds=seconds, source=source,
+                         diagnosis=finding_diagnosis(first, shell, source, fix.runs[0].cell),
+                         checked=as_diagnosis(first).explanation.split(". ")[0] + ".")
+    return FixResult(ok=bool(checkup.kernels) and not checkup.not_run, fix_label=fix.label,
+                     seconds=seconds, source=source, checked=checkup_said(checkup))
+
+
+def finding_diagnosis(finding: Finding, shell: Any, source: str, cell: int | None) -> Diagnosis:
+    """A finding's card, with its fix where one is mechanical."""
+    return as_diagnosis(finding)

@@ -134,8 +134,10 @@ def _apply(args: list[str]) -> None:
     session = current()
     if number is None or session.last is None:
         return
-    fix = session.last.fixes[number - 1]
-    print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ...")
+    diagnosis = session.last
+    fix = diagnosis.fixes[number - 1]
+    print(f"jax_nbhelp: applying fix {number}, {fix.label!r} ..." if fix.kind != "check"
+          else f"jax_nbhelp: {fix.label.lower()} ({number}) ...")
     if fix.estimate is not None and fix.estimate.long:
         from jax_nbhelp.jaxapi.interpret_cost import sentence
 
@@ -147,6 +149,12 @@ def _apply(args: list[str]) -> None:
     if finish is not None:
         finish(result)
     print(result)
+    if result.ok and fix.kind != "check":
+        from jax_nbhelp.show.view import check_number, outcome_view
+
+        check_line = outcome_view(fix, result, check=check_number(diagnosis)).check_line
+        if check_line:
+            print(f"jax_nbhelp: {check_line[0].lower()}{check_line[1:]}")
     if result.ok:
         from jax_nbhelp.core.session import edits_to_copy
 

@@ -50,9 +50,11 @@ def bundle_json(diagnosis: Diagnosis, card_id: str | None, view: CardView | None
 def result_json(result: FixResult, copy: Sequence[CellEdit] = (),
                 fix: Fix | None = None, session: Session | None = None,
                 new_view: CardView | None = None,
-                versions: dict[str, str | None] | None = None) -> dict[str, Any]:
+                versions: dict[str, str | None] | None = None,
+                check: int | None = None) -> dict[str, Any]:
     """A fix's outcome for a frontend, with its view; a new error's diagnosis gets a card
-    id of its own.
+    id of its own. ``check``: the number of the card's kernel checkup, offered after a fix
+    that ran (``view.check_number``).
 
     ``copy``: the rewritten cells a frontend that cannot edit the notebook gives the user
     to copy (the anywidget card); the JupyterLab extension writes them itself. ``new_view``:
@@ -69,7 +71,7 @@ def result_json(result: FixResult, copy: Sequence[CellEdit] = (),
     if copy:
         payload["copy"] = [edit.to_json() for edit in copy]
     payload["view"] = outcome_view(fix, result, copy if copy else None,
-                                   payload["value"]).to_json()
+                                   payload["value"], check).to_json()
     return payload
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from jax_nbhelp.core.model import CellEdit, Diagnosis, Estimate, Fix, FixResult, Location
@@ -104,7 +104,7 @@ def recommend(diagnosis: Diagnosis) -> tuple[int, str] | None:
     written into the cells, or a mode kept with its set-up line); then the first safe
     one, which runs once. A fix that changes the numbers is never recommended."""
     usable = [(number, fix) for number, fix in enumerate(diagnosis.fixes, 1)
-              if fix.unavailable is None and fix.safe]
+              if fix.unavailable is None and fix.safe and fix.kind != "check"]
     for number, fix in usable:
         if fix.setup_line:
             return number, LASTS_MODE
@@ -191,7 +191,12 @@ def _long_line(estimate: Estimate | None) -> str | None:
             "Stop ends only the fix.")
 
 
+CHECK_BADGE = "Checks only:"
+
+
 def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) -> FixView:
+    if fix.kind == "check":
+        return _check_view(number, fix)
     action = "applies to the cell" if fix.edits else "runs in the kernel"
     unavailable = f"Cannot apply here: {fix.unavailable}" if fix.unavailable else None
     badge = "Safe:" if fix.safe else "Changes what the program computes:"
@@ -221,6 +226,31 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
               + (" (cannot apply here)" if fix.unavailable else "")).replace(
             "  [cannot apply here]", ""),
     )
+
+
+def _check_view(number: int, fix: Fix) -> FixView:
+    """The kernel checkup offered on a kernel's card: not a fix, so no safety badge of a
+    fix, never the primary button; ``%jax_nbhelp fix N`` runs it like the others."""
+    unavailable = f"Cannot apply here: {fix.unavailable}" if fix.unavailable else None
+    return FixView(
+        number=number, label=fix.label, heading=fix.label, summary=fix.summary, safe=True,
+        badge=CHECK_BADGE, safety=fix.safety, available=fix.unavailable is None,
+        unavailable=unavailable, long=None,
+        kernel_only="Runs in the kernel only: your notebook itself stays as it is.",
+        preview=preview(fix), action="runs in the kernel",
+        button_title=f"{fix.label}: {fix.summary}",
+        button_aria=f"{fix.label} (runs in the kernel)",
+        running=f"Running “{fix.label}”…", expected="",
+        text="\n".join([f"{number}. {fix.label}: {fix.summary}", f"{CHECK_BADGE} {fix.safety}"]
+                       + ([f"Why not: {fix.unavailable}"] if fix.unavailable else [])),
+        line=f"{number}. {fix.label}: {fix.summary}"
+             + (" (cannot apply here)" if fix.unavailable else ""))
+
+
+def check_number(diagnosis: Diagnosis) -> int | None:
+    """The number of the card's kernel checkup (a fix of kind "check"), if it offers one."""
+    return next((number for number, fix in enumerate(diagnosis.fixes, 1)
+                 if fix.kind == "check" and fix.unavailable is None), None)
 
 
 # -- places --------------------------------------------------------------------------------
@@ -299,6 +329,7 @@ class CardView:
     shared_safety: tuple[str, ...]
     shared_line: str | None  # "All of these fixes: ..."
     fixes: tuple[FixView, ...]
+    check: int | None  # the kernel checkup's number among the fixes, where the card offers it
     details_summary: str
     magic_hint: str | None  # a static copy has no buttons: the magic applies a fix
     text_fixes_heading: str  # the text form's
@@ -326,7 +357,7 @@ def _banner(diagnosis: Diagnosis) -> tuple[str | None, BannerKind | None]:
         return hidden_line(diagnosis.hidden_fixes), "hidden"
     if diagnosis.general:  # it knows no cause, so it cannot say that no fix is correct
         return GENERAL_LINE, "general"
-    if not diagnosis.fixes:
+    if not any(fix.kind != "check" for fix in diagnosis.fixes):
         if diagnosis.binding is not None and diagnosis.binding.mismatch is not None:
             return MISMATCH_LINE, "no-fix"
         return (EXPLAINED_LINE if diagnosis.explained else NO_FIX_LINE), "no-fix"
@@ -367,7 +398,7 @@ def card_view(diagnosis: Diagnosis, versions: dict[str, Any] | None = None) -> C
                         "Other fixes" if number is not None else "Fixes"),
         shared_safety=shared,
         shared_line=f"All of these fixes: {' '.join(shared)}" if shared else None,
-        fixes=fixes,
+        fixes=fixes, check=check_number(diagnosis),
         details_summary=("Details: where it came from, and what the line worked on"
                          if diagnosis.general else
                          "Details: JAX's check, and your call bound to the function"
@@ -429,7 +460,8 @@ def _versions_line(versions: dict[str, Any] | None) -> str | None:
 
 # -- a fix's outcome ------------------------------------------------------------------------
 
-OutcomeKind = Literal["fixed", "repeated", "changed", "stopped", "failed", "not-applied"]
+OutcomeKind = Literal["fixed", "repeated", "changed", "checked", "stopped", "failed",
+                      "not-applied"]
 
 
 @dataclass(frozen=True)
@@ -461,6 +493,10 @@ class OutcomeView:
     fold: bool  # the card folds to its header and this outcome
     markdown: str | None  # "**Fix applied:** ... (fixed)"
     plain: str  # the text form
+    # after a fix that ran, on a kernel's card: the number of its kernel checkup, offered
+    # beside the outcome ("Check this kernel")
+    check: int | None = None
+    check_line: str | None = None  # the text form's line for it
 
     def to_json(self) -> dict[str, Any]:
         data = dict(self.__dict__)
@@ -481,8 +517,23 @@ def _changed_text(label: str, result: FixResult) -> str:
             + (f": {result.changes}." if result.changes else "."))
 
 
+CHECKED = "✓ Checked."
+FOUND = "⚠ The kernel checkup found a bug."
+NOT_CHECKED = "✗ Not checked."
+
+
+def _found(result: FixResult) -> bool:
+    """A checkup's result that found a bug: its card follows, and no error of the cell."""
+    return (not result.ok and not result.stopped and result.diagnosis is not None
+            and result.error is None)
+
+
 def _plain(result: FixResult) -> str:
     label = repr(result.fix_label)
+    if result.checked is not None:
+        said = ("Checked: " if result.ok else "Stopped: " if result.stopped
+                else "The kernel checkup found a bug: " if _found(result) else "Not checked: ")
+        return said + (result.error if result.stopped and result.error else result.checked)
     if result.ok and not result.safe:
         return f"{CHANGED} {_changed_text(result.fix_label, result)}"
     if result.ok and result.repeated:
@@ -513,11 +564,39 @@ def _copies(edits: Sequence[CellEdit]) -> tuple[CopyView, ...]:
 
 
 def outcome_view(fix: Fix | None, result: FixResult, copy: Sequence[CellEdit] | None = None,
-                 value: str | None = None) -> OutcomeView:
+                 value: str | None = None, check: int | None = None) -> OutcomeView:
     """What a card says after ``fix`` ran with ``result``; ``copy``: the rewritten cells
     whose source differs from the user's (default: every cell the fix rewrote); ``value``:
-    the failing cell's value as IPython prints it."""
+    the failing cell's value as IPython prints it; ``check``: the number of the card's
+    kernel checkup, offered after a fix that ran."""
+    view = _outcome_view(fix, result, copy, value)
+    if check is None or not view.ok or view.kind == "checked":
+        return view
+    return replace(view, check=check,
+                   check_line=f"Check the kernel for races and uninitialized reads: "
+                              f"%jax_nbhelp fix {check}")
+
+
+def _checked_view(label: str, result: FixResult) -> OutcomeView:
+    """A kernel checkup's answer: clean, or the finding whose card follows."""
+    text = (result.error or "") if result.stopped else (result.checked or "")
+    found = _found(result)
+    return OutcomeView(
+        kind="checked", ok=result.ok,
+        headline=(CHECKED if result.ok else "■ Stopped." if result.stopped
+                  else FOUND if found else NOT_CHECKED),
+        text=text, error=result.error if not result.ok and not found and not result.stopped
+        else None, value=None, restored=None, keep=None, keep_line=None,
+        written=None, unchanged=None, copies=(),
+        next=("Its card follows, with the way out." if result.diagnosis is not None else None),
+        fold=False, markdown=f"**{label}:** {text}", plain=_plain(result))
+
+
+def _outcome_view(fix: Fix | None, result: FixResult, copy: Sequence[CellEdit] | None,
+                  value: str | None) -> OutcomeView:
     label = fix.label if fix is not None else result.fix_label
+    if result.checked is not None:
+        return _checked_view(label, result)
     edits = tuple(fix.edits) if fix is not None else ()
     plain = _plain(result)
     if result.ok and not result.safe:

@@ -61,7 +61,8 @@ export interface IFix {
   summary: string;
   safety: string;
   safe: boolean;
-  kind: 'rewrite' | 'runtime';
+  /** 'check': the kernel checkup offered on a kernel's card, not a fix. */
+  kind: 'rewrite' | 'runtime' | 'check';
   preview: string;
   diff: string;
   available: boolean;
@@ -230,6 +231,8 @@ export interface ICardView {
   shared_safety: string[];
   shared_line: string | null;
   fixes: IFixView[];
+  /** The kernel checkup's number among the fixes, where the card offers it. */
+  check?: number | null;
   details_summary: string;
   magic_hint: string | null;
   text_fixes_heading: string;
@@ -249,7 +252,7 @@ export interface ICopyView {
 
 /** What the card says when a fix has run (the kernel's `OutcomeView`). */
 export interface IOutcomeView {
-  kind: 'fixed' | 'repeated' | 'changed' | 'stopped' | 'failed' | 'not-applied';
+  kind: 'fixed' | 'repeated' | 'changed' | 'checked' | 'stopped' | 'failed' | 'not-applied';
   ok: boolean;
   headline: string;
   text: string;
@@ -271,6 +274,9 @@ export interface IOutcomeView {
   fold: boolean;
   markdown: string | null;
   plain: string;
+  /** After a fix that ran on a kernel's card: the number of its kernel checkup. */
+  check?: number | null;
+  check_line?: string | null;
 }
 
 export interface IVersions {

@@ -605,8 +605,12 @@ export class CardView {
       this.outcome.appendChild(element(d, 'pre', `jnh-run-output jnh-${output.name}`, output.text));
     }
     const css =
-      { fixed: 'jnh-ok', repeated: 'jnh-ok jnh-repeated', changed: 'jnh-ok jnh-repeated' }[view.kind as string] ??
-      'jnh-fail';
+      view.kind === 'checked'
+        ? view.ok
+          ? 'jnh-ok'
+          : 'jnh-fail'
+        : ({ fixed: 'jnh-ok', repeated: 'jnh-ok jnh-repeated', changed: 'jnh-ok jnh-repeated' }[view.kind as string] ??
+          'jnh-fail');
     const box = element(d, 'div', `jnh-outcome ${css}`);
     box.appendChild(element(d, 'strong', undefined, `${view.headline} `));
     box.appendChild(d.createTextNode(view.text));
@@ -639,6 +643,13 @@ export class CardView {
     }
     if (view.next) {
       this.outcome.appendChild(element(d, 'div', 'jnh-text', view.next));
+    }
+    const check = view.check ? this.view?.fixes[view.check - 1] : undefined;
+    if (check) {
+      // after a fix that ran on a kernel's card: the checkup of the code as it now stands
+      const row = element(d, 'div', 'jnh-others jnh-check-row');
+      row.appendChild(this._button(check, false));
+      this.outcome.appendChild(row);
     }
   }
 }

@@ -199,7 +199,8 @@ export class CardController {
     if (recommended && this.diagnosis.fixes[recommended - 1]?.available) {
       return recommended;
     }
-    const index = this.diagnosis.fixes.findIndex(fix => fix.available);
+    // the kernel checkup is not a fix: never the one a shortcut applies
+    const index = this.diagnosis.fixes.findIndex(fix => fix.available && fix.kind !== 'check');
     return index < 0 ? null : index + 1;
   }
 

@@ -168,6 +168,8 @@ def outcome_html(outcome: OutcomeView, *, traceback: str | None = None) -> str:
                      f'class="jnh-trace">{esc(strip_ansi(traceback))}</pre></details>')
     if outcome.next:
         parts.append(f'<div class="jnh-text">{esc(outcome.next)}</div>')
+    if outcome.check_line:  # a saved copy has no button: the magic checks the kernel
+        parts.append(f'<div class="jnh-text jnh-muted">{esc(outcome.check_line)}</div>')
     return '<div class="jnh-body">' + "".join(parts) + "</div>"
 
 

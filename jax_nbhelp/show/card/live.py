@@ -32,7 +32,7 @@ from jax_nbhelp.jaxapi.jax_probe import versions
 from jax_nbhelp.show.bundle import bundle_json, not_applied_json, register, result_json
 from jax_nbhelp.show.card import html
 from jax_nbhelp.show.render_text import MIME_TYPE, render_diagnosis
-from jax_nbhelp.show.view import CardView, card_view, outcome_view
+from jax_nbhelp.show.view import CardView, card_view, check_number, outcome_view
 
 WIDGET_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -97,7 +97,7 @@ class LiveCard:
             result, outputs = self._run(card_id, number, fix)
             new_view = self._view(result.diagnosis) if result.diagnosis is not None else None
             answer = result_json(result, edits_to_copy(fix), fix, self.session, new_view,
-                                 self._versions)
+                                 self._versions, check_number(diagnosis))
             new_id = (answer.get("diagnosis") or {}).get("card_id")
             self.applied[card_id] = (diagnosis, fix, result, new_id)
             self.republish()
@@ -147,7 +147,8 @@ class LiveCard:
         outcome = ""
         if card_id in self.applied:
             _, fix, result, new_id = self.applied[card_id]
-            outcome = html.outcome_html(outcome_view(fix, result, edits_to_copy(fix)),
+            outcome = html.outcome_html(outcome_view(fix, result, edits_to_copy(fix),
+                                                     check=check_number(diagnosis)),
                                         traceback=result.traceback)
             if new_id is not None and result.diagnosis is not None:
                 outcome += self._static_body(new_id, result.diagnosis, False)
@@ -157,7 +158,7 @@ class LiveCard:
         text = render_diagnosis(diagnosis, self._view(diagnosis))
         if card_id in self.applied:
             _, fix, result, new_id = self.applied[card_id]
-            text += "\n\n" + outcome_view(fix, result).plain
+            text += "\n\n" + outcome_view(fix, result, check=check_number(diagnosis)).plain
             if new_id is not None and result.diagnosis is not None:
                 text += "\n\n" + self._static_text(new_id, result.diagnosis)
         return text
