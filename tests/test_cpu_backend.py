@@ -140,9 +140,10 @@ def test_core_map_over_a_tpu_mesh_never_gets_interpret_true(loaded: Notebook) ->
     loaded.ok(CORE_MAP)
     diagnosis = _diagnosis(loaded, MESH_CALL)
     labels = [fix.label for fix in diagnosis.fixes]
-    # On a CPU runtime the first fix carries to later kernels; the one-off re-run comes last.
+    # On a CPU runtime the first fix carries to later kernels; the one-off re-run comes last,
+    # then the kernel checkup (not a fix)
     assert labels == ["Interpret mode from now on", "Pass interpret=pltpu.InterpretParams()",
-                      "Re-run in TPU interpret mode"]
+                      "Re-run in TPU interpret mode", "Check this kernel"]
     assert all("interpret=True" not in fix.diff for fix in diagnosis.fixes)
     assert "returns zeros" in " ".join(diagnosis.notes)
     # Why: measured, interpret=True runs this kernel without an error and computes zeros.
@@ -281,7 +282,7 @@ def test_missing_interpret_switch_leaves_the_rewrite(
     loaded.ok(GRID)
     monkeypatch.setattr(interpret_modes, "SWITCH_HOME", ("jax._src.config", "not_there"))
     diagnosis = _diagnosis(loaded, CALL)
-    runtime, rewrite, from_now_on = diagnosis.fixes
+    runtime, rewrite, from_now_on, _check = diagnosis.fixes
     assert runtime.unavailable
     assert "no global interpret switch" in runtime.unavailable
     assert from_now_on.unavailable == runtime.unavailable

@@ -140,8 +140,7 @@ def test_a_seeded_bug_is_found_at_its_line(loaded: Notebook, definitions: str, c
     finding = checkup.findings[0]
     assert finding.location is not None
     assert finding.location.cell == 4  # the cell that defined the kernel (In [4])
-    if kind != "uninitialized" or "scaled" not in cell:
-        assert finding.location.lineno == _line_of(definitions, marker), finding
+    assert finding.location.lineno == _line_of(definitions, marker), finding
     assert [d["code"] for d in out.diagnoses] == [
         {"race": "JNH641", "uninitialized": "JNH642", "order": "JNH644"}[kind]]
     assert "RACE DETECTED" not in out.stdout  # the interpreter's report is the card's
@@ -299,7 +298,8 @@ def _kernel_card(loaded: Notebook, definitions: str, cell: str) -> tuple[dict, i
     failed = loaded.run(cell)
     (bundle,) = failed.diagnoses
     kinds = [fix["kind"] for fix in bundle["fixes"]]
-    assert kinds.count("check") == 1 and kinds[-1] == "check", kinds
+    assert kinds.count("check") == 1, kinds
+    assert kinds[-1] == "check", kinds
     return bundle, len(kinds)
 
 
@@ -318,7 +318,8 @@ def test_a_kernel_card_offers_the_checkup_and_a_fixed_outcome_too(loaded: Notebo
     assert bundle["code"] == "JNH201"
     view = bundle["view"]
     assert view["check"] == check
-    assert view["recommended"] != check and check in view["others"]
+    assert view["recommended"] != check
+    assert check in view["others"]
     assert view["fixes"][check - 1]["badge"] == "Checks only:"
     assert f"{check}. Check this kernel: races, uninitialized" in str(jax_nbhelp.last())
     # the recommended fix runs; its outcome offers the checkup of the code as it stands
@@ -335,7 +336,8 @@ def test_a_kernel_card_offers_the_checkup_and_a_fixed_outcome_too(loaded: Notebo
     assert [d["code"] for d in found.diagnoses] == ["JNH642"]
     assert found.diagnoses[0]["location"]["lineno"] == _line_of(definitions, "o_ref[...] +=")
     result = jax_nbhelp.last_result()
-    assert result.checked and not result.ok
+    assert result.checked
+    assert not result.ok
     validate_bundle(result_json(result, session=current()), "result")
     assert jax_nbhelp.last().code == "JNH642"  # `fix N` now means the finding's fixes
     assert [f.kind for f in jax_nbhelp.last_checkup().findings] == ["uninitialized"]
@@ -369,3 +371,51 @@ def test_the_doctor_never_applies_the_checkup() -> None:
     bundle = {"fixes": [{"available": True, "safe": True, "kind": "check",
                          "label": "Check this kernel"}]}
     assert _recommended(bundle) == (None, [])
+
+
+# -- the findings' mechanical fixes, verified by checking again ----------------------------
+
+@pytest.mark.parametrize(("definitions", "cell", "code", "added", "expected"), [
+    (ACCUMULATE.format(init="", semantics="arbitrary"), "out = total(x)", "JNH642",
+     "@pl.when(pl.program_id(0) == 0)", "x.reshape(4, 8, 128).sum(0)"),
+    (SCRATCH.format(init=""), "out = scaled(y)", "JNH642",
+     "acc[...] = jnp.zeros(acc.shape, acc.dtype)", "y * 2"),
+    (ACCUMULATE.format(init=INIT, semantics="parallel"), "out = total(x)", "JNH644",
+     'dimension_semantics=("arbitrary",)', "x.reshape(4, 8, 128).sum(0)"),
+    (RUNNING.format(semantics="parallel"), "out = running(x)", "JNH644",
+     'dimension_semantics=("arbitrary",)', "x.reshape(4, 8, 128).cumsum(0).reshape(32, 128)"),
+], ids=["output-accumulator", "scratch", "parallel-carry", "parallel-scratch"])
+def test_a_finding_with_a_mechanical_fix_is_fixed_by_a_clean_recheck(
+        loaded: Notebook, definitions: str, cell: str, code: str, added: str,
+        expected: str) -> None:
+    import numpy as np
+
+    import jax_nbhelp
+
+    out, _checkup = _check(loaded, definitions, cell)
+    assert [d["code"] for d in out.diagnoses] == [code]
+    (fix,) = out.diagnoses[0]["fixes"]
+    assert fix["safe"]
+    (edit,) = fix["edits"]
+    assert edit["cell"] == 4  # the cell that defines the kernel, not the checked one
+    assert added in edit["source"]
+    assert added not in edit["original"]
+    fixed = loaded.run("%jax_nbhelp fix 1")
+    assert "nothing found" in fixed.stdout, fixed.stdout
+    assert "Fixed:" in fixed.stdout
+    assert jax_nbhelp.last_result().ok
+    assert jax_nbhelp.last_checkup().findings == ()
+    want = eval(expected, {}, {"x": np.asarray(loaded["x"]), "y": np.asarray(loaded["y"])})
+    np.testing.assert_allclose(np.asarray(loaded["out"]), want)
+
+
+def test_a_finding_in_the_checked_cell_keeps_the_magic_line_in_its_fix(loaded: Notebook) -> None:
+    loaded.ok(IMPORTS)
+    out = loaded.run("%%jax_nbhelp check\n" + ACCUMULATE.format(init=INIT, semantics="parallel")
+                     + "\nout = total(x)")
+    (fix,) = out.diagnoses[0]["fixes"]
+    (edit,) = fix["edits"]
+    assert edit["source"].startswith("%%jax_nbhelp check\n")
+    assert 'dimension_semantics=("arbitrary",)' in edit["source"]
+    fixed = loaded.run("%jax_nbhelp fix 1")
+    assert "nothing found" in fixed.stdout, fixed.stdout

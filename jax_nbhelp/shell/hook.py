@@ -156,7 +156,7 @@ class ExceptionHook:
         if diagnosis is None:
             return
         try:
-            from jax_nbhelp.shell.kernel_checkup import with_check
+            from jax_nbhelp.shell.checkup_actions import with_check
             from jax_nbhelp.show.display import show
 
             if diagnosis.concerns_kernel:  # "Check this kernel" after its fixes

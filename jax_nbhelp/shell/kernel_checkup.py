@@ -43,18 +43,8 @@ import textwrap
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from jax_nbhelp.core.model import (
-    CellRun,
-    Checkup,
-    Diagnosis,
-    Finding,
-    Fix,
-    FixResult,
-    Location,
-    Progress,
-)
-from jax_nbhelp.core.protocol import cell_label
-from jax_nbhelp.core.session import RerunSource, Session, current, typed_source
+from jax_nbhelp.core.model import Checkup, Diagnosis, Finding, Fix, Location
+from jax_nbhelp.core.session import RerunSource, Session, typed_source
 
 # the checks, in the order a report lists them, and the interpreter's field each needs
 CHECKS = (("race", "detect_races"), ("uninitialized", "uninitialized_memory"),
@@ -297,9 +287,24 @@ def _kernel_line(shell: Any, kernel: _Kernel, find: Callable[[ast.AST], bool] | 
     return _location(shell, code.co_filename, lineno, kernel.name)
 
 
+def accumulated_ref(node: ast.AST) -> str | None:
+    """The ref whose old value ``node`` reads as it writes it: ``o_ref`` of ``o_ref[...] +=
+    x`` or of ``acc[...] = acc[...] + x``; None for any other node."""
+    target = (node.target if isinstance(node, ast.AugAssign) else
+              node.targets[0] if isinstance(node, ast.Assign) and len(node.targets) == 1
+              else None)
+    if not isinstance(target, ast.Subscript) or not isinstance(target.value, ast.Name):
+        return None
+    name = target.value.id
+    if isinstance(node, ast.AugAssign) or any(
+            isinstance(read, ast.Subscript) and isinstance(read.value, ast.Name)
+            and read.value.id == name for read in ast.walk(node.value)):  # type: ignore[attr-defined]
+        return name
+    return None
+
+
 def _accumulates(node: ast.AST) -> bool:
-    """``o_ref[...] += x``: a read of a ref's old value."""
-    return isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Subscript)
+    return accumulated_ref(node) is not None
 
 
 def _copies_into_a_whole_ref(node: ast.AST) -> bool:
@@ -498,15 +503,16 @@ _SAID = {"race": "{kernel} has a race: {message}.",
                   "{message}."}
 
 
-def as_diagnosis(finding: Finding) -> Diagnosis:
-    """A finding as a card: what was found, where, what it does on a chip, the way out."""
+def as_diagnosis(finding: Finding, fixes: tuple[Fix, ...] = ()) -> Diagnosis:
+    """A finding as a card: what was found, where, what it does on a chip, the way out
+    (and ``fixes``, its mechanical fix where there is one: shell/checkup_actions.py)."""
     explanation = (_SAID[finding.kind].format(kernel=f"`{finding.kernel}`",
                                               message=finding.message)
                    + " " + WAY_OUT[finding.kind])
     return Diagnosis(code=CODES[finding.kind], name=f"checkup_{finding.kind}",
                      title=TITLES[finding.kind], explanation=explanation, why=WHY[finding.kind],
                      error=f"found by %%jax_nbhelp check: {finding.kind}",
-                     location=finding.location, concerns_kernel=True)
+                     location=finding.location, concerns_kernel=True, fixes=fixes)
 
 
 def clean_line(checkup: Checkup) -> str:
@@ -522,109 +528,3 @@ def checkup_said(checkup: Checkup) -> str:
     lacking = (f"; not run (this JAX's interpreter lacks them): {', '.join(checkup.not_run)}"
                if checkup.not_run else "")
     return f"{ran} checked on {', '.join(checkup.kernels)}: nothing found{lacking}."
-
-
-# -- "Check this kernel": the checkup offered on a kernel's card --------------------------
-
-CHECK_LABEL = "Check this kernel"
-CHECK_SUMMARY = "races, uninitialized and out-of-bounds reads, order dependence"
-CHECK_SAFETY = ("It changes no code: the cell as it stands (as a fix left it, after one) runs "
-                "five times in JAX's TPU interpreter with its checks on, and the namespace "
-                "keeps the last run's results, as if the cell had run once in interpret mode.")
-
-
-def with_check(diagnosis: Diagnosis, session: Session) -> Diagnosis:
-    """``diagnosis`` with "Check this kernel" after its fixes, where it is about a Pallas
-    kernel, the installed JAX's interpreter has checks, and the failing cell is known."""
-    if (not diagnosis.concerns_kernel or diagnosis.code in CODES.values()
-            or any(fix.kind == "check" for fix in diagnosis.fixes) or not available()[0]):
-        return diagnosis
-    shell = session.running_shell()
-    # IPython counts the running cell before it runs it: the failing cell is the one before
-    number = int(getattr(shell, "execution_count", 0) or 0) - 1 if shell is not None else 0
-    source = typed_source(shell, number) if number else None
-    if not source or not source.strip():
-        return diagnosis
-    fix = Fix(label=CHECK_LABEL, summary=CHECK_SUMMARY, safety=CHECK_SAFETY, safe=True,
-              kind="check",
-              runs=(CellRun(label=cell_label(number), source=source, cell=number,
-                            why="the kernel checkup, five runs"),),
-              runtime_description=(f"The kernel checkup (%%jax_nbhelp check) of "
-                                   f"{cell_label(number)} as it stands: five runs in JAX's "
-                                   "TPU interpreter, the last one kept."),
-              runner=functools.partial(_run_check, diagnosis))
-    return dataclasses.replace(diagnosis, fixes=(*diagnosis.fixes, fix))
-
-
-def _checked_source(diagnosis: Diagnosis, fix: Fix, session: Session) -> str:
-    """The cell as it stands: as the card's fix that last ran without error left it, else
-    as the user typed it."""
-    run = fix.runs[0]
-    result = session.last_result
-    if result is not None and result.ok and result.checked is None:
-        for other in diagnosis.fixes:
-            if other.label == result.fix_label and other.kind != "check":
-                for ran in other.runs:
-                    if ran.cell == run.cell:
-                        return ran.cell_source if ran.cell_source is not None else ran.source
-    return run.source
-
-
-def _run_check(diagnosis: Diagnosis, fix: Fix, progress: Progress | None,
-               session: object) -> FixResult:
-    """The checkup as a card's button runs it: its answer as a fix's result, remembered as
-    the last result (a finding's card is the last diagnosis, so `fix N` is its fixes)."""
-    held = session if isinstance(session, Session) else current()
-    result = _checkup_result(diagnosis, fix, held)
-    held.last_result = result
-    if result.diagnosis is not None:
-        held.last = result.diagnosis
-    return result
-
-
-def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session) -> FixResult:
-    import time
-
-    shell = held.running_shell()
-    if shell is None:
-        return FixResult(ok=False, fix_label=fix.label, checked="",
-                         error="Cannot apply: the checkup runs a cell and needs a running "
-                               "IPython shell.")
-    source = _checked_source(diagnosis, fix, held)
-    start = time.perf_counter()
-    try:
-        checkup = check(shell, source, held, cell=fix.runs[0].cell)
-    except KeyboardInterrupt:
-        return FixResult(ok=False, fix_label=fix.label, stopped=True,
-                         seconds=time.perf_counter() - start,
-                         error="The checkup was stopped: the namespace is as it was before it.")
-    except Exception as exc:
-        from jax_nbhelp.diagnosis.engine import diagnose
-
-        found = None
-        with contextlib.suppress(Exception):
-            found = diagnose(exc, shell, held)
-        checkup = held.last_checkup
-        finding = next(iter(checkup.findings), None) if checkup is not None else None
-        return FixResult(
-            ok=False, fix_label=fix.label, seconds=time.perf_counter() - start,
-            # a read past the end is the checkup's finding, and the error's card says it
-            error=None if finding is not None else f"{type(exc).__name__}: {exc}",
-            diagnosis=found,
-            checked=(f"{finding.kernel} reads past the end of a buffer: {finding.message}."
-                     if finding is not None else
-                     f"not checked: the cell raised {type(exc).__name__} before the "
-                     "checkup finished."))
-    seconds = time.perf_counter() - start
-    if checkup.findings:
-        first = checkup.findings[0]
-        return FixResult(ok=False, fix_label=fix.label, seconds=seconds, source=source,
-                         diagnosis=finding_diagnosis(first, shell, source, fix.runs[0].cell),
-                         checked=as_diagnosis(first).explanation.split(". ")[0] + ".")
-    return FixResult(ok=bool(checkup.kernels) and not checkup.not_run, fix_label=fix.label,
-                     seconds=seconds, source=source, checked=checkup_said(checkup))
-
-
-def finding_diagnosis(finding: Finding, shell: Any, source: str, cell: int | None) -> Diagnosis:
-    """A finding's card, with its fix where one is mechanical."""
-    return as_diagnosis(finding)

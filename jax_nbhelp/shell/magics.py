@@ -263,7 +263,11 @@ def checkup_cell(line: str, cell: str) -> None:
         if checkup.kernels or not auto:
             print(kernel_checkup.clean_line(checkup))
         return
+    from jax_nbhelp.shell.checkup_actions import finding_card
+
+    # the checked cell, as a fix checks it again: the magic's line blank, lines in place
+    number = max(int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
     for finding in checkup.findings:
-        diagnosis = kernel_checkup.as_diagnosis(finding)
+        diagnosis = finding_card(finding, shell, "\n" + cell, number, session)
         session.last = diagnosis
         show(diagnosis, session)
