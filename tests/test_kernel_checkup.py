@@ -419,3 +419,34 @@ def test_a_finding_in_the_checked_cell_keeps_the_magic_line_in_its_fix(loaded: N
     assert 'dimension_semantics=("arbitrary",)' in edit["source"]
     fixed = loaded.run("%jax_nbhelp fix 1")
     assert "nothing found" in fixed.stdout, fixed.stdout
+
+
+# -- a long checkup: how long, how far, and stop -------------------------------------------
+
+def test_a_long_checkup_says_how_far_it_is(loaded: Notebook, monkeypatch) -> None:
+    from jax_nbhelp.shell import kernel_checkup
+
+    monkeypatch.setattr(kernel_checkup, "_LONG_RUN", 0.0)  # every run counts as long
+    out, checkup = _check(loaded, ACCUMULATE.format(init=INIT, semantics="arbitrary"),
+                          "out = total(x)")
+    assert checkup.clean
+    said = [line for line in out.stdout.splitlines() if "jax_nbhelp checkup: run" in line]
+    assert [line.split(":")[1].strip() for line in said] == [
+        "run 2 of 5", "run 3 of 5", "run 4 of 5", "run 5 of 5"], out.stdout
+    assert all(" left; interrupt the kernel to stop" in line for line in said)
+
+
+def test_an_interrupted_checkup_leaves_the_namespace_as_it_was(loaded: Notebook) -> None:
+    import jax_nbhelp
+
+    loaded.ok("class Runs:\n    count = 0\nkept = 1")
+    out, checkup = _check(loaded, ACCUMULATE.format(init=INIT, semantics="arbitrary"),
+                          "Runs.count += 1\nkept = 2\nout = total(x)\n"
+                          "if Runs.count == 2:\n    raise KeyboardInterrupt")
+    assert out.error is None
+    assert "stopped before it finished: the namespace is as it was before the cell" in out.stdout
+    assert checkup.stopped
+    assert not checkup.clean
+    assert "out" not in loaded.shell.user_ns
+    assert loaded["kept"] == 1
+    assert jax_nbhelp.last_checkup() is checkup

@@ -216,7 +216,9 @@ def add_one_kernel(x_ref, o_ref):
     pl.run_scoped(body, pltpu.VMEM((8, 128), jnp.float32), collective_axes="core")''')
     loaded.run("out = pl.pallas_call(add_one_kernel, out_shape=jax.ShapeDtypeStruct((8, 128), "
                "jnp.float32), interpret=True)(jnp.ones((8, 128)))")
-    assert [f.label for f in _diagnosis().fixes] == ["Remove collective_axes"]
+    # the fix, then the checkup of the kernel it makes run (not a fix)
+    assert [f.label for f in _diagnosis().fixes] == ["Remove collective_axes",
+                                                     "Check this kernel"]
     result = _fix("Remove collective_axes").apply()
     assert result.ok, result.traceback
     assert bool((loaded["out"] == 3).all())

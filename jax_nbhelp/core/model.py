@@ -494,7 +494,9 @@ class Checkup:
     findings: tuple[Finding, ...]
     not_run: tuple[str, ...] = ()  # checks this JAX's interpreter lacks: never "clean"
     note: str | None = None  # why nothing was checked, where that is so
+    stopped: bool = False  # interrupted: the namespace is as it was before the cell
 
     @property
     def clean(self) -> bool:
-        return bool(self.kernels) and not self.findings and not self.not_run
+        return (bool(self.kernels) and not self.findings and not self.not_run
+                and not self.stopped)

@@ -40,6 +40,7 @@ from jax_nbhelp.core.model import (
     Diagnosis,
     Finding,
     Fix,
+    FixProgress,
     FixResult,
     Progress,
 )
@@ -128,10 +129,11 @@ def _run_check(diagnosis: Diagnosis, fix: Fix, progress: Progress | None,
     """The checkup as a card's button runs it: its answer as a fix's result, remembered as
     the last result (a finding's card is the last diagnosis, so `fix N` is its fixes)."""
     held = session if isinstance(session, Session) else current()
-    return _remember(held, _checkup_result(diagnosis, fix, held))
+    return _remember(held, _checkup_result(diagnosis, fix, held, progress))
 
 
-def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session) -> FixResult:
+def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
+                    progress: Progress | None) -> FixResult:
     import time
 
     shell = held.running_shell()
@@ -142,7 +144,7 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session) -> FixResult:
     source = _checked_source(diagnosis, fix, held)
     start = time.perf_counter()
     try:
-        checkup = check(shell, source, held, cell=fix.runs[0].cell)
+        checkup = check(shell, source, held, cell=fix.runs[0].cell, report=_bar(progress))
     except KeyboardInterrupt:
         return FixResult(ok=False, fix_label=fix.label, stopped=True,
                          seconds=time.perf_counter() - start,
@@ -165,6 +167,10 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session) -> FixResult:
                      f"not checked: the cell raised {type(exc).__name__} before the "
                      "checkup finished."))
     seconds = time.perf_counter() - start
+    if checkup.stopped:
+        return FixResult(ok=False, fix_label=fix.label, stopped=True, seconds=seconds,
+                         checked=checkup_said(checkup),
+                         error="The checkup was stopped: the namespace is as it was before it.")
     if checkup.findings:
         first = checkup.findings[0]
         return FixResult(ok=False, fix_label=fix.label, seconds=seconds, source=source,
@@ -174,6 +180,17 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session) -> FixResult:
                      seconds=seconds, source=source, checked=checkup_said(checkup))
 
 
+
+
+def _bar(progress: Progress | None) -> Any:
+    """The checkup's runs as a card's progress bar: one step a run."""
+    if progress is None:
+        return None
+
+    def report(done: int, total: int, text: str, seconds: float) -> None:
+        progress(FixProgress(seconds=seconds, steps=None, total=None, fraction=done / total,
+                             text=text))
+    return report
 
 
 def finding_card(finding: Finding, shell: Any, checked: str, checked_cell: int | None,
@@ -336,10 +353,10 @@ def _last_grid_axis(tree: ast.AST, kernel: str) -> int | None:
 def _recheck(fix: Fix, progress: Progress | None, session: object) -> FixResult:
     """Run the rewritten cell, then check the checked cell again: fixed only if clean."""
     held = session if isinstance(session, Session) else current()
-    return _remember(held, _rechecked(fix, held))
+    return _remember(held, _rechecked(fix, held, progress))
 
 
-def _rechecked(fix: Fix, held: Session) -> FixResult:
+def _rechecked(fix: Fix, held: Session, progress: Progress | None) -> FixResult:
     shell = held.running_shell()
     start = time.perf_counter()
     if shell is None:
@@ -354,7 +371,9 @@ def _rechecked(fix: Fix, held: Session) -> FixResult:
             exec(compile(shell.transform_cell(rewritten.source), filename, "exec"),
                  shell.user_ns)
         target = checked[0] if checked else rewritten
-        checkup = check(shell, target.source, held, cell=target.cell)
+        checkup = check(shell, target.source, held, cell=target.cell, report=_bar(progress))
+        if checkup.stopped:
+            raise KeyboardInterrupt
     except KeyboardInterrupt:
         shell.user_ns.clear()
         shell.user_ns.update(before)

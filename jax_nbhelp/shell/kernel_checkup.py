@@ -40,6 +40,7 @@ import io
 import re
 import sys
 import textwrap
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -350,8 +351,65 @@ def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
     return findings
 
 
+# a checkup whose first run takes this long says how long the rest will take, and each run
+_LONG_RUN = 5.0
+
+
+class _Pace:
+    """The checkup's runs, timed: a long one says before each run which it is and about how
+    long the rest takes (measured on the runs so far), and ``report`` (a card's progress
+    bar: the run done so far, and the text) hears of every run."""
+
+    def __init__(self, total: int, report: Callable[[int, int, str, float], None] | None,
+                 ) -> None:
+        self.total = total
+        self.report = report
+        self.done = 0
+        self.start = time.perf_counter()
+
+    def run(self, label: str, step: Callable[[], _Run]) -> _Run:
+        elapsed = time.perf_counter() - self.start
+        each = elapsed / self.done if self.done else 0.0
+        text = f"run {self.done + 1} of {self.total}: {label}"
+        if self.done and each >= _LONG_RUN:
+            from jax_nbhelp.core.units import duration
+
+            left = each * (self.total - self.done)
+            sys.stdout.write(f"jax_nbhelp checkup: {text} (about {duration(left)} left; "
+                             "interrupt the kernel to stop: the namespace stays as it "
+                             "was before the cell)\n")
+            sys.stdout.flush()
+        if self.report is not None:
+            self.report(self.done, self.total, text, elapsed)
+        try:
+            return step()
+        finally:
+            self.done += 1
+
+
+def _stopped(shell: Any, before: dict[str, Any], recorder: _Recorder, have: tuple[str, ...],
+             lacking: tuple[str, ...], session: Session) -> Checkup:
+    """An interrupted checkup: the namespace as it was before the cell, nothing claimed."""
+    import jax
+
+    shell.user_ns.clear()
+    shell.user_ns.update(before)
+    with contextlib.suppress(Exception):
+        from jax.experimental.pallas import tpu as pltpu
+
+        pltpu.reset_tpu_interpret_mode_state()  # type: ignore[no-untyped-call]
+    jax.clear_caches()  # type: ignore[no-untyped-call]
+    checkup = Checkup(kernels=tuple(dict.fromkeys(k.name for k in recorder.kernels)),
+                      checks=have, findings=(), not_run=lacking, stopped=True,
+                      note="stopped before it finished: the namespace is as it was before "
+                           "the cell")
+    session.last_checkup = checkup
+    return checkup
+
+
 def check(shell: Any, source: str, session: Session, auto: bool = False,
-          cell: int | None = None) -> Checkup:
+          cell: int | None = None,
+          report: Callable[[int, int, str, float], None] | None = None) -> Checkup:
     """Run ``source`` as the checkup does and return what it found; the namespace is left as
     the last (kept) run left it. An error of that run propagates, after the checkup is kept.
 
@@ -359,7 +417,10 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     the cell runs once as the kept run does, and only when it built a Pallas kernel is it
     checked (then run again as the checkup does); its lines are the cell's own. ``cell``:
     the number of the cell whose whole source ``source`` is (a card's "Check this kernel"),
-    so its lines are that cell's."""
+    so its lines are that cell's. ``report(done, total, text, seconds)`` hears of each run.
+
+    An interrupt (the kernel's stop) ends it: the namespace is put back as it was before the
+    cell, and the checkup says it stopped (``Checkup.stopped``), never that it is clean."""
     __tracebackhide__ = True
     have, lacking = available()
     if not have:
@@ -405,16 +466,24 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
                               note="no Pallas kernel was built while the cell ran")
             session.last_checkup = checkup
             return checkup
-    zero = [_run(shell, code, before, params(uninitialized_memory="zero", random_seed=0),
-                 recorder, keep=False) for _ in range(2)]
-    orders = ([_run(shell, code, before, params(uninitialized_memory="zero", random_seed=seed),
-                    recorder, keep=False) for seed in (1, 2)] if "order" in have else [])
-    findings: list[Finding] = []
+    seeds = (1, 2) if "order" in have else ()
+    pace = _Pace(3 + len(seeds), report)
     kept_error: BaseException | None = None
     try:
-        kept = _run(shell, code, before, kept_params, recorder, keep=True)
-    except Exception as exc:
-        kept_error, kept = exc, _Run({}, "")
+        zero = [pace.run("zero fill", lambda: _run(
+            shell, code, before, params(uninitialized_memory="zero", random_seed=0),
+            recorder, keep=False)) for _ in range(2)]
+        orders = [pace.run("the parallel dimensions in another order", functools.partial(
+            _run, shell, code, before, params(uninitialized_memory="zero", random_seed=seed),
+            recorder, keep=False)) for seed in seeds]
+        try:
+            kept = pace.run("NaN fill, race detection, reads out of bounds raising",
+                            lambda: _run(shell, code, before, kept_params, recorder, keep=True))
+        except Exception as exc:
+            kept_error, kept = exc, _Run({}, "")
+    except KeyboardInterrupt:
+        return _stopped(shell, before, recorder, have, lacking, session)
+    findings: list[Finding] = []
     # what the kept run printed, less the interpreter's race reports (the card says them)
     shown = _RACE.sub("", kept.printed)
     if shown.strip():
@@ -522,6 +591,8 @@ def clean_line(checkup: Checkup) -> str:
 
 def checkup_said(checkup: Checkup) -> str:
     """``race, uninitialized, ... checked on matmul_kernel: nothing found.``"""
+    if checkup.stopped:
+        return f"{checkup.note}."
     if checkup.note and not checkup.kernels:
         return f"nothing checked: {checkup.note}."
     ran = ", ".join(checkup.checks)
