@@ -450,3 +450,29 @@ def test_an_interrupted_checkup_leaves_the_namespace_as_it_was(loaded: Notebook)
     assert "out" not in loaded.shell.user_ns
     assert loaded["kept"] == 1
     assert jax_nbhelp.last_checkup() is checkup
+
+
+# -- GPU kernels: the checks are the TPU interpreter's, so none ran ------------------------
+
+def test_a_gpu_kernel_is_never_called_clean(loaded: Notebook) -> None:
+    triton = pytest.importorskip("jax.experimental.pallas.triton")
+    assert hasattr(triton, "CompilerParams")
+    loaded.ok(IMPORTS + "\nfrom jax.experimental.pallas import triton as pltriton\n"
+              "def add_kernel(x_ref, o_ref):\n    o_ref[...] = x_ref[...] + 1\n"
+              "class Runs:\n    count = 0")
+    out = loaded.run("%%jax_nbhelp check\nRuns.count += 1\n"
+                     "out = pl.pallas_call(add_kernel, out_shape=y, "
+                     "compiler_params=pltriton.CompilerParams(num_warps=4), "
+                     "interpret=True)(y)")
+    import jax_nbhelp
+
+    checkup = jax_nbhelp.last_checkup()
+    assert out.error is None, out.stdout + out.stderr
+    assert checkup.kernels == ("add_kernel",)
+    assert checkup.checks == ()
+    assert set(checkup.not_run) == {"race", "uninitialized", "out_of_bounds", "order"}
+    assert not checkup.clean
+    assert "add_kernel is a GPU kernel" in out.stdout
+    assert "nothing found" not in out.stdout
+    assert loaded["Runs"].count == 2  # the refused try, then the one run as written
+    assert float(loaded["out"][0, 0]) == 2.0

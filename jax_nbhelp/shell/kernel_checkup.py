@@ -125,14 +125,33 @@ class _Run:
     error: BaseException | None = None
 
 
+class GpuKernel(Exception):
+    """Raised where a run of the checkup builds a GPU kernel: its checks are the TPU
+    interpreter's, which do not apply to it, so the checkup stops trying."""
+
+
+def _for_a_gpu(value: Any) -> bool:
+    """A GPU kernel's settings: Triton's or Mosaic GPU's compiler params, a Mosaic GPU
+    mesh, or ``backend="triton"``/``"mosaic_gpu"``."""
+    if isinstance(value, str):
+        return value in ("triton", "mosaic_gpu")
+    module = type(value).__module__
+    return "triton" in module or "mosaic_gpu" in module
+
+
 class _Recorder:
-    """Wraps Pallas's kernel builders (``pl.pallas_call``, ``pl.kernel``, ``pl.core_map``)
-    while the cell runs, to name the kernels it builds and where."""
+    """Wraps Pallas's kernel builders (``pl.pallas_call``, ``pl.kernel``, ``pl.core_map``,
+    and Mosaic GPU's ``kernel`` where it is imported) while the cell runs, to name the
+    kernels it builds and where. ``refuse_gpu``: a GPU kernel raises ``GpuKernel`` before
+    it is built (and is named in ``gpu``)."""
 
     BUILDERS = ("pallas_call", "kernel", "core_map")
+    GPU_MODULE = "jax.experimental.pallas.mosaic_gpu"
 
-    def __init__(self) -> None:
+    def __init__(self, refuse_gpu: bool = True) -> None:
         self.kernels: list[_Kernel] = []
+        self.gpu: list[str] = []
+        self.refuse_gpu = refuse_gpu
 
     def _note(self, function: Any, caller: Any) -> None:
         while isinstance(function, functools.partial):  # a kernel with its settings bound
@@ -143,10 +162,22 @@ class _Recorder:
         self.kernels.append(_Kernel(getattr(function, "__name__", "kernel"), function,
                                     caller.f_code.co_filename, caller.f_lineno))
 
-    def _wrap(self, original: Any) -> Any:
+    def _gpu(self, body: Any, gpu: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        if not (gpu or any(_for_a_gpu(value) for value in (*args[1:], *kwargs.values()))):
+            return
+        while isinstance(body, functools.partial):
+            body = body.func
+        self.gpu.append(getattr(body, "__name__", "a GPU kernel") if callable(body)
+                        else "a GPU kernel")
+        if self.refuse_gpu:
+            raise GpuKernel(self.gpu[-1])
+
+    def _wrap(self, original: Any, gpu: bool = False) -> Any:
         def builder(*args: Any, **kwargs: Any) -> Any:
             caller = sys._getframe(1)
             body = args[0] if args and callable(args[0]) else kwargs.get("body")
+            if callable(body):
+                self._gpu(body, gpu, args, kwargs)
             result = original(*args, **kwargs)
             if callable(body) and (hasattr(body, "__code__")
                                    or isinstance(body, functools.partial)):
@@ -156,6 +187,7 @@ class _Recorder:
                 return result
 
             def decorated(function: Any, *more: Any, **named: Any) -> Any:
+                self._gpu(function, gpu, args, kwargs)
                 self._note(function, caller)
                 return result(function, *more, **named)
             return decorated  # ``@pl.kernel(...)``, ``@pl.core_map(mesh)``: the body follows
@@ -165,14 +197,18 @@ class _Recorder:
     def watching(self) -> Iterator[None]:
         from jax.experimental import pallas as pl
 
-        originals = {name: getattr(pl, name) for name in self.BUILDERS if hasattr(pl, name)}
-        for name, original in originals.items():
-            setattr(pl, name, self._wrap(original))
+        patched = [(pl, name, getattr(pl, name), False) for name in self.BUILDERS
+                   if hasattr(pl, name)]
+        gpu_module = sys.modules.get(self.GPU_MODULE)  # only where the cell's JAX has it
+        if gpu_module is not None and hasattr(gpu_module, "kernel"):
+            patched.append((gpu_module, "kernel", gpu_module.kernel, True))
+        for module, name, original, gpu in patched:
+            setattr(module, name, self._wrap(original, gpu))
         try:
             yield
         finally:
-            for name, original in originals.items():
-                setattr(pl, name, original)
+            for module, name, original, _ in patched:
+                setattr(module, name, original)
 
 
 def _arrays(namespace: dict[str, Any], before: dict[str, Any]) -> dict[str, Any]:
@@ -230,7 +266,8 @@ def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _
     error: BaseException | None = None
     try:
         with contextlib.redirect_stdout(printed), recorder.watching(), _quiet(not keep), \
-                pltpu.force_tpu_interpret_mode(params):
+                (pltpu.force_tpu_interpret_mode(params) if params is not None
+                 else contextlib.nullcontext()):
             exec(code, namespace)
             jax.effects_barrier()  # type: ignore[no-untyped-call]
     except Exception as exc:
@@ -387,6 +424,25 @@ class _Pace:
             self.done += 1
 
 
+def _gpu_checkup(shell: Any, code: Any, before: dict[str, Any], recorder: _Recorder,
+                 session: Session) -> Checkup:
+    """A cell that builds a GPU kernel: nothing is checked (the checks are the TPU
+    interpreter's), and the cell runs once as written, so the namespace is one run's and an
+    error of it is its own. The checkup says which checks did not run, never clean."""
+    __tracebackhide__ = True
+    names = tuple(dict.fromkeys(recorder.gpu))
+    checkup = Checkup(
+        kernels=names, checks=(), findings=(), not_run=tuple(kind for kind, _ in CHECKS),
+        note=(f"{', '.join(names)} {'is a GPU kernel' if len(names) == 1 else 'are GPU kernels'}"
+              ": the checkup's checks run in JAX's TPU interpreter, which does not run "
+              "GPU kernels; the cell ran once as written"))
+    session.last_checkup = checkup
+    print(clean_line(checkup))  # said first: an error of the run would end the cell
+    plain = _run(shell, code, before, None, _Recorder(refuse_gpu=False), keep=True)
+    sys.stdout.write(plain.printed)
+    return checkup
+
+
 def _stopped(shell: Any, before: dict[str, Any], recorder: _Recorder, have: tuple[str, ...],
              lacking: tuple[str, ...], session: Session) -> Checkup:
     """An interrupted checkup: the namespace as it was before the cell, nothing claimed."""
@@ -453,6 +509,8 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     if auto:  # one run; checked only if it built a kernel
         try:
             first = _run(shell, code, before, kept_params, recorder, keep=True)
+        except GpuKernel:
+            return _gpu_checkup(shell, code, before, recorder, session)
         except Exception as exc:
             found = _out_of_bounds(shell, exc, recorder.kernels, session)
             if found is not None and recorder.kernels:
@@ -470,9 +528,13 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     pace = _Pace(3 + len(seeds), report)
     kept_error: BaseException | None = None
     try:
-        zero = [pace.run("zero fill", lambda: _run(
-            shell, code, before, params(uninitialized_memory="zero", random_seed=0),
-            recorder, keep=False)) for _ in range(2)]
+        zero = []
+        for _ in range(2):
+            zero.append(pace.run("zero fill", lambda: _run(
+                shell, code, before, params(uninitialized_memory="zero", random_seed=0),
+                recorder, keep=False)))
+            if recorder.gpu:  # refused as it was built: nothing of it ran
+                return _gpu_checkup(shell, code, before, recorder, session)
         orders = [pace.run("the parallel dimensions in another order", functools.partial(
             _run, shell, code, before, params(uninitialized_memory="zero", random_seed=seed),
             recorder, keep=False)) for seed in seeds]
@@ -593,7 +655,7 @@ def checkup_said(checkup: Checkup) -> str:
     """``race, uninitialized, ... checked on matmul_kernel: nothing found.``"""
     if checkup.stopped:
         return f"{checkup.note}."
-    if checkup.note and not checkup.kernels:
+    if checkup.note and (not checkup.kernels or not checkup.checks):
         return f"nothing checked: {checkup.note}."
     ran = ", ".join(checkup.checks)
     lacking = (f"; not run (this JAX's interpreter lacks them): {', '.join(checkup.not_run)}"

@@ -260,6 +260,8 @@ def checkup_cell(line: str, cell: str) -> None:
     auto = words[1:] == ["auto"]  # the doctor's --check-kernels: silent where no kernel ran
     checkup = kernel_checkup.check(shell, cell, session, auto=auto)
     if not checkup.findings:
+        if checkup.kernels and not checkup.checks:
+            return  # GPU kernels: the checkup said so before the cell ran
         if checkup.kernels or not auto:
             print(kernel_checkup.clean_line(checkup))
         return
