@@ -43,3 +43,29 @@ def test_a_finding_is_a_card_with_the_kernels_line(tmp_path: Path) -> None:
         assert link.count() == 1
         height = card.evaluate("c => c.getBoundingClientRect().height")
         assert height < 300, height
+
+
+def test_check_this_kernel_after_a_fix_then_its_finding_fixed(tmp_path: Path) -> None:
+    """The kernel card's fix runs; its outcome offers the checkup; the finding's card
+    follows inside it; its fix writes the initialisation into the kernel's cell."""
+    cells = [*CELLS[:3], "out = total(x)"]
+    lab_driver.write_notebook(tmp_path / "fix_then_check.ipynb", cells)
+    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
+        lab_driver.open_notebook(page, url, "fix_then_check.ipynb")
+        lab_driver.run_all(page)
+        card = page.locator(".jnh-native").first
+        card.wait_for(timeout=240_000)
+        lab_driver.wait_idle(page)
+        assert card.locator("button", has_text="Check this kernel").count() == 1
+        card.locator(".jnh-primary-button").first.click()
+        check = card.locator(".jnh-check-row button", has_text="Check this kernel")
+        check.wait_for(timeout=240_000)
+        check.click()
+        found = page.locator(".jnh-native[data-jnh-code='JNH642']").first
+        found.wait_for(timeout=300_000)
+        assert "The kernel checkup found a bug." in card.locator(".jnh-outcome").first.inner_text()
+        found.locator(".jnh-primary-button", has_text="Initialise it").click()
+        found.locator(".jnh-outcome.jnh-ok").first.wait_for(timeout=300_000)
+        kernel_cell = page.locator(".jp-Cell").nth(2).locator(".cm-content").inner_text()
+        assert "@pl.when(pl.program_id(0) == 0)" in kernel_cell
+        assert "o_ref[...] = jnp.zeros(o_ref.shape, o_ref.dtype)" in kernel_cell

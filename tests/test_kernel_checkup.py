@@ -476,3 +476,58 @@ def test_a_gpu_kernel_is_never_called_clean(loaded: Notebook) -> None:
     assert "nothing found" not in out.stdout
     assert loaded["Runs"].count == 2  # the refused try, then the one run as written
     assert float(loaded["out"][0, 0]) == 2.0
+
+
+GPU_KERNELS = '''\
+from jax.experimental.pallas import mosaic_gpu as plgpu
+v = jnp.ones((128,), jnp.float32)
+
+def shared_kernel(x_ref, o_ref):
+    t = jax.lax.axis_index("t")
+    o_ref[...] = x_ref[...] + t.astype(jnp.float32)
+
+def halves_kernel(x_ref, o_ref):
+    t = jax.lax.axis_index("t")
+    o_ref[pl.ds(t * 64, 64)] = x_ref[pl.ds(t * 64, 64)] + 1
+
+def summed_kernel(x_ref, o_ref):
+    o_ref[...] += x_ref[...]
+
+def on_threads(kernel, **mesh):
+    return plgpu.kernel(kernel, out_type=jax.ShapeDtypeStruct((128,), jnp.float32), **mesh)'''
+THREADS = "num_threads=2, thread_name='t'"
+
+
+def _gpu_checks() -> bool:
+    from jax_nbhelp.shell.kernel_checkup import _gpu_interpreter
+
+    try:
+        import jax.experimental.pallas.mosaic_gpu as plgpu
+    except Exception:
+        return False
+    return (_gpu_interpreter() is not None
+            and "out_type" in inspect.signature(plgpu.kernel).parameters)
+
+
+@pytest.mark.parametrize(("cell", "kind", "marker"), [
+    (f"out = on_threads(shared_kernel, {THREADS})(v)", "race", "o_ref[...] = x_ref[...] + t"),
+    ("out = on_threads(summed_kernel)(v)", "uninitialized", "o_ref[...] += x_ref[...]"),
+    (f"out = on_threads(halves_kernel, {THREADS})(v)", None, None),
+], ids=["two-threads-one-buffer", "accumulator", "a-half-per-thread"])
+def test_a_mosaic_gpu_kernel_is_checked_in_the_gpu_interpreter(
+        loaded: Notebook, cell: str, kind: str | None, marker: str | None) -> None:
+    if not _gpu_checks():
+        pytest.skip("this JAX's GPU interpreter cannot be forced on a cell's kernels")
+    out, checkup = _check(loaded, GPU_KERNELS, cell)
+    assert out.error is None, out.stdout + out.stderr
+    assert checkup.checks == ("race", "uninitialized", "out_of_bounds")
+    assert checkup.not_run == ("order",)  # one block: no order to vary, so never "clean"
+    assert not checkup.clean
+    if kind is None:
+        assert checkup.findings == ()
+        assert "nothing found; not run (the interpreter that ran it has no such check): order" \
+            in out.stdout
+        assert float(loaded["out"][0]) == 2.0
+        return
+    assert [finding.kind for finding in checkup.findings] == [kind]
+    assert checkup.findings[0].location.lineno == _line_of(GPU_KERNELS, marker)

@@ -28,6 +28,9 @@ class RerunSource:
 
     cell: int | None
     source: str
+    # False: the cell's own code, run without the cell magic's line (the doctor's
+    # `%%jax_nbhelp check auto`): a place in it is the cell's, not "as re-run by jax_nbhelp"
+    rewritten: bool = True
 
 
 @dataclass(frozen=True)

@@ -226,7 +226,7 @@ def locate(filename: str, lineno: int, function: str, shell: Any,
             function=function,
             cell=number,
             source=raw,
-            rewritten=filename in reruns,
+            rewritten=filename in reruns and reruns[filename].rewritten,
         )
     if is_user_file(filename):
         lines = linecache.getlines(filename)

@@ -147,6 +147,18 @@ def _printed(outcome: Outcome) -> str:
                    if output.get("output_type") == "stream")
 
 
+def _finding_way_out(found: dict[str, Any]) -> str:
+    """What the report says of a finding's fix: the doctor does not apply it (it rewrites a
+    kernel, verified by checking again in the notebook's kernel, where its card offers it)."""
+    fixes = [fix for fix in found.get("fixes") or [] if fix.get("available")
+             and fix.get("kind") != "check"]
+    if not fixes:
+        return "found by the kernel checkup; no mechanical fix"
+    return (f"found by the kernel checkup; its card's fix {fixes[0].get('label')!r} "
+            "(verified by checking again) applies in the notebook: the doctor does not "
+            "rewrite kernels")
+
+
 def _raising_line(outcome: Outcome) -> int | None:
     """The line of the failing cell that raised, from IPython's traceback ("Cell In[3],
     line 5"): the last frame in this cell."""
@@ -267,8 +279,12 @@ class Checkup:
         cell = self.nb.cells[index]
         self.running = index + 1
         source = cell.source
-        if self.options.check_kernels and not source.lstrip().startswith("%%"):
-            # checked only where it builds a kernel; its lines stay the cell's own
+        if (self.options.check_kernels and "raises-exception" not in cell.metadata.get("tags", [])
+                and not any(line.lstrip().startswith(("%", "!"))
+                            for line in source.splitlines())):
+            # checked only where it builds a kernel; its lines stay the cell's own. A
+            # lesson's failing cell and a cell of magics run as written: the checkup runs
+            # kernels in the TPU interpreter, where a kernel that fails on a CPU runs
             source = f"{CHECK_MAGIC}\n{source}"
         outcome = kernel.run(source, self.options.timeout)
         self.running = None
@@ -302,7 +318,7 @@ class Checkup:
                                  count=outcome.execution_count,
                                  line=location.get("lineno") if location.get("cell") ==
                                  outcome.execution_count else None,
-                                 why_not="found by the kernel checkup; no mechanical fix")
+                                 why_not=_finding_way_out(found))
             failure.text = str(found.get("explanation") or "")
             self.report.failures.append(failure)
             self.say(f"{failure.place}: {failure.error}\n{failure.text}")

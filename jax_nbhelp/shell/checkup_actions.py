@@ -221,9 +221,12 @@ def finding_fixes(finding: Finding, shell: Any, checked: str, checked_cell: int 
     typed = typed_source(shell, location.cell) or location.source
     if not typed:
         return ()
-    # a cell magic's line (`%%jax_nbhelp check` itself) stays in the cell, blank where it runs
+    # a cell magic's line (`%%jax_nbhelp check` itself) stays in the cell, blank where it
+    # runs; the doctor's `%%jax_nbhelp check auto` runs the rest at its own lines
     header, _, rest = typed.partition("\n") if typed.startswith("%%") else ("", "", typed)
-    source = "\n" + rest if header else typed
+    own_lines = bool(header) and location.source == rest
+    source = rest if own_lines else "\n" + rest if header else typed
+    prefix = header + "\n" if own_lines else header
     try:
         tree = ast.parse(source)
     except SyntaxError:  # line magics: no rewrite here
@@ -245,7 +248,7 @@ def finding_fixes(finding: Finding, shell: Any, checked: str, checked_cell: int 
         runs.append(CellRun(label=cell_label(checked_cell) if checked_cell else "the cell",
                             source=checked, cell=checked_cell,
                             why="checked again: the kernel checkup, five runs"))
-    edited = header + rewritten if header else rewritten
+    edited = prefix + rewritten
     return (Fix(label=label, summary=summary, safety=SAFETY[finding.kind], safe=True,
                 runs=tuple(runs), diff=unified_diff(typed, edited, name),
                 edits=(CellEdit(label=name, cell=cell, original=typed, source=edited),),

@@ -66,14 +66,14 @@ TITLES = {
 WHY = {
     "race": ("The interpreter follows which core or DMA wrote and read each buffer and in "
              "what order they were guaranteed to happen (a .wait(), a barrier). Two accesses "
-             "with no such order, one of them a write, race: on a TPU either may come first, "
-             "so the result can change from run to run or from chip to chip."),
-    "uninitialized": ("On a TPU an output or scratch buffer starts with whatever the memory "
+             "with no such order, one of them a write, race: on the chip either may come "
+             "first, so the result can change from run to run or from chip to chip."),
+    "uninitialized": ("On the chip an output or scratch buffer starts with whatever the memory "
                       "held. The interpreter filled it with NaN in one run and with zeros in "
                       "another: a result that is NaN only in the first read memory the kernel "
                       "never wrote, which on the chip gives numbers that are wrong, or right "
                       "by chance."),
-    "out_of_bounds": ("A TPU does not check the bounds of a read: a slice past the end reads "
+    "out_of_bounds": ("The chip does not check the bounds of a read: a slice past the end reads "
                       "whatever lies there. The interpreter checks, and raised."),
     "order": ("A grid dimension marked \"parallel\" may run its steps in any order, or split "
               "them between cores. The interpreter ran it in other orders and the results "
@@ -106,6 +106,54 @@ def available() -> tuple[tuple[str, ...], tuple[str, ...]]:
         fields = set()
     have = tuple(kind for kind, field in CHECKS if field in fields)
     return have, tuple(kind for kind, _ in CHECKS if kind not in have)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Interpreter:
+    """One of JAX's kernel interpreters as the checkup drives it: its params type, the
+    context that forces it on every kernel built under it, and which checks it has."""
+
+    name: str  # "TPU" or "GPU"
+    params_type: Any
+    force: Callable[[Any], Any]
+    reset: Callable[[], Any] | None
+    have: tuple[str, ...]
+    lacking: tuple[str, ...]
+
+    def params(self, **wanted: Any) -> Any:
+        fields = {field.name for field in dataclasses.fields(self.params_type)}
+        return self.params_type(**{k: v for k, v in wanted.items() if k in fields})
+
+
+def _tpu_interpreter() -> _Interpreter:
+    from jax.experimental.pallas import tpu as pltpu
+
+    have, lacking = available()
+    return _Interpreter("TPU", pltpu.InterpretParams, pltpu.force_tpu_interpret_mode,
+                        getattr(pltpu, "reset_tpu_interpret_mode_state", None), have, lacking)
+
+
+# where JAX's GPU interpreter keeps its reset (0.10), probed
+_GPU_RESET = ("jax._src.pallas.mosaic_gpu.interpret.interpret_pallas_call",
+              "reset_gpu_interpret_mode_state")
+
+
+def _gpu_interpreter() -> _Interpreter | None:
+    """JAX's GPU interpreter (Mosaic GPU kernels), where this JAX has one that can be forced
+    on a cell's kernels; its checks: races between threads, uninitialized and out-of-bounds
+    reads. It runs one block, so no order of a grid to vary."""
+    from jax_nbhelp.jaxapi import jax_probe
+    from jax_nbhelp.jaxapi.interpret_modes import gpu_params_home
+
+    home = gpu_params_home()
+    params = jax_probe.attribute(home, "InterpretGPUParams") if home else None
+    force = jax_probe.attribute(home, "force_gpu_interpret_mode") if home else None
+    if params is None or force is None or not dataclasses.is_dataclass(params):
+        return None
+    fields = {field.name for field in dataclasses.fields(params)}
+    have = tuple(kind for kind, field in CHECKS if field in fields and kind != "order")
+    return _Interpreter("GPU", params, force, jax_probe.attribute(*_GPU_RESET), have,
+                        tuple(kind for kind, _ in CHECKS if kind not in have))
 
 
 @dataclasses.dataclass
@@ -150,7 +198,7 @@ class _Recorder:
 
     def __init__(self, refuse_gpu: bool = True) -> None:
         self.kernels: list[_Kernel] = []
-        self.gpu: list[str] = []
+        self.gpu: list[tuple[str, bool]] = []  # (name, a Mosaic GPU kernel)
         self.refuse_gpu = refuse_gpu
 
     def _note(self, function: Any, caller: Any) -> None:
@@ -163,14 +211,18 @@ class _Recorder:
                                     caller.f_code.co_filename, caller.f_lineno))
 
     def _gpu(self, body: Any, gpu: bool, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        if not (gpu or any(_for_a_gpu(value) for value in (*args[1:], *kwargs.values()))):
+        settings = (*args[1:], *kwargs.values())
+        if not (gpu or any(_for_a_gpu(value) for value in settings)):
             return
         while isinstance(body, functools.partial):
             body = body.func
-        self.gpu.append(getattr(body, "__name__", "a GPU kernel") if callable(body)
-                        else "a GPU kernel")
+        name = getattr(body, "__name__", "a GPU kernel") if callable(body) else "a GPU kernel"
+        # Mosaic GPU's (which JAX's GPU interpreter runs), or Triton's (which it does not)
+        mosaic = gpu or any(_for_a_gpu(value) and "triton" not in str(value)
+                            and "triton" not in type(value).__module__ for value in settings)
+        self.gpu.append((name, mosaic))
         if self.refuse_gpu:
-            raise GpuKernel(self.gpu[-1])
+            raise GpuKernel(name)
 
     def _wrap(self, original: Any, gpu: bool = False) -> Any:
         def builder(*args: Any, **kwargs: Any) -> Any:
@@ -245,13 +297,14 @@ def _equal(a: Any, b: Any) -> bool:
 
 
 def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _Recorder,
-         keep: bool) -> _Run:
+         keep: bool, interpreter: _Interpreter | None = None) -> _Run:
     """One run of the cell's code from ``before``, every kernel built in it interpreted with
     ``params``; printed output captured. ``keep``: the run that stays (errors propagate)."""
     __tracebackhide__ = True  # IPython shows the cell's frames, not the checkup's
     import jax
-    from jax.experimental.pallas import tpu as pltpu
 
+    if interpreter is None and params is not None:
+        interpreter = _tpu_interpreter()
     # a function jitted earlier keeps what it traced, interpreter settings included: each
     # run traces anew, and what the checkup compiled is not kept for later cells
     jax.clear_caches()  # type: ignore[no-untyped-call]
@@ -266,13 +319,14 @@ def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _
     error: BaseException | None = None
     try:
         with contextlib.redirect_stdout(printed), recorder.watching(), _quiet(not keep), \
-                (pltpu.force_tpu_interpret_mode(params) if params is not None
+                (interpreter.force(params) if interpreter is not None and params is not None
                  else contextlib.nullcontext()):
             exec(code, namespace)
             jax.effects_barrier()  # type: ignore[no-untyped-call]
     except Exception as exc:
-        with contextlib.suppress(Exception):
-            pltpu.reset_tpu_interpret_mode_state()  # type: ignore[no-untyped-call]
+        if interpreter is not None and interpreter.reset is not None:
+            with contextlib.suppress(Exception):
+                interpreter.reset()
         if keep:  # what the cell printed before its error is the user's to see
             sys.stdout.write(_RACE.sub("", printed.getvalue()))
             raise
@@ -369,9 +423,11 @@ def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
         kernel = next((k for k in kernels if first is not None
                        and k.name == first["function"]), kernels[0] if kernels else None)
         places = [_location(shell, a["file"], int(a["line"]), a["function"]) for a in accesses]
-        what = " and ".join(f"a {a['what']} at {place.label}" if place is not None
-                            else f"a {a['what']}" for a, place in zip(accesses, places,
-                                                                      strict=True))
+        said = [f"a {a['what']} at {place.label}" if place is not None else f"a {a['what']}"
+                for a, place in zip(accesses, places, strict=True)]
+        what = (" and ".join(said) if len(set(said)) > 1 else  # one line, run twice at once
+                f"two {accesses[0]['what']}s at {places[0].label} (two threads or cores ran "
+                "it)" if accesses and places[0] is not None else " and ".join(said))
         if not accesses:  # between cores or DMAs, the report names no line: the kernel's
             memory = re.search(r"of \('(?P<space>\w+)'", found["report"])
             space = memory["space"].upper() if memory else "one"
@@ -399,7 +455,7 @@ class _Pace:
 
     def __init__(self, total: int, report: Callable[[int, int, str, float], None] | None,
                  ) -> None:
-        self.total = total
+        self.total = total  # set again once the runs are known
         self.report = report
         self.done = 0
         self.start = time.perf_counter()
@@ -424,18 +480,27 @@ class _Pace:
             self.done += 1
 
 
+def _gpu_for(recorder: _Recorder) -> _Interpreter | None:
+    """JAX's GPU interpreter, where every kernel the cell built is a Mosaic GPU kernel (no
+    TPU kernel beside them: one interpreter is forced on a run) and this JAX has one."""
+    if recorder.kernels or not all(mosaic for _, mosaic in recorder.gpu):
+        return None
+    return _gpu_interpreter()
+
+
 def _gpu_checkup(shell: Any, code: Any, before: dict[str, Any], recorder: _Recorder,
                  session: Session) -> Checkup:
     """A cell that builds a GPU kernel: nothing is checked (the checks are the TPU
     interpreter's), and the cell runs once as written, so the namespace is one run's and an
     error of it is its own. The checkup says which checks did not run, never clean."""
     __tracebackhide__ = True
-    names = tuple(dict.fromkeys(recorder.gpu))
+    names = tuple(dict.fromkeys(name for name, _ in recorder.gpu))
     checkup = Checkup(
         kernels=names, checks=(), findings=(), not_run=tuple(kind for kind, _ in CHECKS),
         note=(f"{', '.join(names)} {'is a GPU kernel' if len(names) == 1 else 'are GPU kernels'}"
-              ": the checkup's checks run in JAX's TPU interpreter, which does not run "
-              "GPU kernels; the cell ran once as written"))
+              ": the checkup's checks run in JAX's TPU interpreter, and in its GPU "
+              "interpreter only for Mosaic GPU kernels alone in a cell; the cell ran once as "
+              "written"))
     session.last_checkup = checkup
     print(clean_line(checkup))  # said first: an error of the run would end the cell
     plain = _run(shell, code, before, None, _Recorder(refuse_gpu=False), keep=True)
@@ -484,7 +549,6 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
                           note="this JAX has no TPU interpreter with checks")
         session.last_checkup = checkup
         return checkup
-    from jax.experimental.pallas import tpu as pltpu
 
     # compiled as the cell's own code, its lines where the cell shows them (the magic's line
     # first), so a traceback and a finding name "In [n], line k" as for any cell
@@ -496,21 +560,26 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     if cell is not None and source != typed_source(shell, cell):
         # a fix's code: an error or a finding in it is placed in the source that ran
         session.reruns[str(filename)] = RerunSource(cell=cell, source=source)
+    elif auto:  # the cell's own lines, without the magic's: a place shows its own line
+        session.reruns[str(filename)] = RerunSource(cell=number, source=source,
+                                                    rewritten=False)
     code = compile(placed, filename, "exec")
     before = dict(shell.user_ns)
     recorder = _Recorder()
-    fields = {field.name for field in dataclasses.fields(pltpu.InterpretParams)}
-
-    def params(**wanted: Any) -> Any:
-        return pltpu.InterpretParams(**{k: v for k, v in wanted.items() if k in fields})
-
-    kept_params = params(uninitialized_memory="nan", detect_races=True,
-                         out_of_bounds_reads="raise", random_seed=0)
+    interpreter = _tpu_interpreter()
+    kept = {"uninitialized_memory": "nan", "detect_races": True,
+            "out_of_bounds_reads": "raise", "random_seed": 0}
     if auto:  # one run; checked only if it built a kernel
         try:
-            first = _run(shell, code, before, kept_params, recorder, keep=True)
+            first = _run(shell, code, before, interpreter.params(**kept), recorder, keep=True,
+                         interpreter=interpreter)
         except GpuKernel:
-            return _gpu_checkup(shell, code, before, recorder, session)
+            gpu = _gpu_for(recorder)
+            if gpu is None:
+                return _gpu_checkup(shell, code, before, recorder, session)
+            interpreter, have, lacking = gpu, gpu.have, gpu.lacking
+            recorder = _Recorder(refuse_gpu=False)
+            first = None
         except Exception as exc:
             found = _out_of_bounds(shell, exc, recorder.kernels, session)
             if found is not None and recorder.kernels:
@@ -518,47 +587,61 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
                     kernels=tuple(dict.fromkeys(k.name for k in recorder.kernels)),
                     checks=have, not_run=lacking, findings=(found,))
             raise
-        if not recorder.kernels:
+        if first is not None and not recorder.kernels:
             sys.stdout.write(first.printed)
             checkup = Checkup(kernels=(), checks=have, findings=(), not_run=lacking,
                               note="no Pallas kernel was built while the cell ran")
             session.last_checkup = checkup
             return checkup
-    seeds = (1, 2) if "order" in have else ()
-    pace = _Pace(3 + len(seeds), report)
     kept_error: BaseException | None = None
+    pace = _Pace(3 + (2 if "order" in have else 0), report)
     try:
-        zero = []
-        for _ in range(2):
-            zero.append(pace.run("zero fill", lambda: _run(
-                shell, code, before, params(uninitialized_memory="zero", random_seed=0),
-                recorder, keep=False)))
-            if recorder.gpu:  # refused as it was built: nothing of it ran
+        zero = [pace.run("zero fill", lambda: _run(
+            shell, code, before, interpreter.params(uninitialized_memory="zero"), recorder,
+            keep=False, interpreter=interpreter))]
+        if recorder.gpu:  # refused as it was built: nothing of it ran
+            gpu = _gpu_for(recorder)
+            if gpu is None:
                 return _gpu_checkup(shell, code, before, recorder, session)
+            # the cell's kernels are Mosaic GPU kernels: JAX's GPU interpreter checks them
+            interpreter, have, lacking = gpu, gpu.have, gpu.lacking
+            recorder = _Recorder(refuse_gpu=False)
+            pace = _Pace(3, report)
+            zero = [pace.run("zero fill", lambda: _run(
+                shell, code, before, interpreter.params(uninitialized_memory="zero"),
+                recorder, keep=False, interpreter=interpreter))]
+        seeds = (1, 2) if "order" in have else ()
+        zero.append(pace.run("zero fill", lambda: _run(
+            shell, code, before, interpreter.params(uninitialized_memory="zero"), recorder,
+            keep=False, interpreter=interpreter)))
         orders = [pace.run("the parallel dimensions in another order", functools.partial(
-            _run, shell, code, before, params(uninitialized_memory="zero", random_seed=seed),
-            recorder, keep=False)) for seed in seeds]
+            _run, shell, code, before,
+            interpreter.params(uninitialized_memory="zero", random_seed=seed), recorder,
+            keep=False, interpreter=interpreter)) for seed in seeds]
         try:
-            kept = pace.run("NaN fill, race detection, reads out of bounds raising",
-                            lambda: _run(shell, code, before, kept_params, recorder, keep=True))
+            kept_run = pace.run(
+                "NaN fill, race detection, reads out of bounds raising",
+                lambda: _run(shell, code, before, interpreter.params(**kept), recorder,
+                             keep=True, interpreter=interpreter))
         except Exception as exc:
-            kept_error, kept = exc, _Run({}, "")
+            kept_error, kept_run = exc, _Run({}, "")
     except KeyboardInterrupt:
         return _stopped(shell, before, recorder, have, lacking, session)
     findings: list[Finding] = []
     # what the kept run printed, less the interpreter's race reports (the card says them)
-    shown = _RACE.sub("", kept.printed)
+    shown = _RACE.sub("", kept_run.printed)
     if shown.strip():
         sys.stdout.write(shown)
     kernels = recorder.kernels
     names = tuple(dict.fromkeys(k.name for k in kernels))
     if "race" in have:
-        findings += _races(shell, kept.printed + "".join(r.printed for r in zero), kernels)
+        findings += _races(shell, kept_run.printed + "".join(r.printed for r in zero),
+                           kernels)
     raced = {finding.kernel for finding in findings}
     if "uninitialized" in have and kept_error is None and zero[0].error is None:
         import numpy as np
 
-        bad = [name for name, value in kept.results.items()
+        bad = [name for name, value in kept_run.results.items()
                if value.dtype.kind in "fc" and name in zero[0].results
                and np.isnan(value).any() and not np.isnan(zero[0].results[name]).any()]
         # a read that raced its write also reads the NaN fill: the race says it already
@@ -658,6 +741,6 @@ def checkup_said(checkup: Checkup) -> str:
     if checkup.note and (not checkup.kernels or not checkup.checks):
         return f"nothing checked: {checkup.note}."
     ran = ", ".join(checkup.checks)
-    lacking = (f"; not run (this JAX's interpreter lacks them): {', '.join(checkup.not_run)}"
-               if checkup.not_run else "")
+    lacking = (f"; not run (the interpreter that ran it has no such check): "
+               f"{', '.join(checkup.not_run)}" if checkup.not_run else "")
     return f"{ran} checked on {', '.join(checkup.kernels)}: nothing found{lacking}."
