@@ -227,7 +227,13 @@ def test_a_kernel_built_in_an_earlier_cell_is_not_called_checked(loaded: Noteboo
     "out = mm.matmul(jnp.ones((256, 256)), jnp.ones((256, 256)), block_shape=(128, 128))",
     "from jax.experimental.pallas.ops.tpu import flash_attention as fa\n"
     "q = jnp.ones((1, 2, 256, 128)) * 0.1\nout = fa.flash_attention(q, q, q)",
-], ids=["matmul", "flash_attention"])
+    "from jax.experimental.pallas.ops.tpu import example_kernel as ek\n"
+    "out = ek.double(jnp.ones((8, 128)))",
+    "from jax.experimental.pallas.ops.tpu.paged_attention import paged_attention\n"
+    "q = jnp.ones((1, 1, 128)) * 0.1\npages = jnp.ones((1, 4, 16, 128)) * 0.1\n"
+    "out = paged_attention(q, pages, pages, jnp.array([32], jnp.int32),\n"
+    "                      jnp.array([[0, 1]], jnp.int32), pages_per_compute_block=2)",
+], ids=["matmul", "flash_attention", "example_kernel", "paged_attention"])
 def test_jaxs_shipped_tpu_kernels_are_clean(loaded: Notebook, cell: str) -> None:
     loaded.ok(IMPORTS)
     out = loaded.run("%%jax_nbhelp check\n" + cell)

@@ -224,7 +224,7 @@ def finding_fixes(finding: Finding, shell: Any, checked: str, checked_cell: int 
     # a cell magic's line (`%%jax_nbhelp check` itself) stays in the cell, blank where it
     # runs; the doctor's `%%jax_nbhelp check auto` runs the rest at its own lines
     header, _, rest = typed.partition("\n") if typed.startswith("%%") else ("", "", typed)
-    own_lines = bool(header) and location.source == rest
+    own_lines = bool(header) and (location.source or "").rstrip("\n") == rest.rstrip("\n")
     source = rest if own_lines else "\n" + rest if header else typed
     prefix = header + "\n" if own_lines else header
     try:

@@ -528,6 +528,18 @@ def _stopped(shell: Any, before: dict[str, Any], recorder: _Recorder, have: tupl
     return checkup
 
 
+def _as_typed(shell: Any, number: int, source: str) -> None:
+    """The doctor's ``%%jax_nbhelp check auto`` is its own wrapping, not the notebook's: the
+    history holds the cell as the notebook does, so a later fix that runs this cell again
+    runs the cell's code, not the checkup."""
+    manager = getattr(shell, "history_manager", None)
+    for name in ("input_hist_raw", "input_hist_parsed"):
+        history = getattr(manager, name, None)
+        if isinstance(history, list) and 0 <= number < len(history):
+            history[number] = (source if name == "input_hist_raw"
+                               else shell.transform_cell(source))
+
+
 def check(shell: Any, source: str, session: Session, auto: bool = False,
           cell: int | None = None,
           report: Callable[[int, int, str, float], None] | None = None) -> Checkup:
@@ -563,6 +575,7 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     elif auto:  # the cell's own lines, without the magic's: a place shows its own line
         session.reruns[str(filename)] = RerunSource(cell=number, source=source,
                                                     rewritten=False)
+        _as_typed(shell, number, source)
     code = compile(placed, filename, "exec")
     before = dict(shell.user_ns)
     recorder = _Recorder()
