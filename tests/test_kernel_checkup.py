@@ -537,3 +537,14 @@ def test_a_mosaic_gpu_kernel_is_checked_in_the_gpu_interpreter(
         return
     assert [finding.kind for finding in checkup.findings] == [kind]
     assert checkup.findings[0].location.lineno == _line_of(GPU_KERNELS, marker)
+
+
+def test_a_cell_that_inspects_a_kernel_builder_sees_it_as_it_is(loaded: Notebook) -> None:
+    """The checkup watches pl.pallas_call and its siblings while the cell runs; a cell that
+    asks what they take (does plgpu.kernel take interpret=?) gets the real answer."""
+    import inspect as inspect_module
+
+    loaded.ok(IMPORTS)
+    loaded.ok("%%jax_nbhelp check\nimport inspect\n"
+              "seen = str(inspect.signature(pl.pallas_call)), pl.pallas_call.__name__")
+    assert loaded["seen"] == (str(inspect_module.signature(pl.pallas_call)), "pallas_call")

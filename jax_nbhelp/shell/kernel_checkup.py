@@ -225,6 +225,9 @@ class _Recorder:
             raise GpuKernel(name)
 
     def _wrap(self, original: Any, gpu: bool = False) -> Any:
+        # the builder's name, docstring and signature stay its own: a cell that inspects
+        # them (does plgpu.kernel take interpret=?) sees what it would without the checkup
+        @functools.wraps(original)
         def builder(*args: Any, **kwargs: Any) -> Any:
             caller = sys._getframe(1)
             body = args[0] if args and callable(args[0]) else kwargs.get("body")
@@ -547,8 +550,10 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     the last (kept) run left it. An error of that run propagates, after the checkup is kept.
 
     ``auto`` (the doctor's ``--check-kernels``, a cell whose source is the notebook's own):
-    the cell runs once as the kept run does, and only when it built a Pallas kernel is it
-    checked (then run again as the checkup does); its lines are the cell's own. ``cell``:
+    the cell runs once as written, and only when it built a Pallas kernel is it checked (run
+    again as the checkup does), after which the namespace is the one the cell as written
+    left; a cell that fails as written (a TPU kernel on a CPU) runs once as the kept run
+    does instead. Its lines are the cell's own. ``cell``:
     the number of the cell whose whole source ``source`` is (a card's "Check this kernel"),
     so its lines are that cell's. ``report(done, total, text, seconds)`` hears of each run.
 
@@ -582,17 +587,36 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     interpreter = _tpu_interpreter()
     kept = {"uninitialized_memory": "nan", "detect_races": True,
             "out_of_bounds_reads": "raise", "random_seed": 0}
-    if auto:  # one run; checked only if it built a kernel
+    # the doctor's cell as the notebook runs it, which a checkup of it must not change
+    plain_after: dict[str, Any] | None = None
+    if auto:
+        plain = _Recorder(refuse_gpu=False)
+        first = _run(shell, code, before, None, plain, keep=False)
+        if first.error is None:
+            sys.stdout.write(first.printed)
+            if not plain.kernels:
+                checkup = Checkup(kernels=(), checks=have, findings=(), not_run=lacking,
+                                  note="no Pallas kernel was built while the cell ran")
+                session.last_checkup = checkup
+                return checkup
+            plain_after = dict(shell.user_ns)
+            try:
+                return _checked(shell, code, before, session, interpreter, have, lacking,
+                                report, recorder, kept, keep=False)
+            finally:  # the namespace as the cell left it, its kernels as it built them
+                shell.user_ns.clear()
+                shell.user_ns.update(plain_after)
+    if auto:  # it fails as written (a TPU kernel on a CPU): one run, checked if it built one
         try:
-            first = _run(shell, code, before, interpreter.params(**kept), recorder, keep=True,
-                         interpreter=interpreter)
+            forced: _Run | None = _run(shell, code, before, interpreter.params(**kept),
+                                       recorder, keep=True, interpreter=interpreter)
         except GpuKernel:
             gpu = _gpu_for(recorder)
             if gpu is None:
                 return _gpu_checkup(shell, code, before, recorder, session)
             interpreter, have, lacking = gpu, gpu.have, gpu.lacking
             recorder = _Recorder(refuse_gpu=False)
-            first = None
+            forced = None
         except Exception as exc:
             found = _out_of_bounds(shell, exc, recorder.kernels, session)
             if found is not None and recorder.kernels:
@@ -600,12 +624,23 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
                     kernels=tuple(dict.fromkeys(k.name for k in recorder.kernels)),
                     checks=have, not_run=lacking, findings=(found,))
             raise
-        if first is not None and not recorder.kernels:
-            sys.stdout.write(first.printed)
+        if forced is not None and not recorder.kernels:
+            sys.stdout.write(forced.printed)
             checkup = Checkup(kernels=(), checks=have, findings=(), not_run=lacking,
                               note="no Pallas kernel was built while the cell ran")
             session.last_checkup = checkup
             return checkup
+    return _checked(shell, code, before, session, interpreter, have, lacking, report,
+                    recorder, kept, keep=True)
+
+
+def _checked(shell: Any, code: Any, before: dict[str, Any], session: Session,
+             interpreter: _Interpreter, have: tuple[str, ...], lacking: tuple[str, ...],
+             report: Callable[[int, int, str, float], None] | None, recorder: _Recorder,
+             kept: dict[str, Any], keep: bool) -> Checkup:
+    """The checkup's runs and what they found. ``keep``: the last run stays (its output is
+    shown, its error raised after the checkup is kept); else it is one more run."""
+    __tracebackhide__ = True
     kept_error: BaseException | None = None
     pace = _Pace(3 + (2 if "order" in have else 0), report)
     try:
@@ -635,7 +670,8 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
             kept_run = pace.run(
                 "NaN fill, race detection, reads out of bounds raising",
                 lambda: _run(shell, code, before, interpreter.params(**kept), recorder,
-                             keep=True, interpreter=interpreter))
+                             keep=keep, interpreter=interpreter))
+            kept_error = kept_run.error
         except Exception as exc:
             kept_error, kept_run = exc, _Run({}, "")
     except KeyboardInterrupt:
@@ -643,7 +679,7 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     findings: list[Finding] = []
     # what the kept run printed, less the interpreter's race reports (the card says them)
     shown = _RACE.sub("", kept_run.printed)
-    if shown.strip():
+    if keep and shown.strip():
         sys.stdout.write(shown)
     kernels = recorder.kernels
     names = tuple(dict.fromkeys(k.name for k in kernels))
@@ -688,7 +724,7 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
                       "no Pallas kernel was built while the cell ran (a kernel built in an "
                       "earlier cell keeps its own mode: check the cell that builds it)")
     session.last_checkup = checkup
-    if kept_error is not None:
+    if kept_error is not None and keep:
         raise kept_error
     return checkup
 
