@@ -537,6 +537,8 @@ def test_a_mosaic_gpu_kernel_is_checked_in_the_gpu_interpreter(
         return
     assert [finding.kind for finding in checkup.findings] == [kind]
     assert checkup.findings[0].location.lineno == _line_of(GPU_KERNELS, marker)
+    if kind == "race":  # where it showed: the two threads
+        assert "(cores or threads 0 and 1)" in checkup.findings[0].message
 
 
 def test_a_cell_that_inspects_a_kernel_builder_sees_it_as_it_is(loaded: Notebook) -> None:
@@ -548,3 +550,17 @@ def test_a_cell_that_inspects_a_kernel_builder_sees_it_as_it_is(loaded: Notebook
     loaded.ok("%%jax_nbhelp check\nimport inspect\n"
               "seen = str(inspect.signature(pl.pallas_call)), pl.pallas_call.__name__")
     assert loaded["seen"] == (str(inspect_module.signature(pl.pallas_call)), "pallas_call")
+
+
+def test_a_long_checkup_from_a_card_says_so_before_it_starts() -> None:
+    from jax_nbhelp.core.model import Estimate, Fix
+    from jax_nbhelp.show.view import fix_view
+
+    check = Fix(label="Check this kernel", summary="races", safety="It changes no code.",
+                safe=True, kind="check",
+                estimate=Estimate(steps=5 * 4096, mode="tpu", seconds=5 * 40.0))
+    view = fix_view(3, check, (), False)
+    assert view.long is not None
+    assert "20,480 grid steps interpreted, roughly 3 min" in view.long
+    assert view.expected == " of roughly 3 min"
+    assert view.badge == "Checks only:"

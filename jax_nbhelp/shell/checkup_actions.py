@@ -70,6 +70,7 @@ SAFETY = {
 # -- "Check this kernel": the checkup offered on a kernel's card --------------------------
 
 CHECK_LABEL = "Check this kernel"
+RUNS = 5  # the checkup's runs of a TPU kernel: two zero fills, two orders, the kept one
 CHECK_SUMMARY = "races, uninitialized and out-of-bounds reads, order dependence"
 CHECK_SAFETY = ("It changes no code: the cell as it stands (as a fix left it, after one) runs "
                 "five times in JAX's TPU interpreter with its checks on, and the namespace "
@@ -93,8 +94,14 @@ def with_check(diagnosis: Diagnosis, session: Session) -> Diagnosis:
     source = typed_source(shell, number) if number > 0 else None
     if not source or not source.strip():
         return diagnosis
+    # the checkup runs the cell five times interpreted: five times the kernel's estimate,
+    # said before a long one starts (the card's "Long:" line and its bar)
+    once = next((other.estimate for other in diagnosis.fixes if other.estimate is not None
+                 and other.estimate.mode == "tpu"), None)
+    estimate = (dataclasses.replace(once, steps=once.steps * RUNS, seconds=once.seconds * RUNS,
+                                    counted=False) if once is not None else None)
     fix = Fix(label=CHECK_LABEL, summary=CHECK_SUMMARY, safety=CHECK_SAFETY, safe=True,
-              kind="check",
+              kind="check", estimate=estimate,
               runs=(CellRun(label=cell_label(number), source=source, cell=number,
                             why="the kernel checkup, five runs"),),
               runtime_description=(f"The kernel checkup (%%jax_nbhelp check) of "

@@ -52,8 +52,8 @@ CHECKS = (("race", "detect_races"), ("uninitialized", "uninitialized_memory"),
           ("out_of_bounds", "out_of_bounds_reads"), ("order", "random_seed"))
 _RACE = re.compile(r"RACE DETECTED\n(?P<report>(?:[ \t]+.*\n?)*)")
 # "read of ('vmem', 103, 0, 0)[()] from 0, 0, <file>:45:17 (dma_kernel)"
-_ACCESS = re.compile(r"(?P<what>read|write) of .*?(?P<file>[^\s,]+?):(?P<line>\d+)(?::\d+)? "
-                     r"\((?P<function>[^)]*)\)")
+_ACCESS = re.compile(r"(?P<what>read|write) of .*? from (?P<device>\d+), (?P<core>\d+), "
+                     r"(?P<file>[^\s,]+?):(?P<line>\d+)(?::\d+)? \((?P<function>[^)]*)\)")
 
 CODES = {"race": "JNH641", "uninitialized": "JNH642", "out_of_bounds": "JNH643",
          "order": "JNH644"}
@@ -429,8 +429,8 @@ def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
         said = [f"a {a['what']} at {place.label}" if place is not None else f"a {a['what']}"
                 for a, place in zip(accesses, places, strict=True)]
         what = (" and ".join(said) if len(set(said)) > 1 else  # one line, run twice at once
-                f"two {accesses[0]['what']}s at {places[0].label} (two threads or cores ran "
-                "it)" if accesses and places[0] is not None else " and ".join(said))
+                f"two {accesses[0]['what']}s at {places[0].label}"
+                if accesses and places[0] is not None else " and ".join(said))
         if not accesses:  # between cores or DMAs, the report names no line: the kernel's
             memory = re.search(r"of \('(?P<space>\w+)'", found["report"])
             space = memory["space"].upper() if memory else "one"
@@ -441,6 +441,9 @@ def _races(shell: Any, printed: str, kernels: list[_Kernel]) -> list[Finding]:
                 location = _kernel_line(shell, kernel, _copies_into_a_whole_ref, last=True)
         else:
             what += " with no order between them"
+            cores = sorted({int(a["core"]) for a in accesses})
+            if len(cores) > 1:  # the interpreter's numbers: a TPU's cores, a GPU's threads
+                what += f" (cores or threads {' and '.join(map(str, cores))})"
         findings.append(Finding("race", kernel.name if kernel is not None else "?", location,
                                 what))
         break  # one report stands for the run: the first race found

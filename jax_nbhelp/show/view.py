@@ -235,12 +235,15 @@ def _check_view(number: int, fix: Fix) -> FixView:
     return FixView(
         number=number, label=fix.label, heading=fix.label, summary=fix.summary, safe=True,
         badge=CHECK_BADGE, safety=fix.safety, available=fix.unavailable is None,
-        unavailable=unavailable, long=None,
+        unavailable=unavailable,
         kernel_only="Runs in the kernel only: your notebook itself stays as it is.",
+        long=_long_line(fix.estimate),
         preview=preview(fix), action="runs in the kernel",
         button_title=f"{fix.label}: {fix.summary}",
         button_aria=f"{fix.label} (runs in the kernel)",
-        running=f"Running “{fix.label}”…", expected="",
+        running=f"Running “{fix.label}”…",
+        expected=(f" of roughly {duration(fix.estimate.seconds)}"
+                  if fix.estimate is not None else ""),
         text="\n".join([f"{number}. {fix.label}: {fix.summary}", f"{CHECK_BADGE} {fix.safety}"]
                        + ([f"Why not: {fix.unavailable}"] if fix.unavailable else [])),
         line=f"{number}. {fix.label}: {fix.summary}"
