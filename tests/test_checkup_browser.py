@@ -3,8 +3,11 @@ Chromium: the kernel, what was found, and a link to the kernel's line."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import lab_driver
 import pytest
@@ -28,14 +31,21 @@ CELLS = [
 ]
 
 
-def test_a_finding_is_a_card_with_the_kernels_line(tmp_path: Path) -> None:
-    lab_driver.write_notebook(tmp_path / "check.ipynb", CELLS)
-    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
-        lab_driver.open_notebook(page, url, "check.ipynb")
+@contextlib.contextmanager
+def _first_card(folder: Path, name: str, cells: list[str]) -> Iterator[tuple[Any, Any]]:
+    """The notebook of ``cells`` run in JupyterLab at 1400x900: the page and its first card."""
+    lab_driver.write_notebook(folder / name, cells)
+    with lab_driver.jupyterlab(folder) as url, lab_driver.chromium(1400, 900) as page:
+        lab_driver.open_notebook(page, url, name)
         lab_driver.run_all(page)
         card = page.locator(".jnh-native").first
         card.wait_for(timeout=240_000)
         lab_driver.wait_idle(page)
+        yield page, card
+
+
+def test_a_finding_is_a_card_with_the_kernels_line(tmp_path: Path) -> None:
+    with _first_card(tmp_path, "check.ipynb", CELLS) as (_page, card):
         text = card.inner_text()
         assert "A Pallas kernel read memory it never wrote" in text
         assert "total_kernel" in text
@@ -49,13 +59,7 @@ def test_check_this_kernel_after_a_fix_then_its_finding_fixed(tmp_path: Path) ->
     """The kernel card's fix runs; its outcome offers the checkup; the finding's card
     follows inside it; its fix writes the initialisation into the kernel's cell."""
     cells = [*CELLS[:3], "out = total(x)"]
-    lab_driver.write_notebook(tmp_path / "fix_then_check.ipynb", cells)
-    with lab_driver.jupyterlab(tmp_path) as url, lab_driver.chromium(1400, 900) as page:
-        lab_driver.open_notebook(page, url, "fix_then_check.ipynb")
-        lab_driver.run_all(page)
-        card = page.locator(".jnh-native").first
-        card.wait_for(timeout=240_000)
-        lab_driver.wait_idle(page)
+    with _first_card(tmp_path, "fix_then_check.ipynb", cells) as (page, card):
         assert card.locator("button", has_text="Check this kernel").count() == 1
         card.locator(".jnh-primary-button").first.click()
         check = card.locator(".jnh-check-row button", has_text="Check this kernel")

@@ -153,15 +153,10 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
     try:
         checkup = check(shell, source, held, cell=fix.runs[0].cell, report=_bar(progress))
     except KeyboardInterrupt:
-        return FixResult(ok=False, fix_label=fix.label, stopped=True,
-                         seconds=time.perf_counter() - start,
-                         error="The checkup was stopped: the namespace is as it was before it.")
+        return _stopped(fix, start, "The checkup was stopped: the namespace is as it was "
+                                    "before it.")
     except Exception as exc:
-        from jax_nbhelp.diagnosis.engine import diagnose
-
-        found = None
-        with contextlib.suppress(Exception):
-            found = diagnose(exc, shell, held)
+        found = _diagnosed(exc, shell, held)
         kept = held.last_checkup
         finding = next(iter(kept.findings), None) if kept is not None else None
         return FixResult(
@@ -187,6 +182,20 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
                      seconds=seconds, source=source, checked=checkup_said(checkup))
 
 
+
+
+def _stopped(fix: Fix, start: float, text: str) -> FixResult:
+    return FixResult(ok=False, fix_label=fix.label, stopped=True,
+                     seconds=time.perf_counter() - start, error=text)
+
+
+def _diagnosed(error: BaseException, shell: Any, held: Session) -> Diagnosis | None:
+    """The card of an error the checked cell raised, as the hook would make it."""
+    from jax_nbhelp.diagnosis.engine import diagnose
+
+    with contextlib.suppress(Exception):
+        return diagnose(error, shell, held)
+    return None
 
 
 def _bar(progress: Progress | None) -> Any:
@@ -387,15 +396,9 @@ def _rechecked(fix: Fix, held: Session, progress: Progress | None) -> FixResult:
     except KeyboardInterrupt:
         shell.user_ns.clear()
         shell.user_ns.update(before)
-        return FixResult(ok=False, fix_label=fix.label, stopped=True,
-                         seconds=time.perf_counter() - start,
-                         error="Stopped: the namespace is as it was before the fix.")
+        return _stopped(fix, start, "Stopped: the namespace is as it was before the fix.")
     except Exception as exc:
-        from jax_nbhelp.diagnosis.engine import diagnose
-
-        found = None
-        with contextlib.suppress(Exception):
-            found = diagnose(exc, shell, held)
+        found = _diagnosed(exc, shell, held)
         shell.user_ns.clear()
         shell.user_ns.update(before)
         return FixResult(ok=False, fix_label=fix.label, seconds=time.perf_counter() - start,
