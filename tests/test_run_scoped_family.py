@@ -346,7 +346,8 @@ def scaled(x):
         return ref[...] + 1
     return pl.run_scoped(body, pltpu.VMEM(x.shape, x.dtype), collective_axes="core")''')
     loaded.run("out = jax.jit(scaled)(jnp.ones((8, 128)))")
-    assert [f.label for f in _diagnosis().fixes] == ["Run as one program", "Remove collective_axes"]
+    assert [f.label for f in _diagnosis().fixes if f.kind != "check"] == [
+        "Run as one program", "Remove collective_axes"]
 
 
 # JNH105 / JNH107 details

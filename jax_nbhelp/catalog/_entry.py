@@ -45,8 +45,13 @@ def diagnosis(
         call_site=call_site if call_site != location else None,
         fixes=tuple(fixes),
         notes=tuple(notes),
-        concerns_kernel=ctx.kernel is not None,
+        # raised in a kernel, or by an entry of the kernel families (run_scoped is Pallas's
+        # own primitive: its card is about a kernel even where it ran outside one)
+        concerns_kernel=ctx.kernel is not None or entry.startswith(_KERNEL_FAMILIES),
     )
+
+
+_KERNEL_FAMILIES = ("jax_nbhelp.catalog.run_scoped.", "jax_nbhelp.catalog.pallas.")
 
 
 def at(location: Location | None) -> str:

@@ -117,17 +117,23 @@ def _for_a_gpu(fix: Fix) -> bool:
     return "gpu" in said or (fix.estimate is not None and fix.estimate.mode == "gpu")
 
 
+def _last_fix(diagnosis: Diagnosis, session: Session) -> Fix | None:
+    """The card's fix that ran last, where it ran without error."""
+    result = session.last_result
+    if result is None or not result.ok or result.checked is not None:
+        return None
+    return next((other for other in diagnosis.fixes
+                 if other.label == result.fix_label and other.kind != "check"), None)
+
+
 def _checked_source(diagnosis: Diagnosis, fix: Fix, session: Session) -> str:
     """The cell as it stands: as the card's fix that last ran without error left it, else
     as the user typed it."""
     run = fix.runs[0]
-    result = session.last_result
-    if result is not None and result.ok and result.checked is None:
-        for other in diagnosis.fixes:
-            if other.label == result.fix_label and other.kind != "check":
-                for ran in other.runs:
-                    if ran.cell == run.cell:
-                        return ran.cell_source if ran.cell_source is not None else ran.source
+    ran = _last_fix(diagnosis, session)
+    for other in ran.runs if ran is not None else ():
+        if other.cell == run.cell:
+            return other.cell_source if other.cell_source is not None else other.source
     return run.source
 
 
@@ -150,8 +156,13 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
                                "IPython shell.")
     source = _checked_source(diagnosis, fix, held)
     start = time.perf_counter()
+    # a runtime fix (a mode, the cell run as one program) stays around its code's checkup
+    ran = _last_fix(diagnosis, held)
+    mode = ran.runtime() if ran is not None and ran.runtime is not None else (
+        contextlib.nullcontext())
     try:
-        checkup = check(shell, source, held, cell=fix.runs[0].cell, report=_bar(progress))
+        with mode:
+            checkup = check(shell, source, held, cell=fix.runs[0].cell, report=_bar(progress))
     except KeyboardInterrupt:
         return _stopped(fix, start, "The checkup was stopped: the namespace is as it was "
                                     "before it.")
@@ -166,8 +177,7 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
             diagnosis=found,
             checked=(f"{finding.kernel} reads past the end of a buffer: {finding.message}."
                      if finding is not None else
-                     f"not checked: the cell raised {type(exc).__name__} before the "
-                     "checkup finished."))
+                     f"the cell raised {type(exc).__name__} before the checkup finished."))
     seconds = time.perf_counter() - start
     if checkup.stopped:
         return FixResult(ok=False, fix_label=fix.label, stopped=True, seconds=seconds,
@@ -179,7 +189,8 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
                          diagnosis=finding_card(first, shell, source, fix.runs[0].cell, held),
                          checked=as_diagnosis(first).explanation.split(". ")[0] + ".")
     return FixResult(ok=bool(checkup.kernels) and not checkup.not_run, fix_label=fix.label,
-                     seconds=seconds, source=source, checked=checkup_said(checkup))
+                     seconds=seconds, source=source,
+                     checked=checkup_said(checkup).removeprefix("nothing checked: "))
 
 
 
