@@ -137,7 +137,8 @@ def _outcomes(flagship: dict[str, Any], kept: Any) -> dict[str, Any]:
     from jax_nbhelp.show.bundle import result_json
 
     flag = current().cards[flagship["card_id"]]
-    once, lasts = flag.fixes
+    once, lasts, check = flag.fixes  # the flagship's two fixes, then its kernel checkup
+    assert check.kind == "check"
     mode = next(fix for fix in kept.fixes if fix.setup_line)
     return {
         "stopped": result_json(FixResult(ok=False, fix_label=once.label, stopped=True,
@@ -148,7 +149,11 @@ def _outcomes(flagship: dict[str, Any], kept: Any) -> dict[str, Any]:
         "failed": result_json(FixResult(ok=False, fix_label=once.label,
                                         error="ValueError: no"), fix=once),
         "rewrite": result_json(FixResult(ok=True, fix_label=lasts.label, seconds=0.2),
-                               fix=lasts),
+                               fix=lasts, check=3),
+        "checked": result_json(FixResult(
+            ok=True, fix_label=check.label, seconds=1.2,
+            checked="race, uninitialized, out_of_bounds, order checked on scaled_kernel: "
+                    "nothing found."), fix=check),
         "kept": result_json(FixResult(ok=True, fix_label=mode.label, seconds=0.1,
                                       setup_line=mode.setup_line), fix=mode),
         "kept_code": kept.code,

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.core.protocol import DIAGNOSIS_MIME
-from jax_nbhelp.show.view import CardView, PlaceView, card_view
+from jax_nbhelp.show.view import CardView, FixView, PlaceView, card_view
 
 MIME_TYPE = DIAGNOSIS_MIME  # the bundle's (core/protocol.py)
 
@@ -50,9 +50,11 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
     places = [line for place in view.places for line in _place_lines(place)]
     if diagnosis.hidden_fixes:  # classroom mode: the why is what the student reads
         places += ["", "Why:", _wrap(diagnosis.why)]
-    if view.fixes:
-        tail = ["", view.text_fixes_heading] + [_wrap(fix.line, "  ").replace("\n  ", "\n     ")
-                                                for fix in view.fixes]
+    # the kernel checkup is listed last, and only while the card stays within its lines
+    # (%jax_nbhelp details lists it, and a fix's outcome offers it)
+    shown_fixes = [fix for fix in view.fixes if fix.number != view.check]
+    if shown_fixes:
+        tail = ["", view.text_fixes_heading] + [_fix_line(fix) for fix in shown_fixes]
     elif view.banner:
         tail = ["", _wrap(view.banner, "")]
     else:
@@ -62,6 +64,11 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
     if not view.fixes:  # the fixes' heading says where the rest is
         tail.append(view.text_details_line)
     used = sum(part.count("\n") + 1 for part in [*head, "", *places, *tail])
+    if view.check is not None and shown_fixes:
+        check = _fix_line(view.fix(view.check))
+        if used + check.count("\n") + 1 <= CARD_LINES:
+            tail.append(check)
+            used += check.count("\n") + 1
     # the rest of the explanation (what to change, where no fix is offered), while it fits
     rest = diagnosis.explanation[len(cause):].strip() if diagnosis.explanation.startswith(
         cause) else ""
@@ -77,6 +84,10 @@ def render_diagnosis(diagnosis: Diagnosis, view: CardView | None = None,
         lines += shown
         used += more
     return "\n".join(lines + tail)
+
+
+def _fix_line(fix: FixView) -> str:
+    return _wrap(fix.line, "  ").replace("\n  ", "\n     ")
 
 
 def _details(diagnosis: Diagnosis, view: CardView) -> str:

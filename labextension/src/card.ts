@@ -180,6 +180,8 @@ export class CardView {
   private _timer: number | null = null;
   private _reported = false;
   private _runningLabel = '';
+  /** Buttons an outcome offers (the kernel checkup after a fix): live as the card is. */
+  private _outcomeButtons: HTMLButtonElement[] = [];
 
   constructor(
     readonly doc: Document,
@@ -478,6 +480,9 @@ export class CardView {
     this.buttons.forEach((button, i) => {
       button.disabled = !live || !fixes[i].available;
     });
+    this._outcomeButtons.forEach(button => {
+      button.disabled = !live;
+    });
     if (this._state.kind === 'disabled') {
       this.status.className = 'jnh-status jnh-disabled';
       this.status.textContent = this._state.reason;
@@ -645,11 +650,15 @@ export class CardView {
       this.outcome.appendChild(element(d, 'div', 'jnh-text', view.next));
     }
     const check = view.check ? this.view?.fixes[view.check - 1] : undefined;
+    this._outcomeButtons = [];
     if (check) {
       // after a fix that ran on a kernel's card: the checkup of the code as it now stands
       const row = element(d, 'div', 'jnh-others jnh-check-row');
-      row.appendChild(this._button(check, false));
+      const button = this._button(check, false);
+      this._outcomeButtons.push(button);
+      row.appendChild(button);
       this.outcome.appendChild(row);
+      this._sync();
     }
   }
 }

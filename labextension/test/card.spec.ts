@@ -425,6 +425,29 @@ describe('frontendCall', () => {
       '__import__("jax_nbhelp.shell.frontend").shell.frontend.status("id", None)'
     );
   });
+
+  it('offers the kernel checkup after its fixes, and again beside a fixed outcome', () => {
+    const flagship = diagnoses.find(d => d.code === 'JNH101')!;
+    const clicks: number[] = [];
+    const view = card(flagship, clicks);
+    const check = flagship.view!.check!;
+    expect(flagship.fixes[check - 1].kind).toBe('check');
+    expect(flagship.view!.recommended).not.toBe(check); // never the primary button
+    expect(view.buttons[check - 1].classList.contains('jnh-secondary')).toBe(true);
+    expect(view.buttons[check - 1].textContent).toBe('Check this kernel');
+    view.showOutcome(2, outcomes.rewrite, [], []);
+    const again = view.outcome.querySelector('.jnh-check-row button') as HTMLButtonElement;
+    expect(again.textContent).toBe('Check this kernel');
+    again.click();
+    expect(clicks).toEqual([check]);
+    // its answer is an outcome of its own, never "Fixed"
+    view.showOutcome(check, outcomes.checked, [], []);
+    expect(view.outcome.textContent).toContain('✓ Checked.');
+    expect(view.outcome.textContent).toContain('nothing found');
+    expect(view.outcome.textContent).not.toContain('Fixed');
+    expect(view.outcome.querySelector('.jnh-outcome.jnh-ok')).not.toBeNull();
+    expect(view.outcome.querySelector('.jnh-check-row')).toBeNull();
+  });
 });
 
 describe('the general view (JNH000)', () => {
