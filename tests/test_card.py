@@ -103,12 +103,15 @@ def test_card_shows_cause_location_call_site_and_fixes(loaded: Notebook) -> None
     assert current().cards[card.card.card_id] is diagnosis
     assert "export" in card.card.widget._esm
     assert ".jnh-native" in card.card.widget._css
+    # the two fixes, then the kernel checkup every kernel card offers
     assert [fix["label"] for fix in bundle["fixes"]] == ["Run as one program",
-                                                         "Remove collective_axes"]
+                                                         "Remove collective_axes",
+                                                         "Check this kernel"]
     assert all(fix["available"] for fix in bundle["fixes"])
     # the recommended fix first (Remove collective_axes: it lasts), numbers unchanged
     assert bundle["recommended"] == 2
-    assert shown.order == (2, 1)
+    assert shown.order == (2, 1, 3)  # the checkup last, never first
+    assert shown.check == 3
     assert "Same results. It lasts" in bundle["recommended_line"]
     # at a glance: the title, the code, one sentence of cause with its place
     header = _text(glance_html(diagnosis, shown))
@@ -123,7 +126,7 @@ def test_card_shows_cause_location_call_site_and_fixes(loaded: Notebook) -> None
     assert "Reached from: In [4], line 1" in details
     assert f"1 → {CALL}" in details
     for fix, fix_shown in zip(diagnosis.fixes, shown.fixes, strict=True):
-        assert "Safe: " + fix_shown.safety in details
+        assert f"{fix_shown.badge} {fix_shown.safety}" in details
         # The preview is exactly the source the fix runs, character for character.
         assert view.preview(fix) in details
 

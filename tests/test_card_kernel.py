@@ -77,7 +77,8 @@ def test_failing_cell_outputs_hold_the_widget_and_its_html_fallback(
     diagnosis = root["state"]["diagnosis"]
     assert diagnosis["card_id"] == card_id
     assert [fix["label"] for fix in diagnosis["fixes"]] == ["Run as one program",
-                                                            "Remove collective_axes"]
+                                                            "Remove collective_axes",
+                                                            "Check this kernel"]
     assert diagnosis["recommended"] == 2
 
 

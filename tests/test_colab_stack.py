@@ -31,7 +31,10 @@ def test_core_suite_passes_with_colabs_ipython_and_ipywidgets() -> None:
     assert version_of(python, "IPython") == "7.34.0"
     assert version_of(python, "ipywidgets") == "7.7.1"
     proc = run_pytest(python, "tests/test_hook.py", "tests/test_flagship.py",
-                      "tests/test_card.py", "tests/test_catalog.py")
+                      "tests/test_card.py", "tests/test_catalog.py",
+                      # IPython 7 counts a running cell after it runs: the checkup finds it
+                      # by its history
+                      "tests/test_kernel_checkup.py")
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
 
 

@@ -209,6 +209,16 @@ def typed_source(shell: Any, number: int | None) -> str | None:
     return None
 
 
+def running_cell(shell: Any) -> int:
+    """The number of the cell running now (``In [n]``): the last one in the history, which
+    IPython stores before it runs it (IPython 8 has counted it by then, 7 has not); 0 where
+    no history is kept."""
+    history = getattr(getattr(shell, "history_manager", None), "input_hist_raw", None)
+    if isinstance(history, list) and history:
+        return len(history) - 1
+    return max(int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
+
+
 def current_shell() -> Any:
     """The shell jax_nbhelp is loaded in, else the running IPython, else None."""
     return _current.running_shell()

@@ -45,7 +45,13 @@ from jax_nbhelp.core.model import (
     Progress,
 )
 from jax_nbhelp.core.protocol import cell_label
-from jax_nbhelp.core.session import RerunSource, Session, current, typed_source
+from jax_nbhelp.core.session import (
+    RerunSource,
+    Session,
+    current,
+    running_cell,
+    typed_source,
+)
 from jax_nbhelp.rewrite import unified_diff
 from jax_nbhelp.shell.kernel_checkup import (
     CODES,
@@ -89,8 +95,7 @@ def with_check(diagnosis: Diagnosis, session: Session) -> Diagnosis:
             or not available()[0]):
         return diagnosis
     shell = session.running_shell()
-    # IPython counts the running cell before it runs it: the failing cell is the one before
-    number = int(getattr(shell, "execution_count", 0) or 0) - 1 if shell is not None else 0
+    number = running_cell(shell) if shell is not None else 0
     source = typed_source(shell, number) if number > 0 else None
     if not source or not source.strip():
         return diagnosis

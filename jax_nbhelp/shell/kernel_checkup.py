@@ -45,7 +45,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jax_nbhelp.core.model import Checkup, Diagnosis, Finding, Fix, Location
-from jax_nbhelp.core.session import RerunSource, Session, typed_source
+from jax_nbhelp.core.session import RerunSource, Session, running_cell, typed_source
 
 # the checks, in the order a report lists them, and the interpreter's field each needs
 CHECKS = (("race", "detect_races"), ("uninitialized", "uninitialized_memory"),
@@ -573,9 +573,7 @@ def check(shell: Any, source: str, session: Session, auto: bool = False,
     # compiled as the cell's own code, its lines where the cell shows them (the magic's line
     # first), so a traceback and a finding name "In [n], line k" as for any cell
     placed = ("" if auto or cell is not None else "\n") + shell.transform_cell(source)
-    # IPython counts the running cell before it runs it
-    number = cell if cell is not None else max(
-        int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
+    number = cell if cell is not None else running_cell(shell)
     filename = shell.compile.cache(placed, number)
     if cell is not None and source != typed_source(shell, cell):
         # a fix's code: an error or a finding in it is placed in the source that ran

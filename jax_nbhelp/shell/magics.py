@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from jax_nbhelp.core.model import FixProgress
-from jax_nbhelp.core.session import current
+from jax_nbhelp.core.session import current, running_cell
 
 MAGIC_NAME = "jax_nbhelp"
 
@@ -268,7 +268,7 @@ def checkup_cell(line: str, cell: str) -> None:
     from jax_nbhelp.shell.checkup_actions import finding_card
 
     # the checked cell, as a fix checks it again: the magic's line blank, lines in place
-    number = max(int(getattr(shell, "execution_count", 1) or 1) - 1, 0)
+    number = running_cell(shell)
     for finding in checkup.findings:
         diagnosis = finding_card(finding, shell, "\n" + cell, number, session)
         session.last = diagnosis
