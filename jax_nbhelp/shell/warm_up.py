@@ -25,6 +25,9 @@ _MODULES = (
     "jax_nbhelp.fix.run_plan",
     "jax_nbhelp.fix.interpreted_kernel",
     "jax_nbhelp.show.bundle",
+    # what a kernel's card adds after its fixes: "Check this kernel" (not JAX: it imports
+    # Pallas only when a card offers the checkup)
+    "jax_nbhelp.shell.checkup_actions",
 )
 # A first parse pays for libcst's native parser and its metadata machinery; a cell shaped
 # like a kernel helper takes that here instead of in the first failing cell.
