@@ -445,6 +445,12 @@ def _module_aliases(shell: Any) -> dict[str, str]:
     return aliases
 
 
+def module_alias(shell: Any, module: str) -> str | None:
+    """The name under which ``shell``'s namespace holds ``module``, read as
+    ``ErrorContext.alias`` reads it, for code that has a shell and no error (None if none)."""
+    return _alias_of(shell, module, lambda: _cell_sources(shell))
+
+
 def _alias_of(shell: Any, module: str, history: Callable[[], dict[int, str]]) -> str | None:
     """What ``_module_aliases(shell).get(module)`` says, without a pass over every global:
     its conventional name, else a name the cells' imports bound, else (rarely) the pass.

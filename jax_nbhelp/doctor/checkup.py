@@ -279,7 +279,8 @@ class Checkup:
         cell = self.nb.cells[index]
         self.running = index + 1
         source = cell.source
-        if (self.options.check_kernels and "raises-exception" not in cell.metadata.get("tags", [])
+        tagged = "raises-exception" in cell.metadata.get("tags", [])
+        if (self.options.check_kernels and not tagged
                 and not any(line.lstrip().startswith(("%", "!"))
                             for line in source.splitlines())):
             # checked only where it builds a kernel; its lines stay the cell's own. A
@@ -301,7 +302,6 @@ class Checkup:
             return self.options.keep_going
         self._knock.output(_printed(outcome), index + 1)
         self._needs()
-        tagged = "raises-exception" in cell.metadata.get("tags", [])
         if outcome.error is None and tagged:
             self.report.failures.append(CellReport(
                 index + 1, "tagged raises-exception, but it raised nothing",

@@ -52,6 +52,7 @@ from jax_nbhelp.core.session import (
     running_cell,
     typed_source,
 )
+from jax_nbhelp.diagnosis.context import module_alias
 from jax_nbhelp.rewrite import unified_diff
 from jax_nbhelp.shell.kernel_checkup import (
     CODES,
@@ -77,6 +78,7 @@ SAFETY = {
 
 CHECK_LABEL = "Check this kernel"
 RUNS = 5  # the checkup's runs of a TPU kernel: two zero fills, two orders, the kept one
+STOPPED = "The checkup was stopped: the namespace is as it was before it."
 CHECK_SUMMARY = "races, uninitialized and out-of-bounds reads, order dependence"
 CHECK_SAFETY = ("It changes no code: the cell as it stands (as a fix left it, after one) runs "
                 "five times in JAX's TPU interpreter with its checks on, and the namespace "
@@ -91,7 +93,7 @@ def with_check(diagnosis: Diagnosis, session: Session) -> Diagnosis:
     checks are not the GPU's)."""
     runnable = [fix for fix in diagnosis.fixes if fix.unavailable is None]
     if (not diagnosis.concerns_kernel or diagnosis.code in CODES.values() or not runnable
-            or any(fix.kind == "check" or _for_a_gpu(fix) for fix in diagnosis.fixes)
+            or any(fix.kind == "check" or _runs_a_gpu_kernel(fix) for fix in diagnosis.fixes)
             or not available()[0]):
         return diagnosis
     shell = session.running_shell()
@@ -116,7 +118,7 @@ def with_check(diagnosis: Diagnosis, session: Session) -> Diagnosis:
     return dataclasses.replace(diagnosis, fixes=(*diagnosis.fixes, fix))
 
 
-def _for_a_gpu(fix: Fix) -> bool:
+def _runs_a_gpu_kernel(fix: Fix) -> bool:
     """A fix that runs a GPU kernel (its interpreter, its set-up line)."""
     said = f"{fix.label} {fix.setup_line or ''} {fix.runtime_description}".lower()
     return "gpu" in said or (fix.estimate is not None and fix.estimate.mode == "gpu")
@@ -152,8 +154,6 @@ def _run_check(diagnosis: Diagnosis, fix: Fix, progress: Progress | None,
 
 def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
                     progress: Progress | None) -> FixResult:
-    import time
-
     shell = held.running_shell()
     if shell is None:
         return FixResult(ok=False, fix_label=fix.label, checked="",
@@ -169,8 +169,7 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
         with mode:
             checkup = check(shell, source, held, cell=fix.runs[0].cell, report=_bar(progress))
     except KeyboardInterrupt:
-        return _stopped(fix, start, "The checkup was stopped: the namespace is as it was "
-                                    "before it.")
+        return _stopped(fix, start, STOPPED)
     except Exception as exc:
         found = _diagnosed(exc, shell, held)
         kept = held.last_checkup
@@ -186,8 +185,7 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
     seconds = time.perf_counter() - start
     if checkup.stopped:
         return FixResult(ok=False, fix_label=fix.label, stopped=True, seconds=seconds,
-                         checked=checkup_said(checkup),
-                         error="The checkup was stopped: the namespace is as it was before it.")
+                         checked=checkup_said(checkup), error=STOPPED)
     if checkup.findings:
         first = checkup.findings[0]
         return FixResult(ok=False, fix_label=fix.label, seconds=seconds, source=source,
@@ -196,8 +194,6 @@ def _checkup_result(diagnosis: Diagnosis, fix: Fix, held: Session,
     return FixResult(ok=bool(checkup.kernels) and not checkup.not_run, fix_label=fix.label,
                      seconds=seconds, source=source,
                      checked=checkup_said(checkup).removeprefix("nothing checked: "))
-
-
 
 
 def _stopped(fix: Fix, start: float, text: str) -> FixResult:
@@ -316,20 +312,6 @@ def _replace(source: str, spans: list[tuple[ast.expr, str]]) -> str:
     return data.decode()
 
 
-def _module_name(shell: Any, module: str, conventional: str) -> str | None:
-    """The name the user bound ``module`` to (``pl``, ``jnp``), if any."""
-    import sys
-
-    value = sys.modules.get(module)
-    namespace = getattr(shell, "user_ns", {})
-    if value is None:
-        return None
-    if namespace.get(conventional) is value:
-        return conventional
-    return next((name for name, bound in list(namespace.items())
-                 if bound is value and not name.startswith("_")), None)
-
-
 def _initialised(source: str, tree: ast.AST, lineno: int, shell: Any) -> str | None:
     """``source`` with the kernel around ``lineno`` writing zeros into the ref it
     accumulates into (``o_ref[...] += x``, ``acc[...] = acc[...] + x``) before anything."""
@@ -339,8 +321,8 @@ def _initialised(source: str, tree: ast.AST, lineno: int, shell: Any) -> str | N
         return None
     kernel = max(kernels, key=lambda node: node.lineno)
     ref = _accumulated(kernel, lineno)
-    pl = _module_name(shell, "jax.experimental.pallas", "pl")
-    jnp = _module_name(shell, "jax.numpy", "jnp")
+    pl = module_alias(shell, "jax.experimental.pallas")
+    jnp = module_alias(shell, "jax.numpy")
     if ref is None or pl is None or jnp is None:
         return None
     axis = _last_grid_axis(tree, kernel.name)

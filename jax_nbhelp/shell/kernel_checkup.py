@@ -301,13 +301,12 @@ def _equal(a: Any, b: Any) -> bool:
 
 def _run(shell: Any, code: Any, before: dict[str, Any], params: Any, recorder: _Recorder,
          keep: bool, interpreter: _Interpreter | None = None) -> _Run:
-    """One run of the cell's code from ``before``, every kernel built in it interpreted with
-    ``params``; printed output captured. ``keep``: the run that stays (errors propagate)."""
+    """One run of the cell's code from ``before``, every kernel built in it interpreted by
+    ``interpreter`` with ``params`` (as written where they are None); printed output captured.
+    ``keep``: the run that stays (errors propagate)."""
     __tracebackhide__ = True  # IPython shows the cell's frames, not the checkup's
     import jax
 
-    if interpreter is None and params is not None:
-        interpreter = _tpu_interpreter()
     # a function jitted earlier keeps what it traced, interpreter settings included: each
     # run traces anew, and what the checkup compiled is not kept for later cells
     jax.clear_caches()  # type: ignore[no-untyped-call]
@@ -461,7 +460,7 @@ class _Pace:
 
     def __init__(self, total: int, report: Callable[[int, int, str, float], None] | None,
                  ) -> None:
-        self.total = total  # set again once the runs are known
+        self.total = total
         self.report = report
         self.done = 0
         self.start = time.perf_counter()
@@ -514,17 +513,17 @@ def _gpu_checkup(shell: Any, code: Any, before: dict[str, Any], recorder: _Recor
     return checkup
 
 
-def _stopped(shell: Any, before: dict[str, Any], recorder: _Recorder, have: tuple[str, ...],
-             lacking: tuple[str, ...], session: Session) -> Checkup:
+def _stopped(shell: Any, before: dict[str, Any], recorder: _Recorder,
+             interpreter: _Interpreter, have: tuple[str, ...], lacking: tuple[str, ...],
+             session: Session) -> Checkup:
     """An interrupted checkup: the namespace as it was before the cell, nothing claimed."""
     import jax
 
     shell.user_ns.clear()
     shell.user_ns.update(before)
-    with contextlib.suppress(Exception):
-        from jax.experimental.pallas import tpu as pltpu
-
-        pltpu.reset_tpu_interpret_mode_state()  # type: ignore[no-untyped-call]
+    if interpreter.reset is not None:  # the interpreter that was running, TPU's or GPU's
+        with contextlib.suppress(Exception):
+            interpreter.reset()
     jax.clear_caches()  # type: ignore[no-untyped-call]
     checkup = Checkup(kernels=tuple(dict.fromkeys(k.name for k in recorder.kernels)),
                       checks=have, findings=(), not_run=lacking, stopped=True,
@@ -643,11 +642,16 @@ def _checked(shell: Any, code: Any, before: dict[str, Any], session: Session,
     shown, its error raised after the checkup is kept); else it is one more run."""
     __tracebackhide__ = True
     kept_error: BaseException | None = None
+
+    def run(label: str, last: bool = False, **params: Any) -> _Run:
+        # the interpreter and recorder of the moment: a GPU cell's change both below
+        return pace.run(label, lambda: _run(shell, code, before, interpreter.params(**params),
+                                            recorder, keep=keep and last,
+                                            interpreter=interpreter))
+
     pace = _Pace(3 + (2 if "order" in have else 0), report)
     try:
-        zero = [pace.run("zero fill", lambda: _run(
-            shell, code, before, interpreter.params(uninitialized_memory="zero"), recorder,
-            keep=False, interpreter=interpreter))]
+        zero = [run("zero fill", uninitialized_memory="zero")]
         if recorder.gpu:  # refused as it was built: nothing of it ran
             gpu = _gpu_for(recorder)
             if gpu is None:
@@ -656,27 +660,18 @@ def _checked(shell: Any, code: Any, before: dict[str, Any], session: Session,
             interpreter, have, lacking = gpu, gpu.have, gpu.lacking
             recorder = _Recorder(refuse_gpu=False)
             pace = _Pace(3, report)
-            zero = [pace.run("zero fill", lambda: _run(
-                shell, code, before, interpreter.params(uninitialized_memory="zero"),
-                recorder, keep=False, interpreter=interpreter))]
-        seeds = (1, 2) if "order" in have else ()
-        zero.append(pace.run("zero fill", lambda: _run(
-            shell, code, before, interpreter.params(uninitialized_memory="zero"), recorder,
-            keep=False, interpreter=interpreter)))
-        orders = [pace.run("the parallel dimensions in another order", functools.partial(
-            _run, shell, code, before,
-            interpreter.params(uninitialized_memory="zero", random_seed=seed), recorder,
-            keep=False, interpreter=interpreter)) for seed in seeds]
+            zero = [run("zero fill", uninitialized_memory="zero")]
+        zero.append(run("zero fill", uninitialized_memory="zero"))
+        orders = [run("the parallel dimensions in another order", uninitialized_memory="zero",
+                      random_seed=seed) for seed in ((1, 2) if "order" in have else ())]
         try:
-            kept_run = pace.run(
-                "NaN fill, race detection, reads out of bounds raising",
-                lambda: _run(shell, code, before, interpreter.params(**kept), recorder,
-                             keep=keep, interpreter=interpreter))
+            kept_run = run("NaN fill, race detection, reads out of bounds raising", last=True,
+                           **kept)
             kept_error = kept_run.error
         except Exception as exc:
             kept_error, kept_run = exc, _Run({}, "")
     except KeyboardInterrupt:
-        return _stopped(shell, before, recorder, have, lacking, session)
+        return _stopped(shell, before, recorder, interpreter, have, lacking, session)
     findings: list[Finding] = []
     # what the kept run printed, less the interpreter's race reports (the card says them)
     shown = _RACE.sub("", kept_run.printed)

@@ -183,6 +183,14 @@ class FixView:
         return dict(self.__dict__)
 
 
+KERNEL_ONLY = "Runs in the kernel only: your notebook itself stays as it is."
+
+
+def _expected(estimate: Estimate | None) -> str:
+    """What a running fix says it takes: `` of roughly 8 min``, or nothing unknown."""
+    return f" of roughly {duration(estimate.seconds)}" if estimate is not None else ""
+
+
 def _long_line(estimate: Estimate | None) -> str | None:
     if estimate is None or not estimate.long:
         return None
@@ -211,14 +219,12 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
         safety=without_sentences(fix.safety, shared),
         available=fix.unavailable is None, unavailable=unavailable,
         long=_long_line(fix.estimate),
-        kernel_only=("Runs in the kernel only: your notebook itself stays as it is."
-                     if fix.unavailable is None and not fix.edits else None),
+        kernel_only=KERNEL_ONLY if fix.unavailable is None and not fix.edits else None,
         preview=preview(fix), action=action,
         button_title=f"Fix {number}, {action}: {fix.summary}",
         button_aria=f"Fix {number}: {fix.label} ({action})",
         running=f"Running fix {number}, “{fix.label}”…",
-        expected=(f" of roughly {duration(fix.estimate.seconds)}"
-                  if fix.estimate is not None else ""),
+        expected=_expected(fix.estimate),
         text="\n".join(text),
         line=(f"{number}. {fix.label}{status}: "
               + ("safe" if fix.safe else "changes what the program computes"
@@ -236,14 +242,13 @@ def _check_view(number: int, fix: Fix) -> FixView:
         number=number, label=fix.label, heading=fix.label, summary=fix.summary, safe=True,
         badge=CHECK_BADGE, safety=fix.safety, available=fix.unavailable is None,
         unavailable=unavailable,
-        kernel_only="Runs in the kernel only: your notebook itself stays as it is.",
+        kernel_only=KERNEL_ONLY,
         long=_long_line(fix.estimate),
         preview=preview(fix), action="runs in the kernel",
         button_title=f"{fix.label}: {fix.summary}",
         button_aria=f"{fix.label} (runs in the kernel)",
         running=f"Running “{fix.label}”…",
-        expected=(f" of roughly {duration(fix.estimate.seconds)}"
-                  if fix.estimate is not None else ""),
+        expected=_expected(fix.estimate),
         text="\n".join([f"{number}. {fix.label}: {fix.summary}", f"{CHECK_BADGE} {fix.safety}"]
                        + ([f"Why not: {fix.unavailable}"] if fix.unavailable else [])),
         line=f"{number}. {fix.label}: {fix.summary}"
