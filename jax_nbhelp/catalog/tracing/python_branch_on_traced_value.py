@@ -6,8 +6,14 @@ passes ``True``. Two stories, told apart by what the call site passes:
 
 * a setting (``True``, ``3``, ``"relu"``): mark the parameter static, where jit is applied;
 * data (an array): the branch has to become part of the computation (``jnp.where``,
-  ``lax.cond``; ``@pl.when`` in a Pallas kernel). That changes code the user wrote
-  deliberately, so it is explained, never done mechanically.
+  ``lax.cond``; ``@pl.when`` in a Pallas kernel). Where the branch picks one of two values
+  (``a if c else b``; an ``if``/``else`` whose sides each return, or assign one name, one
+  value) and the condition is one True or False per element, ``jnp.where(c, a, b)`` is that
+  choice as one operation: the fix rewrites it so and runs it. Any other branch (several
+  statements, a loop, an ``elif``, a comment inside) is explained, never rewritten.
+
+Reports (the statement form): jax-ml/jax#1599 and jax-ml/jax#3103 (an ``if`` on a vmapped
+scalar), jax-ml/jax#196 (``if x > 0: return ...`` under ``jit``).
 """
 
 from __future__ import annotations
@@ -45,6 +51,13 @@ def step(x, scale, add_one):
     if add_one:
         return x * scale + 1
     return x * scale'''
+_CLIP = """\
+def clipped(v):
+    if v < 0:
+        low = 0.0
+    else:
+        low = v
+    return jnp.minimum(low, 1.0)"""
 
 EXAMPLES = (
     # A Python flag: static_argnames on the decorator (defined in an earlier cell).
@@ -69,11 +82,12 @@ EXAMPLES = (
                          "fast_step = jax.jit(step, static_argnames='add_one')",
                "out = fast_step(jnp.ones(3), True)"),
     ),
-    # Under vmap: every element may need its own branch (explained as vmap, not jit).
+    # Under vmap: every element may need its own branch (explained as vmap, not jit); the
+    # if picks one of two values per element, so jnp.where is its rewrite, verified.
     Example(
         setup=(_IMPORTS, "def magnitude(v):\n    if v > 0:\n        return v\n    return -v"),
         failing="out = jax.vmap(magnitude)(jnp.array([-2.0, 3.0]))",
-        fix=NO_FIX,
+        fix="Use jnp.where",
         check="out.tolist() == [2.0, 3.0]",
         fixed=(_IMPORTS, "def magnitude(v):\n    return jnp.where(v > 0, v, -v)",
                "out = jax.vmap(magnitude)(jnp.array([-2.0, 3.0]))"),
@@ -87,14 +101,24 @@ EXAMPLES = (
         fixed=(_IMPORTS, "def magnitude(v):\n    return jnp.where(v > 0, v, -v)",
                "out = jax.jit(magnitude)(jnp.float32(-2.0))"),
     ),
-    # Data: no mechanical fix; the explanation shows the jnp.where form.
+    # Data, one scalar: the if/else returning one of two values is rewritten as jnp.where.
     Example(
         setup=(_IMPORTS, _RELU),
         failing="out = relu(jnp.float32(2.0))",
-        fix=NO_FIX,
+        fix="Use jnp.where",
         check="float(out) == 2.0",
         fixed=(_IMPORTS, "@jax.jit\ndef relu(x):\n    return jnp.where(x > 0, x, 0.0)",
                "out = relu(jnp.float32(2.0))"),
+    ),
+    # An if/else assigning one name, under vmap: one assignment of jnp.where.
+    Example(
+        setup=(_IMPORTS, _CLIP),
+        failing="out = jax.vmap(clipped)(jnp.array([-2.0, 0.5, 3.0]))",
+        fix="Use jnp.where",
+        check="out.tolist() == [0.0, 0.5, 1.0]",
+        fixed=(_IMPORTS, "def clipped(v):\n    low = jnp.where(v < 0, 0.0, v)\n"
+                         "    return jnp.minimum(low, 1.0)",
+               "out = jax.vmap(clipped)(jnp.array([-2.0, 0.5, 3.0]))"),
     ),
 )
 
@@ -229,7 +253,9 @@ def _same_place(a: ast.AST, b: ast.AST) -> bool:
 
 def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | None:
     """``a if cond else b`` as ``jnp.where(cond, a, b)``, where the condition that failed is
-    a conditional expression's: both sides computed, one value picked, as one operation."""
+    a conditional expression's: both sides computed, one value picked, as one operation.
+    An ``if`` statement that picks one of two values is rewritten the same way
+    (``_statement_where_fix``)."""
     jnp = ctx.alias("jax.numpy")
     parsed = _tracing.parse(location.source or "")
     if jnp is None or parsed is None:
@@ -238,7 +264,10 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
     found = next((node for node in ast.walk(tree) if isinstance(node, ast.IfExp)
                   and _same_place(node.test, test)), None)
     if found is None:
-        return None
+        statement = next((node for node in ast.walk(tree) if isinstance(node, ast.If)
+                          and _same_place(node.test, test)), None)
+        return (_statement_where_fix(ctx, location, tree, code, statement, jnp)
+                if statement is not None else None)
     before = _tracing.segment(code, found)
     parts = [_tracing.segment(code, part) for part in (found.test, found.body, found.orelse)]
     after = f"{jnp}.where({', '.join(parts)})"
@@ -267,6 +296,74 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
                 "infinite where it is not picked leaves the value right, but its gradient can "
                 "be NaN (guard its input with a second where)."),
         safe=len(shapes) <= 1)
+
+
+def _picked(tree: ast.Module, code: str, node: ast.If, jnp: str
+            ) -> tuple[int, str, str, str, str] | None:
+    """For an ``if`` that picks one of two values, the last line of what the rewrite
+    replaces, the statement that replaces it, and the condition and the two sides as
+    written; None for any other ``if``."""
+    cond = _tracing.segment(code, node.test)
+    then = node.body[0] if len(node.body) == 1 else None
+    if isinstance(then, ast.Return) and then.value is not None:
+        other = (node.orelse[0] if len(node.orelse) == 1 else
+                 _next_statement(tree, node) if not node.orelse else None)
+        if not isinstance(other, ast.Return) or other.value is None:
+            return None
+        sides = (_tracing.segment(code, then.value), _tracing.segment(code, other.value))
+        return (other.end_lineno or 0, f"return {jnp}.where({cond}, {sides[0]}, {sides[1]})",
+                cond, *sides)
+    statement = _assign_rewrite(code, node, jnp, cond)
+    if not statement:
+        return None
+    value = _single_assign(node.body)
+    otherwise = _single_assign(node.orelse)
+    assert value is not None
+    other = (_tracing.segment(code, otherwise[1]) if otherwise is not None else value[0])
+    return node.end_lineno or 0, statement, cond, _tracing.segment(code, value[1]), other
+
+
+def _scalar_condition(ctx: ErrorContext, location: Location, cond: ast.expr) -> bool:
+    """Whether every array the condition names holds one value per element (shape ``()``,
+    a vmapped array's per-element shape): then the condition is one True or False, as the
+    ``if`` asked, and ``jnp.where`` picks exactly what the ``if`` would have."""
+    named = {ast.unparse(node) for node in ast.walk(cond) if isinstance(node, ast.expr)}
+    arrays = [v for v in ctx.values_at(location) if v.text in named and v.shape is not None]
+    return bool(arrays) and all(v.shape == () for v in arrays)
+
+
+def _statement_where_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
+                         node: ast.If, jnp: str) -> Fix | None:
+    """``if c: return a`` / ``else: return b`` (or ``y = a`` / ``y = b``) as one
+    ``return jnp.where(c, a, b)`` (``y = jnp.where(c, a, b)``), where the condition is one
+    True or False per element; None for any other ``if``."""
+    picked = _picked(tree, code, node, jnp)
+    if picked is None or not _scalar_condition(ctx, location, node.test):
+        return None
+    last, statement, cond, then, other = picked
+    first = node.lineno
+    span = code.splitlines()[first - 1:last]
+    if any("#" in line for line in span):
+        return None  # a comment would be lost: explained only
+    before = "\n".join(span)
+    indent = span[0][:len(span[0]) - len(span[0].lstrip())]
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        if "\n".join(lines[first - 1:last]) != before:
+            raise CannotRewrite(f"the if on line {first} is no longer as it was")
+        return "\n".join([*lines[:first - 1], indent + statement, *lines[last:]])
+
+    where = f"lines {first}-{last}" if last > first else f"line {first}"
+    return rewrite_fix(
+        ctx, location, transform, label=f"Use {jnp}.where",
+        summary=(f"Rewrite the if on {where} as `{statement}`: one operation that computes "
+                 "both sides and picks one by the condition; then re-run."),
+        safety=(f"Same values: where `{cond}` holds, the result is `{then}`, elsewhere "
+                f"`{other}`, as the if picked. Both sides are computed: a side that is NaN or "
+                "infinite where it is not picked leaves the value right, but its gradient can "
+                "be NaN (guard its input with a second where)."),
+        safe=True)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
