@@ -304,3 +304,18 @@ def test_a_huge_array_is_summarised_never_printed() -> None:
     assert len(summary(tuple(range(10_000)))) <= 80
     assert "..." not in summary(big)
     assert sys.getsizeof(summary(list(range(100_000)))) < 400
+
+
+def test_a_64_bit_table_is_asked_only_whether_32_bits_hold_it() -> None:
+    """The one value fact a line's reading takes: whether a NumPy array of 64-bit numbers
+    keeps its values in the 32-bit type JAX makes of it. Small arrays of NumPy's own class
+    only: a subclass (which may run code) and a huge array are not asked."""
+    from jax_nbhelp.diagnosis.line_values import describe
+
+    assert describe("t", np.arange(10.0)).narrows_exactly is True
+    assert describe("t", np.array([0.1, 0.2])).narrows_exactly is False
+    assert describe("t", np.array([2**40])).narrows_exactly is False
+    assert describe("t", np.array([np.nan, 1.5])).narrows_exactly is True
+    assert describe("t", np.arange(3, dtype=np.float32)).narrows_exactly is None
+    assert describe("t", np.zeros(1 << 20)).narrows_exactly is None
+    assert describe("t", np.arange(3.0).view(np.matrix)).narrows_exactly is None

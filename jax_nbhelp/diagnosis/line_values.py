@@ -8,7 +8,9 @@ while the error is being handled. This module reads them, once, into plain data.
 Reading never runs the user's code: only names, attribute reads from an object's own
 ``__dict__`` (never a property or ``__getattr__`` of a user's class) and item reads on
 ``dict``, ``list`` and ``tuple`` objects of exactly those types with a literal key. Arrays
-and tracers give their shape, dtype and weak type; nothing reads an array's values.
+and tracers give their shape, dtype and weak type. Values are read for one fact only: a
+small NumPy array of 64-bit numbers (``_MAX_EXACT`` elements) is asked, by NumPy, whether
+JAX's 32-bit type holds every value exactly (``Value.narrows_exactly``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ class Value:
     # for a tracer, the transformation whose trace made it: "vmap", "grad", "jit" (jit and
     # the bodies of scan, cond, while_loop and kernels all trace to a jaxpr)
     transform: str | None = None
+    # a NumPy array of 64-bit numbers: whether its 32-bit form (what JAX makes of it while
+    # 64-bit values are off) holds the same values; None where not asked
+    narrows_exactly: bool | None = None
 
     @property
     def is_array(self) -> bool:
@@ -102,6 +107,33 @@ def _element_summary(items: list[object]) -> str:
     return f"{count} values ({', '.join(kinds[:4])})"
 
 
+_MAX_EXACT = 1 << 16  # elements of a NumPy array whose 32-bit form is compared
+_NARROWER = {"f": "float32", "i": "int32", "u": "uint32", "c": "complex64"}
+
+
+def _narrows_exactly(value: object) -> bool | None:
+    """Whether a NumPy array of 64-bit numbers keeps its values in the 32-bit type JAX
+    converts it to (``np.arange(10.0)``: yes; ``np.array([0.1])``: no); None for other
+    arrays and for arrays over ``_MAX_EXACT`` elements. NumPy's own methods, on an array of
+    exactly NumPy's class."""
+    import sys
+
+    numpy = sys.modules.get("numpy")
+    dtype = getattr(value, "dtype", None)
+    if numpy is None or type(value) is not numpy.ndarray or dtype is None:
+        return None
+    narrower = _NARROWER.get(dtype.kind)
+    if narrower is None or dtype.itemsize != 8 * (2 if dtype.kind == "c" else 1) \
+            or value.size > _MAX_EXACT:
+        return None
+    try:
+        with numpy.errstate(all="ignore"):
+            back = value.astype(narrower).astype(dtype)
+            return bool(numpy.array_equal(back, value, equal_nan=dtype.kind in "fc"))
+    except Exception:
+        return None
+
+
 # A tracer's class -> the transformation that made it.
 _TRACES = {"BatchTracer": "vmap", "JVPTracer": "grad", "LinearizeTracer": "grad",
            "JaxprTracer": "grad", "DynamicJaxprTracer": "jit", "JitTracer": "jit"}
@@ -123,6 +155,8 @@ def describe(text: str, value: object) -> Value:
             summary += f", sharded {sharding}"
         if kind == "numpy":
             summary = f"NumPy {summary}"
+            return Value(text, kind, summary, shape, dtype, weak, transform,
+                         _narrows_exactly(value))
         elif kind == "ref":
             summary = f"an array ref of {summary}"
         elif kind == "tracer":

@@ -5,8 +5,9 @@ numpy.ndarray conversion method __array__() was called on traced array``).
 NumPy's indexing needs the index's value now; under jit the index is a tracer. Indexing a
 JAX array instead (``jnp.asarray(table)[i]``) is an operation jit compiles, and the table
 becomes a constant of the compiled program. The values are the table's, converted to JAX's
-precision: exact for 32-bit (and smaller) tables, or with ``jax_enable_x64``; a float64 table
-is rounded to float32, which the safety line says.
+precision: exact for 32-bit (and smaller) tables, with ``jax_enable_x64``, or for a 64-bit
+table whose values all fit 32 bits (NumPy compares them, for tables up to 65,536 elements);
+otherwise a float64 table is rounded to float32, which the safety line says.
 
 Reports: jax-ml/jax#553 (``np.arange(n)[x]`` under jit), jax-ml/jax#3133
 (``np.zeros((3, 3))[i, :]`` inside ``jax.jit``), google-deepmind/distrax#291 (``np.indices``
@@ -35,6 +36,14 @@ EXAMPLES = (
               "prices = np.array([3, 5, 8, 13], dtype=np.int32)\n\n@jax.jit\n"
               "def cost(item, count):\n    return jnp.asarray(prices)[item] * count",
               "total = cost(2, 3)", "Index jnp.asarray(prices)", "int(total) == 24"),
+    # A float64 table (NumPy's default) whose values are whole numbers: exact in float32,
+    # so the conversion keeps every value and the fix is called safe.
+    corrected(NUMPY_IMPORTS,
+              "steps = np.linspace(0.0, 8.0, 5)\n\n@jax.jit\n"
+              "def step_at(k):\n    return steps[k] / 2",
+              "steps = np.linspace(0.0, 8.0, 5)\n\n@jax.jit\n"
+              "def step_at(k):\n    return jnp.asarray(steps)[k] / 2",
+              "half = step_at(3)", "Index jnp.asarray(steps)", "float(half) == 3.0"),
 )
 
 WHY = _entry.prose("""
@@ -97,12 +106,18 @@ def _exact(dtype: str | None) -> bool:
 
 
 def _fix(ctx: ErrorContext, location: Location, table: Value, jnp: str) -> Fix:
-    exact = _exact(table.dtype)
     narrowed = (table.dtype or "").replace("64", "32")
-    safety = (f"Same values: {jnp}.asarray({table.text}) holds the table's values as they are "
-              f"({table.dtype})." if exact else
-              f"{table.text} is {table.dtype}: JAX keeps it as {narrowed} (64-bit values are "
-              "off unless jax_enable_x64 is set), so values that need 64 bits are rounded.")
+    if _exact(table.dtype):
+        safe, safety = True, (f"Same values: {jnp}.asarray({table.text}) holds the table's "
+                              f"values as they are ({table.dtype}).")
+    elif table.narrows_exactly:  # 64-bit, every value exact in 32 bits (NumPy compared them)
+        safe, safety = True, (f"Same values: {table.text} is {table.dtype}, which JAX keeps as "
+                              f"{narrowed} (64-bit values are off), and every value it holds "
+                              f"is exact in {narrowed}.")
+    else:
+        safe, safety = False, (f"{table.text} is {table.dtype}: JAX keeps it as {narrowed} "
+                               "(64-bit values are off unless jax_enable_x64 is set), so "
+                               "values that need 64 bits are rounded.")
 
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.wrap_in_call import wrap_subscripted
@@ -113,4 +128,4 @@ def _fix(ctx: ErrorContext, location: Location, table: Value, jnp: str) -> Fix:
                        summary=(f"Index {jnp}.asarray({table.text}) on line {location.lineno}: a "
                                 "JAX array, which jit can index with a traced value; then "
                                 "re-run."),
-                       safety=safety, safe=exact)
+                       safety=safety, safe=safe)
