@@ -6,12 +6,19 @@ path ...``; older releases: ``Dict key mismatch; expected keys: ['a', 'b']; pres
 
 The explanation names the trees as the user's line spells them and what differs between
 them: the keys only one has, the containers, the lengths. No fix: which tree is right is
-the user's knowledge.
+the user's knowledge. One exception: the first tree of a tree map holds ``None`` where
+another holds a value (a frozen parameter's gradient), and the mapped function checks its
+first argument for ``None`` itself. ``None`` is a pytree of no leaves, so JAX never calls
+the function there; ``is_leaf=lambda node: node is None`` makes each ``None`` a leaf, which
+is what the function was written for and what JAX's own message (0.8) prescribes. The fix
+adds that keyword and runs the call.
 
 Reports: google/flax#3994 (``jax.tree_map`` over a data tree and a FrozenDict),
 google-deepmind/optax#160 (a plain-dict mask for FrozenDict parameters),
 ZhengYinan-AIR/FISOR#5 and philippe-eecs/IDQL#4 (optimizer state over a dict against a
-FrozenDict: "Custom node type mismatch").
+FrozenDict: "Custom node type mismatch"); ``None`` in the first tree: jax-ml/jax#2348 (a
+gradient of None for a frozen parameter), patrick-kidger/equinox#753 (JAX's change that
+made None a tree of its own, and the is_leaf remedy).
 """
 
 from __future__ import annotations
@@ -21,14 +28,16 @@ import re
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
-from jax_nbhelp.core.model import Diagnosis, Location
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.rewrite.errors import CannotRewrite
 
 CODE = "JNH541"
 TITLE = "Two pytrees of different structure"
 TRIGGERS = ("pytree structure error", "Dict key mismatch", "Custom node type mismatch",
             "Tuple arity mismatch", "List arity mismatch", "Expected list, got",
-            "Expected tuple, got", "Expected dict, got")
+            "Expected tuple, got", "Expected dict, got", "Expected None, got")
 
 _PATH_RE = re.compile(r"at key path\s*\n\s*(?P<path>.+)")
 _METADATA_RE = re.compile(r"with metadata\s*\n\s*(?P<a>.+?)\n.*?with metadata\s*\n\s*(?P<b>.+?)\n",
@@ -41,6 +50,8 @@ _LENGTHS_RE = re.compile(r"type (?P<kind>list|tuple) of length (?P<a>\d+), but t
 
 _TREES = ("grads = {'w': jnp.ones(2), 'bias': jnp.ones(1)}\n"
           "params = {'w': jnp.zeros(2), 'b': jnp.zeros(1)}")
+_FROZEN = ("updates = {'w': jnp.full(2, 0.5), 'frozen': None}\n"
+           "params = {'w': jnp.ones(2), 'frozen': jnp.asarray(2.0)}")
 
 EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _TREES),
@@ -48,6 +59,14 @@ EXAMPLES = (
                    "grads = {'w': grads['w'], 'b': grads['bias']}\n"
                    "stepped = jax.tree.map(lambda p, g: p - 0.1 * g, params, grads)",
                    NO_FIX, "abs(float(stepped['w'][0]) + 0.1) < 1e-6"),
+    # None for a frozen parameter's update, and a function written for it: None as a leaf.
+    corrected_cell((JAX_IMPORTS, _FROZEN),
+                   "stepped = jax.tree.map(lambda u, p: p if u is None else p + u, updates, "
+                   "params)",
+                   "stepped = jax.tree.map(lambda u, p: p if u is None else p + u, updates, "
+                   "params, is_leaf=lambda node: node is None)",
+                   "Treat None as a leaf",
+                   "stepped['w'].tolist() == [1.5, 1.5] and float(stepped['frozen']) == 2.0"),
 )
 
 WHY = _entry.prose("""
@@ -58,17 +77,87 @@ leaves may differ.
 """)
 
 
-def _trees(location: Location | None) -> list[str]:
-    """The trees the line's tree function is given (after the function, for tree.map)."""
+def _map_call(location: Location | None) -> tuple[ast.Call, ast.Module, str] | None:
+    """The tree map call on the user's line (``jax.tree.map(f, a, b)``), with its source."""
     parsed = _tracing.parse(location.source) if location is not None else None
     if parsed is None or location is None:
-        return []
+        return None
     for node in ast.walk(parsed[0]):
         if (isinstance(node, ast.Call) and node.lineno <= location.lineno
                 <= (node.end_lineno or 0) and "tree" in ast.unparse(node.func)
                 and "map" in ast.unparse(node.func)):
-            return [ast.unparse(a) for a in node.args[1:]]
-    return []
+            return node, parsed[0], parsed[1]
+    return None
+
+
+def _trees(location: Location | None) -> list[str]:
+    """The trees the line's tree function is given (after the function, for tree.map)."""
+    found = _map_call(location)
+    return [ast.unparse(a) for a in found[0].args[1:]] if found is not None else []
+
+
+def _none_in_first(message: str) -> bool:
+    """Whether JAX's message says the first tree holds None where another holds a value."""
+    types = _TYPES_RE.search(message)
+    return ("Expected None, got" in message
+            or (types is not None and _short(types["a"]) == "NoneType"))
+
+
+def _checks_none(function: ast.expr, tree: ast.Module) -> str | None:
+    """The test of its first parameter against None that the mapped function makes
+    (``g is None``), for a lambda written in the call or a function defined in the same
+    source; None where it makes none."""
+    if isinstance(function, ast.Name):
+        function = next((node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                         and node.name == function.id), function)
+    if not isinstance(function, ast.Lambda | ast.FunctionDef) or not function.args.args:
+        return None
+    first = function.args.args[0].arg
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Compare) and len(node.ops) == 1
+                and isinstance(node.ops[0], ast.Is | ast.IsNot)
+                and isinstance(node.left, ast.Name) and node.left.id == first
+                and isinstance(node.comparators[0], ast.Constant)
+                and node.comparators[0].value is None):
+            return ast.unparse(node)
+    return None
+
+
+def _none_leaf_fix(ctx: ErrorContext, location: Location, link_message: str) -> Fix | None:
+    """``is_leaf=lambda node: node is None`` added to a tree map whose first tree holds None
+    where another holds a value and whose function checks its first argument for None."""
+    found = _map_call(location)
+    if found is None or not _none_in_first(link_message):
+        return None
+    call, tree, code = found
+    if len(call.args) < 3 or any(k.arg in ("is_leaf", None) for k in call.keywords):
+        return None
+    test = _checks_none(call.args[0], tree)
+    if test is None or call.end_lineno is None:
+        return None
+    names = _trees(location)
+    end_line, end_col = call.end_lineno, call.end_col_offset - 1  # the closing parenthesis
+    original = _tracing.segment(code, call)
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        line = lines[end_line - 1].encode()
+        if line[end_col:end_col + 1] != b")" or original not in source:
+            raise CannotRewrite(f"the tree map on line {call.lineno} is no longer as it was")
+        before = line[:end_col].decode()
+        comma = "" if before.rstrip().endswith(",") else ","
+        lines[end_line - 1] = (f"{before}{comma} is_leaf=lambda node: node is None"
+                               + line[end_col:].decode())
+        return "\n".join(lines)
+
+    return rewrite_fix(
+        ctx, location, transform, label="Treat None as a leaf",
+        summary=(f"Add `is_leaf=lambda node: node is None` to the tree map on line "
+                 f"{call.lineno}, so each None of {names[0]} is a leaf your function is "
+                 "called with; then re-run."),
+        safety=(f"Same results wherever the trees both hold values; where {names[0]} holds "
+                f"None your function is called with it, which it checks (`{test}`)."),
+        safe=True)
 
 
 def _difference(message: str, names: list[str]) -> str:
@@ -115,9 +204,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     shown = " and ".join(f"`{n}`" for n in names) if names else "two pytrees"
     explanation = (f"{subject} combines {shown}, whose structures differ{where}: "
                    f"{_difference(link.message, names)}.")
+    fix = _none_leaf_fix(ctx, location, link.message) if location is not None else None
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=ctx.failing_cell(),
-                            notes=["Make the trees match (rename or add the missing keys, "
+                            call_site=ctx.failing_cell(), fixes=(fix,) if fix else (),
+                            notes=[] if fix else ["Make the trees match (rename or add the missing keys, "
                                    "use the same container type), or map over the tree "
                                    "whose structure is right and look the other up by key."],
                             error=link.summary.splitlines()[0])
