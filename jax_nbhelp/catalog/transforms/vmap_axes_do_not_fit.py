@@ -13,6 +13,16 @@ Reports: jax-ml/jax#18548 (a dict ``in_axes`` for a one-argument function; the a
 ``in_axes=({'a': 0},)``), jax-ml/jax#9928 (two entries for three arguments),
 jax-ml/jax#24406 and google-research/discs#63 (inconsistent sizes), jax-ml/jax#3613 and
 jax-ml/jax#21766 (``out_axes`` that do not fit the outputs).
+
+One size mismatch has a fix: a batch of PRNG keys, split by the user's own
+``jax.random.split(key, n)`` (or ``split(key)``, two keys), mapped beside data of another
+size, where every other mapped axis agrees. One key per element is what the split was for,
+so the fix splits as many keys as the data has elements (``data.shape[0]`` where that name
+can be read at the split, else the number) and runs the cell. With JAX's partitionable
+Threefry (the default) ``split(key, n)``'s first keys are those of any larger split, so the
+elements keep the keys they had; the safety line says so, or says that the keys change.
+Reports: google-deepmind/distrax#166 and lululxvi/deepxde#1047 (keys split for one count,
+data of another), blackjax-devs/blackjax#313 (a key per chain, chains of another number).
 """
 
 from __future__ import annotations
@@ -64,6 +74,14 @@ EXAMPLES = (
         (JAX_IMPORTS, _ADD, _SIZES), "out = jax.vmap(add)(xs, ys)",
         "out = jax.vmap(jax.vmap(add, in_axes=(None, 0)), in_axes=(0, None))(xs, ys)",
         NO_FIX, "out.shape == (3, 4)"),
+    # A key per element was meant: the split makes as many keys as xs has elements.
+    corrected_cell(
+        (JAX_IMPORTS, "xs = jnp.arange(4.0)"),
+        "keys = jax.random.split(jax.random.key(0), 3)\n"
+        "out = jax.vmap(lambda k, x: x + 0 * jax.random.uniform(k))(keys, xs)",
+        "keys = jax.random.split(jax.random.key(0), xs.shape[0])\n"
+        "out = jax.vmap(lambda k, x: x + 0 * jax.random.uniform(k))(keys, xs)",
+        "Split a key per element", "out.tolist() == [0.0, 1.0, 2.0, 3.0]"),
     corrected_cell(
         (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * 2, out_axes=None)(jnp.ones(3))",
         "out = jax.vmap(lambda x: x * 2, out_axes=0)(jnp.ones(3))",
@@ -136,9 +154,15 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         listed = "; ".join(sizes) if sizes else "their sizes differ"
         explanation = (f"{subject} maps arguments whose mapped axes have different sizes: "
                        f"{listed}. vmap needs one batch size for every mapped axis.")
-        notes.append("Map only the batched arguments (in_axes=None for the others), map "
-                     "the axis that really is the batch, or, for every pair of elements, nest "
-                     "two vmaps: jax.vmap(jax.vmap(f, in_axes=(None, 0)), in_axes=(0, None)).")
+        key_fix = _key_count_fix(ctx, location, found, message) \
+            if location is not None and found is not None else None
+        if key_fix is not None:
+            fixes = (key_fix,)
+        else:
+            notes.append("Map only the batched arguments (in_axes=None for the others), map "
+                         "the axis that really is the batch, or, for every pair of elements, "
+                         "nest two vmaps: jax.vmap(jax.vmap(f, in_axes=(None, 0)), "
+                         "in_axes=(0, None)).")
     elif OUT_NONE in message or OUT_NONE_OLD in message:
         explanation = (f"{subject} says out_axes=None (the output is the same for every "
                        "element of the batch), but the output depends on the mapped input.")
@@ -167,3 +191,171 @@ def _tuple_fix(ctx: ErrorContext, location: Location) -> Fix:
         summary="Write in_axes as a one-element tuple holding the argument's spec, then re-run.",
         safety="Same mapping: the spec describes the one argument, as it was meant to.",
         safe=True)
+
+
+# -- a batch of keys split for another count -------------------------------------------
+
+_SIZE_ITEM = re.compile(r"\* (?P<how>one axis|(?:most|some) axes \((?P<count>\d+) of them\)) "
+                        r"had size (?P<size>\d+)(?:, e\.g\.)?: axis (?P<axis>\d+) of "
+                        r"argument (?P<name>.+?) of type (?P<type>\S+?)[;.]?$")
+
+
+def _size_items(message: str) -> list[tuple[int, int, str]]:
+    """(size, axis, type) of each group of mapped axes JAX lists."""
+    return [(int(m["size"]), int(m["axis"]), m["type"])
+            for line in message.splitlines() if (m := _SIZE_ITEM.search(line.strip()))]
+
+
+def _scope(tree: ast.Module, lineno: int) -> ast.AST:
+    """The innermost function holding ``lineno``, or the module."""
+    best: ast.AST = tree
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.lineno <= lineno \
+                <= (node.end_lineno or 0) and node.lineno >= getattr(best, "lineno", 0):
+            best = node
+    return best
+
+
+def _own_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of ``scope`` outside the functions and lambdas nested in it."""
+    found, todo = [], list(ast.iter_child_nodes(scope))
+    while todo:
+        node = todo.pop()
+        found.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            todo.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def _is_split(ctx: ErrorContext, node: ast.AST) -> bool:
+    """``jax.random.split(...)`` as the user spells it."""
+    if not isinstance(node, ast.Call):
+        return False
+    spelled = dotted(node.func) or ""
+    random = ctx.alias("jax.random")
+    jax = ctx.alias("jax")
+    return spelled in {f"{random}.split" if random else "", f"{jax}.random.split" if jax else ""}
+
+
+def _split_of(ctx: ErrorContext, tree: ast.Module, argument: ast.expr, lineno: int
+              ) -> ast.Call | None:
+    """The split call that made the key argument: the argument itself, or the last
+    assignment of its name in the same scope before the vmap line."""
+    if _is_split(ctx, argument):
+        return argument  # type: ignore[return-value]
+    if not isinstance(argument, ast.Name):
+        return None
+    made = [node for node in _own_nodes(_scope(tree, lineno)) if isinstance(node, ast.Assign)
+            and node.lineno < lineno and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name) and node.targets[0].id == argument.id]
+    last = max(made, key=lambda node: node.lineno, default=None)
+    return last.value if last is not None and _is_split(ctx, last.value) else None  # type: ignore[return-value]
+
+
+def _readable_at_split(tree: ast.Module, name: str, split: ast.Call, lineno: int) -> bool:
+    """Whether ``name`` holds at the split what it holds at the vmap line: both in one
+    scope that never assigns the name (a parameter of their function, or a global)."""
+    scope = _scope(tree, lineno)
+    if _scope(tree, split.lineno) is not scope:
+        return False
+    for node in _own_nodes(scope):
+        targets = (node.targets if isinstance(node, ast.Assign) else
+                   [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For)
+                   else [])
+        if any(isinstance(n, ast.Name) and n.id == name
+               for target in targets for n in ast.walk(target)):
+            return False
+    return True
+
+
+def _same_keys_sentence(old: int, new: int) -> tuple[bool, str]:
+    """Whether the elements keep their keys (JAX's partitionable Threefry, read from JAX's
+    config) and the sentence that says what the new count changes."""
+    from jax_nbhelp.jaxapi.jax_probe import attribute
+
+    config = attribute("jax", "config")
+    partitionable = bool(getattr(config, "jax_threefry_partitionable", False))
+    threefry = str(getattr(config, "jax_default_prng_impl", "threefry2x32")) == "threefry2x32"
+    if not (partitionable and threefry):
+        return False, (f"Each element gets a key of its own, but not the keys the {old}-way "
+                       "split gave: JAX's Threefry is not partitionable here, so a split of "
+                       "another count gives other keys.")
+    if new < old:
+        return True, (f"Same keys: the elements get the first {new} of the {old} keys, as "
+                      f"JAX's partitionable Threefry (on here) splits them, so it computes "
+                      f"what mapping over those {new} keys computes; the other "
+                      f"{old - new} are not made.")
+    return True, (f"The first {old} elements keep the keys the {old}-way split gave them "
+                  f"(JAX's partitionable Threefry, on here); the other {new - old} get keys "
+                  "of their own from the same split.")
+
+
+def _key_count_fix(ctx: ErrorContext, location: Location,
+                   found: tuple[ast.Call, ast.Call | None], message: str) -> Fix | None:
+    """A batch of keys split for one count beside data of another: split as many keys as
+    the data has elements. None unless one split of the user's made the odd batch."""
+    applied = found[1]
+    parsed = _tracing.parse(location.source)
+    items = _size_items(message)
+    if applied is None or parsed is None or len({size for size, _, _ in items}) != 2:
+        return None
+    tree, code = parsed
+    keyish = [item for item in items if item[2].startswith("key<")
+              or (item[2].startswith("uint32[") and item[2].endswith(",2]"))]
+    if len(keyish) != 1:
+        return None
+    old, key_axis, _ = keyish[0]
+    new = next(size for size, _, _ in items if size != old)
+    values = {v.text: v for v in ctx.values_at(location)}
+    key_arg = data_arg = None
+    data_axis = 0
+    for argument in applied.args:
+        value = values.get(ast.unparse(argument))
+        shape = value.shape if value is not None else None
+        if shape is None:
+            continue
+        if key_arg is None and len(shape) > key_axis and shape[key_axis] == old \
+                and ("key<" in (value.dtype or "") or value.dtype == "uint32"):
+            key_arg = argument
+            continue
+        for size, axis, _ in items:
+            if size == new and len(shape) > axis and shape[axis] == new and data_arg is None:
+                data_arg, data_axis = argument, axis
+    if key_arg is None:
+        return None
+    split = _split_of(ctx, tree, key_arg, location.lineno)
+    if split is None or len(split.args) > 2 or split.keywords and any(
+            k.arg != "num" for k in split.keywords):
+        return None
+    count_node = split.args[1] if len(split.args) == 2 else next(
+        (k.value for k in split.keywords if k.arg == "num"), None)
+    count = str(new)
+    if isinstance(data_arg, ast.Name) and _readable_at_split(tree, data_arg.id, split,
+                                                              location.lineno):
+        count = f"{data_arg.id}.shape[{data_axis}]"
+    before = _tracing.segment(code, split)
+    after = (before[:count_node.col_offset - split.col_offset] + count
+             + before[(count_node.end_col_offset or 0) - split.col_offset:]
+             if count_node is not None and count_node.lineno == split.lineno == split.end_lineno
+             else before[:-1].rstrip().rstrip(",") + f", {count})"
+             if count_node is None else "")
+    if not after:
+        return None
+    safe, safety = _same_keys_sentence(old, new)
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.errors import CannotRewrite
+
+        lines = source.split("\n")
+        line = lines[split.lineno - 1] if 0 < split.lineno <= len(lines) else ""
+        if split.lineno != split.end_lineno or before not in line:
+            raise CannotRewrite(f"the split on line {split.lineno} is no longer as it was")
+        lines[split.lineno - 1] = line.replace(before, after, 1)
+        return "\n".join(lines)
+
+    return rewrite_fix(
+        ctx, location, transform, label="Split a key per element",
+        summary=(f"Write `{after}` on line {split.lineno}: {new} keys, one for each element "
+                 f"vmap maps (it split {old}); then re-run."),
+        safety=safety, safe=safe,
+        changes=None if safe else "which key each element draws with")
