@@ -74,6 +74,19 @@ def test_values_of_the_check_are_read_from_jax_frame(loaded: Notebook) -> None:
     assert "`devices.ndim` is 1 and `len(axis_names)` is 2" in bundle["cause"]
 
 
+def test_a_branch_that_only_chooses_the_message_is_not_the_check(loaded: Notebook) -> None:
+    """JAX's custom_jvp checks the tangents' types, then picks one wording for one output
+    (``if len(...) == 1: raise ...``) and another for several (``else: raise ...``): the
+    check is the type match, never "requires len(...) != 1"."""
+    loaded.ok("@jax.custom_jvp\ndef first(q):\n    return q[0]\n\n@first.defjvp\n"
+              "def first_jvp(primals, tangents):\n    return first(primals[0]), tangents[0]")
+    bundle = _card(loaded, "g = jax.grad(first)(jnp.array([2.0]))")
+    if bundle["code"] != "JNH001":
+        pytest.skip(f"an entry knows it in this release ({bundle['code']})")
+    assert "typematch" in bundle["check"]["requirement"]
+    assert "len(" not in bundle["check"]["requirement"]
+
+
 def test_parameters_are_followed_through_jax_frames(loaded: Notebook) -> None:
     """softmax -> max -> _reduction -> ... -> canonicalize_axis: the check's `axis` and
     `num_dims` are the user's `axis` and the rank of the user's `x`."""

@@ -227,10 +227,19 @@ def _after_try(statement: ast.Raise, parents: dict[int, ast.AST]) -> _Guard | No
     return _Guard("try", (attempt,), True, _unparse(attempt), None)
 
 
+def _always_raises(block: list[ast.stmt]) -> bool:
+    """Whether every way through ``block`` ends in a ``raise``."""
+    last = block[-1] if block else None
+    return isinstance(last, ast.Raise) or (
+        isinstance(last, ast.If) and _always_raises(last.body) and _always_raises(last.orelse))
+
+
 def _enclosing(statement: ast.AST, parents: dict[int, ast.AST]) -> _Guard | None:
     """The condition under which ``statement`` runs in its function: the nearest ``if``
     (in its body: its test held; in its ``else``: every test of the ``elif`` chain failed),
-    or the ``except`` clause that caught what its ``try`` raised; None at the top."""
+    or the ``except`` clause that caught what its ``try`` raised; None at the top. An ``if``
+    whose every branch raises only chooses the message (``if len(outs) == 1:`` one wording,
+    ``else:`` another): the check is the condition that led there."""
     node: ast.AST = statement
     while (parent := parents.get(id(node))) is not None:
         if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
@@ -238,6 +247,13 @@ def _enclosing(statement: ast.AST, parents: dict[int, ast.AST]) -> _Guard | None
         if isinstance(parent, ast.ExceptHandler):
             caught = _unparse(parent.type) if parent.type is not None else "an exception"
             return _Guard("except", (), True, caught, None)
+        if isinstance(parent, ast.If) and _always_raises(parent.body) \
+                and _always_raises(parent.orelse):
+            while (above := parents.get(id(parent))) is not None and isinstance(
+                    above, ast.If) and len(above.orelse) == 1 and above.orelse[0] is parent:
+                parent = above  # the whole elif chain chooses the message
+            node = parent
+            continue
         if isinstance(parent, ast.If):
             if any(node is child for child in parent.body):
                 negated = negation(parent.test)
