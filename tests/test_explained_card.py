@@ -203,6 +203,53 @@ def test_a_keyword_close_to_one_parameter_is_renamed(loaded: Notebook) -> None:
     assert failed.diagnoses[0]["fixes"] == []
 
 
+@pytest.mark.parametrize(("cell", "label", "name", "check"), [
+    # a shape computed with `/`: the tuple as written, with the float element made an int
+    ("n = 6 / 2\nz = jnp.zeros((n, 2))", "Use (int(n), 2)", "z", "z.shape == (3, 2)"),
+    ("z = jnp.zeros(3.0)", "Use 3", "z", "z.shape == (3,)"),
+    ("h = jax.nn.one_hot(jnp.array([0, 2]), 6 / 2)", "Use int(6 / 2)", "h",
+     "h.shape == (2, 3)"),
+    ("parts = jax.random.split(jax.random.key(0), 4 / 2)", "Use int(4 / 2)", "parts",
+     "parts.shape == (2,)"),
+    ("i = np.float32(2.0)\nv = jnp.arange(5.0)[i]", "Use int(i)", "v", "float(v) == 2.0"),
+])
+def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, label: str,
+                                                  name: str, check: str) -> None:
+    """JAX's contract: an integer. The user's one float argument holds a whole number, so
+    the integer is the same number: the explained card's recommended fix, rewritten into
+    the cell, run, and called safe."""
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["recommended"] == 1
+    assert bundle["fixes"][0]["safe"] is True
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {"np": np}, {name: loaded[name]})
+
+
+@pytest.mark.parametrize("cell", [
+    "z = jnp.zeros(2.5)",  # a fraction: which integer was meant is the user's choice
+    "z = jnp.full((2.0,), 1.5)",  # two floats: which one JAX meant is not read
+    "s = jax.ops.segment_sum(jnp.ones(3), jnp.array([0.0, 1.0, 1.0]), 2)",  # arrays: data
+])
+def test_no_integer_fix_without_one_whole_float(loaded: Notebook, cell: str) -> None:
+    bundle = _card(loaded, cell)
+    assert bundle["fixes"] == [] or bundle["code"] != "JNH001"
+
+
+def test_a_traced_float_index_is_offered_with_what_it_changes(loaded: Notebook) -> None:
+    """Inside jit the index's values cannot be read: the conversion is offered with the
+    fraction it drops, never recommended."""
+    loaded.ok("import jax, jax.numpy as jnp")
+    loaded.ok("w = jnp.array([0.5, 2.0])\nrows = jnp.array([[0.0, 1.5], [1.0, 3.0]])")
+    bundle = _card(loaded, "t = jax.jit(lambda r: w[r[0]] * r[1])(rows[1])")
+    assert bundle["code"] == "JNH001"
+    (fix,) = bundle["fixes"]
+    assert fix["label"] == 'Use r[0].astype("int32")'
+    assert fix["safe"] is False
+    assert bundle["recommended"] is None
+
+
 def test_every_form_of_the_card_shows_it(loaded: Notebook) -> None:
     loaded.ok("import jax, jax.numpy as jnp")
     failed = loaded.run("jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")

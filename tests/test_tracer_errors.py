@@ -146,7 +146,10 @@ def test_loop_bodies_and_kernels_get_no_static_argnames(loaded: Notebook) -> Non
     loaded.ok("def body(i, acc):\n    if i > 2:\n        return acc + i\n    return acc")
     loaded.run("out = jax.lax.fori_loop(0, 5, body, 0)")
     diagnosis = _diagnosis("JNH301")
-    assert diagnosis.fixes == ()
+    # no static_argnames for a loop's body; its if/else picks one of two values, per step
+    assert [fix.label for fix in diagnosis.fixes] == ["Use jnp.where"]
+    _apply(diagnosis.fixes[0])
+    assert int(loaded["out"]) == 3 + 4
     assert "inside body (traced for " in diagnosis.explanation  # fori_loop, or scan on 0.6
     loaded.ok("def kernel(x_ref, o_ref):\n"
               "    if x_ref[0, 0] > 0:\n"

@@ -72,6 +72,12 @@ def import_entries(names: Iterable[str]) -> tuple[ModuleType, ...]:
                         key=lambda module: str(module.CODE)))
 
 
+def contract() -> ModuleType:
+    """The catalog's contract fixes for the explained view (``catalog/_contract.py``),
+    loaded by name as entries are, so the diagnosis layer imports nothing above it."""
+    return importlib.import_module(f"{CATALOG}._contract")
+
+
 def build() -> dict[str, list[str]]:
     """Module name -> its triggers, read from the imported entries."""
     return {entry.__name__.removeprefix(f"{CATALOG}."): list(triggers_of(entry))

@@ -130,10 +130,18 @@ def _explained(ctx: ErrorContext) -> Diagnosis | None:
     from jax_nbhelp.diagnosis import explained
 
     try:
-        return explained.diagnosis(ctx)
+        found = explained.diagnosis(ctx)
     except Exception:
         ctx.session.failures.record("the explained view (JNH001)")
         return None
+    if found is None:
+        return None
+    try:  # the fixes the called function's contract admits (catalog/_contract.py)
+        fixes = catalog_index.contract().fixes(ctx, found)
+    except Exception:
+        ctx.session.failures.record("the contract's fixes (JNH001)")
+        return found
+    return replace(found, fixes=tuple(fixes)) if fixes else found
 
 
 def _general(ctx: ErrorContext) -> Diagnosis | None:

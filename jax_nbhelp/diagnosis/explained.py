@@ -6,9 +6,10 @@ No catalog entry knows the error, but JAX's code says what it checked before it 
 check as JAX wrote it with the values it read, and the user's arguments bound to the
 function's parameters, the ones the check read marked, with their lines from JAX's
 docstring and the function's page. It states nothing it did not read from JAX's code or
-frames. It offers no fix of its own: a change of the call that the signature admits (a
-keyword close to exactly one parameter's name) is an entry's (JNH210), built and verified
-by the fix layer.
+frames. Its fixes are the catalog's (the fix layer builds and verifies them): the engine
+hands the card to ``catalog/_contract.py``, which offers a change of the call that JAX's
+contract admits and that keeps every value (a whole number held as a float where JAX
+needs an integer); a keyword close to exactly one parameter's name is an entry's (JNH210).
 
 Where neither a check nor a call can be read (an error from XLA's C++ under a line that
 calls no JAX function by name), the general view (``general.py``) stays.

@@ -19,6 +19,7 @@ import ast
 import inspect
 from dataclasses import dataclass
 from types import FrameType, FunctionType, ModuleType
+from typing import Any
 
 from jax_nbhelp.diagnosis.names import dotted
 
@@ -111,7 +112,7 @@ _MAX_EXACT = 1 << 16  # elements of a NumPy array whose 32-bit form is compared
 _NARROWER = {"f": "float32", "i": "int32", "u": "uint32", "c": "complex64"}
 
 
-def _narrows_exactly(value: object) -> bool | None:
+def _narrows_exactly(value: Any) -> bool | None:
     """Whether a NumPy array of 64-bit numbers keeps its values in the 32-bit type JAX
     converts it to (``np.arange(10.0)``: yes; ``np.array([0.1])``: no); None for other
     arrays and for arrays over ``_MAX_EXACT`` elements. NumPy's own methods, on an array of
@@ -157,7 +158,7 @@ def describe(text: str, value: object) -> Value:
             summary = f"NumPy {summary}"
             return Value(text, kind, summary, shape, dtype, weak, transform,
                          _narrows_exactly(value))
-        elif kind == "ref":
+        if kind == "ref":
             summary = f"an array ref of {summary}"
         elif kind == "tracer":
             summary = f"traced {summary}"

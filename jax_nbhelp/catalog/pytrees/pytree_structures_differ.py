@@ -108,8 +108,9 @@ def _checks_none(function: ast.expr, tree: ast.Module) -> str | None:
     (``g is None``), for a lambda written in the call or a function defined in the same
     source; None where it makes none."""
     if isinstance(function, ast.Name):
+        name = function.id
         function = next((node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
-                         and node.name == function.id), function)
+                         and node.name == name), None)  # type: ignore[assignment]
     if not isinstance(function, ast.Lambda | ast.FunctionDef) or not function.args.args:
         return None
     first = function.args.args[0].arg
@@ -133,7 +134,7 @@ def _none_leaf_fix(ctx: ErrorContext, location: Location, link_message: str) -> 
     if len(call.args) < 3 or any(k.arg in ("is_leaf", None) for k in call.keywords):
         return None
     test = _checks_none(call.args[0], tree)
-    if test is None or call.end_lineno is None:
+    if test is None or call.end_lineno is None or call.end_col_offset is None:
         return None
     names = _trees(location)
     end_line, end_col = call.end_lineno, call.end_col_offset - 1  # the closing parenthesis
@@ -207,7 +208,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     fix = _none_leaf_fix(ctx, location, link.message) if location is not None else None
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=(fix,) if fix else (),
-                            notes=[] if fix else ["Make the trees match (rename or add the missing keys, "
-                                   "use the same container type), or map over the tree "
-                                   "whose structure is right and look the other up by key."],
+                            notes=[] if fix else [
+                                "Make the trees match (rename or add the missing keys, use "
+                                "the same container type), or map over the tree whose "
+                                "structure is right and look the other up by key."],
                             error=link.summary.splitlines()[0])

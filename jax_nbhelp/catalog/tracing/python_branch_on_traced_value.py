@@ -12,8 +12,9 @@ passes ``True``. Two stories, told apart by what the call site passes:
   choice as one operation: the fix rewrites it so and runs it. Any other branch (several
   statements, a loop, an ``elif``, a comment inside) is explained, never rewritten.
 
-Reports (the statement form): jax-ml/jax#1599 and jax-ml/jax#3103 (an ``if`` on a vmapped
-scalar), jax-ml/jax#196 (``if x > 0: return ...`` under ``jit``).
+Reports (the statement form): jax-ml/jax#1076 (an ``if``/``else`` returning one of two
+values of a vmapped scalar), mlysy/pfjax#3 (a branch on traced values rewritten without
+Python's ``if``).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _static_fix, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
+from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -319,8 +320,8 @@ def _picked(tree: ast.Module, code: str, node: ast.If, jnp: str
     value = _single_assign(node.body)
     otherwise = _single_assign(node.orelse)
     assert value is not None
-    other = (_tracing.segment(code, otherwise[1]) if otherwise is not None else value[0])
-    return node.end_lineno or 0, statement, cond, _tracing.segment(code, value[1]), other
+    kept = _tracing.segment(code, otherwise[1]) if otherwise is not None else value[0]
+    return node.end_lineno or 0, statement, cond, _tracing.segment(code, value[1]), kept
 
 
 def _scalar_condition(ctx: ErrorContext, location: Location, cond: ast.expr) -> bool:

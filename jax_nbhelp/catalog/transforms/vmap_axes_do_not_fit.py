@@ -21,8 +21,8 @@ so the fix splits as many keys as the data has elements (``data.shape[0]`` where
 can be read at the split, else the number) and runs the cell. With JAX's partitionable
 Threefry (the default) ``split(key, n)``'s first keys are those of any larger split, so the
 elements keep the keys they had; the safety line says so, or says that the keys change.
-Reports: google-deepmind/distrax#166 and lululxvi/deepxde#1047 (keys split for one count,
-data of another), blackjax-devs/blackjax#313 (a key per chain, chains of another number).
+Reports: PredictiveIntelligenceLab/Physics-informed-DeepONets#3 (1000 keys mapped beside 10
+functions), jax-ml/jax#7708 (the idiom: ``split(key, num=xs.shape[0])`` beside ``xs``).
 """
 
 from __future__ import annotations
@@ -312,7 +312,7 @@ def _key_count_fix(ctx: ErrorContext, location: Location,
     for argument in applied.args:
         value = values.get(ast.unparse(argument))
         shape = value.shape if value is not None else None
-        if shape is None:
+        if value is None or shape is None:
             continue
         if key_arg is None and len(shape) > key_axis and shape[key_axis] == old \
                 and ("key<" in (value.dtype or "") or value.dtype == "uint32"):
@@ -324,8 +324,8 @@ def _key_count_fix(ctx: ErrorContext, location: Location,
     if key_arg is None:
         return None
     split = _split_of(ctx, tree, key_arg, location.lineno)
-    if split is None or len(split.args) > 2 or split.keywords and any(
-            k.arg != "num" for k in split.keywords):
+    if split is None or len(split.args) > 2 or (split.keywords and any(
+            k.arg != "num" for k in split.keywords)):
         return None
     count_node = split.args[1] if len(split.args) == 2 else next(
         (k.value for k in split.keywords if k.arg == "num"), None)

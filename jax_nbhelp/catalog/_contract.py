@@ -1,0 +1,245 @@
+"""Fixes that follow from the contract of the JAX function a user's line called, for the
+explained view (``JNH001``): no entry knows the error, but JAX's check and message say what
+the call must satisfy, and the user's call says what it gave. Where exactly one change of
+the call satisfies it and keeps every value, the change is offered as an edit of the line,
+run, and kept only if it runs.
+
+The rule here: **a whole number held as a float where JAX needs an integer.** JAX says it
+needs an integer (``Shapes must be 1D sequences of concrete values of integer type, got
+(3.0,)``, ``'float' object cannot be interpreted as an integer``, ``Indexer must have
+integer or boolean type``) and exactly one argument of the user's call (or the index of a
+subscript) holds floats. Where its values are whole numbers (``n / 2`` that came out
+``3.0``), the integer is the same number: ``int(n)``, ``(int(n), 3)`` in a written tuple,
+``idx.astype("int32")`` for an array, ``3`` for a written ``3.0``. Where the values are traced
+(inside ``jit`` or ``scan``), whether they are whole cannot be read: the change is offered
+with what it changes (a fraction is dropped), never as the recommended fix. A fraction that
+is there (``2.5``) gets no fix: which integer was meant is the user's choice.
+
+Reports: MarkusAI/rA9#5 (``Shapes must be 1D sequences of concrete values of integer type``
+from a shape computed as a float), jax-ml/jax#2495 (a float used as an index, the report
+that gave JAX its "Indexer must have integer or boolean type" message), mlech26l/gigastep#13
+(that message from a float index inside ``vmap``).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.rewrite.errors import CannotRewrite
+
+_INTEGER_WORDS = ("integer",)  # what JAX's messages say when it needs an integer
+_MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
+
+
+def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
+    """The contract's fixes for an explained error (empty where none applies)."""
+    fix = _whole_float_fix(ctx, diagnosis)
+    return (fix,) if fix is not None else ()
+
+
+# -- a whole number held as a float -------------------------------------------------------
+
+class _PartOfFloats:
+    """An item of a float array (``r[0]``), which the safe evaluator does not index."""
+
+    dtype = "float"
+
+
+_PART_OF_FLOATS = _PartOfFloats()
+
+
+def _is_float_scalar(value: object) -> bool:
+    numpy = sys.modules.get("numpy")
+    return type(value) is float or (numpy is not None and isinstance(value, numpy.floating))
+
+
+def _array_dtype_kind(value: object) -> str | None:
+    """``"f"`` for a NumPy or JAX array of floats (a tracer included), else its kind."""
+    dtype = getattr(type(value), "dtype", None)  # never a property of a user's class
+    module = (type(value).__module__ or "").split(".", 1)[0]
+    if module not in ("numpy", "jax", "jaxlib") or dtype is None:
+        return None
+    try:
+        return str(value.dtype.kind)  # type: ignore[attr-defined]  # NumPy's or JAX's own
+    except Exception:
+        return None
+
+
+def _traced(value: object) -> bool:
+    return "Tracer" in type(value).__name__
+
+
+def _whole(value: object) -> bool | None:
+    """Whether every number ``value`` holds is a whole number (None: it cannot be read, a
+    traced array or a large one)."""
+    if type(value) in (int, bool):
+        return True
+    if _is_float_scalar(value):
+        return float(value).is_integer()  # type: ignore[arg-type]
+    if type(value) in (tuple, list):
+        found = [_whole(item) for item in value]  # type: ignore[attr-defined]
+        return None if None in found else all(found)
+    if value is _PART_OF_FLOATS:
+        return None
+    kind = _array_dtype_kind(value)
+    if kind in ("i", "u", "b"):
+        return True
+    if kind != "f" or _traced(value) or getattr(value, "size", _MAX_READ + 1) > _MAX_READ:
+        return None
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return None
+    try:
+        held = numpy.asarray(value)
+        return bool(numpy.isfinite(held).all() and (numpy.mod(held, 1) == 0).all())
+    except Exception:
+        return None
+
+
+def _holds_float(value: object, arrays: bool = False) -> bool:
+    """Whether ``value`` is a float number, or a tuple or list holding one (with
+    ``arrays``: or an array of floats, or an item of one)."""
+    if _is_float_scalar(value) or (arrays and (_array_dtype_kind(value) == "f"
+                                               or value is _PART_OF_FLOATS)):
+        return True
+    return type(value) in (tuple, list) and any(
+        _holds_float(item) for item in value)  # type: ignore[attr-defined]
+
+
+def _arguments(node: ast.expr) -> Iterator[ast.expr]:
+    """The arguments of the user's call, or the index of a subscript."""
+    if isinstance(node, ast.Call):
+        yield from (a for a in node.args if not isinstance(a, ast.Starred))
+        yield from (k.value for k in node.keywords if k.arg is not None)
+    elif isinstance(node, ast.Subscript):
+        yield node.slice
+
+
+def _as_integer(node: ast.expr, value: object, text: str) -> str | None:
+    """The argument written as integers: ``3`` for ``3.0``, ``int(n)``, ``(int(n), 3)``,
+    ``tuple(int(d) for d in shape)``, ``idx.astype("int32")``; None where no spelling keeps
+    the user's expression."""
+    if isinstance(node, ast.Constant) and type(node.value) is float:
+        return repr(int(node.value))
+    if _is_float_scalar(value) or (_array_dtype_kind(value) == "f"
+                                   and getattr(value, "ndim", None) == 0 and not _traced(value)):
+        return f"int({text})"
+    if _array_dtype_kind(value) == "f" or value is _PART_OF_FLOATS:
+        simple = isinstance(node, ast.Name | ast.Attribute | ast.Subscript | ast.Call)
+        return f"{text if simple else f'({text})'}.astype(\"int32\")"
+    if isinstance(node, ast.Tuple | ast.List) and type(value) in (tuple, list) \
+            and len(node.elts) == len(value):  # type: ignore[arg-type]
+        parts = [_as_integer(element, item, ast.unparse(element)) if _holds_float(item)
+                 else ast.unparse(element) for element, item in zip(node.elts, value,  # type: ignore[call-overload]
+                                                                   strict=True)]
+        if None in parts:
+            return None
+        inside = ", ".join(p for p in parts if p is not None)
+        return (f"({inside},)" if len(parts) == 1 else f"({inside})") \
+            if isinstance(node, ast.Tuple) else f"[{inside}]"
+    if type(value) in (tuple, list) and all(
+            type(item) in (int, bool) or _is_float_scalar(item) for item in value):  # type: ignore[attr-defined]
+        return f"{type(value).__name__}(int(d) for d in {text})"
+    return None
+
+
+def _needs_integer(ctx: ErrorContext) -> bool:
+    link = ctx.top
+    return (link.is_a("TypeError") or link.is_a("ValueError")) and any(
+        word in link.message for word in _INTEGER_WORDS)
+
+
+def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    call = ctx.user_call
+    location = diagnosis.location
+    if call is None or location is None or call.location != location or not _needs_integer(ctx):
+        return None
+    evaluate = Evaluator(call.frame)
+    # A call's arguments count when they are numbers (a float, or a tuple of numbers holding
+    # one): an array of floats is a call's data. A subscript's index counts as an array too.
+    arrays = isinstance(call.node, ast.Subscript)
+    held: list[tuple[ast.expr, Any]] = []
+    for node in _arguments(call.node):
+        value = evaluate(node)
+        if value is CANNOT and arrays and isinstance(node, ast.Subscript) \
+                and _array_dtype_kind(evaluate(node.value)) == "f":
+            value = _PART_OF_FLOATS  # `r[0]` of a float array: floats, not read here
+        if value is not CANNOT and _holds_float(value, arrays):
+            held.append((node, value))
+    if len(held) != 1:
+        return None  # none, or several: which one JAX meant is not read
+    node, value = held[0]
+    whole = _whole(value)
+    if whole is False:
+        return None  # a fraction is there: which integer was meant is the user's choice
+    text = ast.unparse(node)
+    after = _as_integer(node, value, text)
+    if after is None:
+        return None
+    return _rewrite(ctx, location, call.node, text, after, whole is True)
+
+
+def _rewrite(ctx: ErrorContext, location: Location, call: ast.expr, text: str, after: str,
+             whole: bool) -> Fix:
+    """The fix that writes ``after`` for the argument ``text`` in the user's call."""
+    before_call = ast.unparse(call)
+    new_call = _edited(before_call, text, after)
+    written = _written(location.line.strip(), call)
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        if not 0 < location.lineno <= len(lines):
+            raise CannotRewrite(f"line {location.lineno} is gone")
+        current = lines[location.lineno - 1]
+        if written is None or current.count(written) != 1:
+            raise CannotRewrite(f"`{before_call}` is not written once on line "
+                                f"{location.lineno}")
+        lines[location.lineno - 1] = current.replace(written, _edited(written, text, after), 1)
+        return "\n".join(lines)
+
+    safety = (f"Same values: `{text}` holds whole numbers, so `{after}` holds the same numbers "
+              "as integers." if whole else
+              f"`{text}` is traced here, so whether it holds whole numbers cannot be read: "
+              f"`{after}` drops any fraction it holds.")
+    return rewrite_fix(
+        ctx, location, transform, label=f"Use {after}" if len(after) <= 28 else "Use integers",
+        summary=(f"Write `{after}` for `{text}` in `{new_call}` on line {location.lineno}, "
+                 "the integer JAX needs there; then re-run."),
+        safety=safety, safe=whole,
+        changes=None if whole else "drops the fraction of any value that has one")
+
+
+def _written(line: str, call: ast.expr) -> str | None:
+    """The call as the line writes it (its piece of the line, found by parsing the line
+    once); None where the line is not a whole statement or holds the call other than once."""
+    for code in (line, line + " pass"):  # `for i in range(n / 2):` is whole with a body
+        try:
+            tree = ast.parse(code)
+        except SyntaxError:
+            continue
+        target = ast.dump(call)
+        found = [node for node in ast.walk(tree)
+                 if isinstance(node, ast.expr) and ast.dump(node) == target]
+        if len(found) != 1 or found[0].end_col_offset is None:
+            return None
+        raw = code.encode()
+        return raw[found[0].col_offset:found[0].end_col_offset].decode()
+    return None
+
+
+def _edited(written: str, text: str, after: str) -> str:
+    """``written`` with the argument spelled ``text`` (as Python unparses it) replaced."""
+    tree = ast.parse(written, mode="eval").body
+    for node in _arguments(tree):
+        if ast.unparse(node) == text and hasattr(node, "col_offset"):
+            raw = written.encode()
+            start, end = node.col_offset, node.end_col_offset or 0
+            return (raw[:start] + after.encode() + raw[end:]).decode()
+    raise CannotRewrite(f"`{text}` is not an argument of the call as written")
