@@ -38,7 +38,8 @@ with one of the prefixes given; ``--timeout-minutes`` stops starting tests after
 
 Per file and in total it prints: the tests run, the errors handed, those JAX raised, entry
 cards, explained cards, general only, nothing, engine failures and the time a diagnosis
-took (median and p99), over all errors and over those JAX raised; then the distinct engine
+took (median and p99), over all errors and over those JAX raised; how many entry and
+explained cards offer a fix, and how many a safe one (same results); then the distinct engine
 failures, the 15 most frequent errors left with the general view or nothing (what to work
 on next), the files that did not import, and how long the run took. ``--json`` writes every
 record; ``--verbose`` prints one line per record as it comes. Asserts nothing.
@@ -92,6 +93,9 @@ class Record:
     explanation: str | None  # its first sentence
     ms: float
     failure: str | None
+    fixes: int = 0  # fixes the card offers (a checkup is not one)
+    safe_fix: bool = False  # one of them is marked safe (same results), verified when it runs
+    fix: str | None = None  # the first one's label
 
 
 # --- which tests expect an error ------------------------------------------------------
@@ -373,9 +377,13 @@ class Recorder:
         else:
             kind = "entry"
         file, test = self._test
+        offered = [f for f in getattr(diagnosis, "fixes", ()) if f.kind != "check"]
+        # a test file is no notebook: a rewrite cannot apply here, so safe is what counts
+        usable = [f for f in offered if f.safe]
         return Record(file, test, type(exc).__qualname__, _message(exc), jax_raised, kind,
                       code, getattr(diagnosis, "title", None),
-                      _first_sentence(getattr(diagnosis, "explanation", None)), ms, failure)
+                      _first_sentence(getattr(diagnosis, "explanation", None)), ms, failure,
+                      len(offered), bool(usable), offered[0].label if offered else None)
 
     def keep(self, record: Record) -> None:
         self.records.append(record)
@@ -526,6 +534,11 @@ def summary(recorder: Recorder, seconds: float) -> str:
         kinds = Counter(r.kind for r in group)
         lines.append(f"\nTotals ({name}, {len(group)}): "
                      + ", ".join(f"{k} {kinds[k]}" for k in KINDS))
+        for kind in ("entry", "explained"):
+            cards = [r for r in group if r.kind == kind]
+            lines.append(f"  {kind} cards with a fix offered: {sum(r.fixes > 0 for r in cards)}"
+                         f", with a safe one (same results): "
+                         f"{sum(r.safe_fix for r in cards)}")
 
     failures = Counter(_first_line(r.failure.strip().splitlines()[-1], 200)
                        for r in records if r.failure)

@@ -379,3 +379,10 @@ def test_a_64_bit_table_is_asked_only_whether_32_bits_hold_it() -> None:
     assert describe("t", np.arange(3, dtype=np.float32)).narrows_exactly is None
     assert describe("t", np.zeros(1 << 20)).narrows_exactly is None
     assert describe("t", np.arange(3.0).view(np.matrix)).narrows_exactly is None
+
+
+def test_an_integer_complaint_about_another_value_gets_no_float_fix(loaded: Notebook) -> None:
+    """lax.switch given a string index: JAX's message names the string; the one float of the
+    call is an operand, and converting it would be a fix of the wrong argument."""
+    bundle = _card(loaded, "out = jax.lax.switch('first', [lambda v: v, lambda v: -v], 1.0)")
+    assert not any(fix["label"].startswith("Use ") for fix in bundle["fixes"])

@@ -5,10 +5,12 @@ the call satisfies it and keeps every value, the change is offered as an edit of
 run, and kept only if it runs.
 
 The rule here: **a whole number held as a float where JAX needs an integer.** JAX says it
-needs an integer (``Shapes must be 1D sequences of concrete values of integer type, got
-(3.0,)``, ``'float' object cannot be interpreted as an integer``, ``Indexer must have
-integer or boolean type``) and exactly one argument of the user's call (or the index of a
-subscript) holds floats. Where its values are whole numbers (``n / 2`` that came out
+needs an integer and that what it got is a float (``Shapes must be 1D sequences of concrete
+values of integer type, got (3.0,)``, ``'float' object cannot be interpreted as an
+integer``, ``Indexer must have integer or boolean type, got indexer with type float32``),
+and exactly one argument of the user's call (or the index of a subscript) holds floats.
+A message that names another value (``Index type must be an integer, got foo``) is about
+that value, never the call's one float. Where its values are whole numbers (``n / 2`` that came out
 ``3.0``), the integer is the same number: ``int(n)``, ``(int(n), 3)`` in a written tuple,
 ``idx.astype("int32")`` for an array, ``3`` for a written ``3.0``. Where the values are traced
 (inside ``jit`` or ``scan``), whether they are whole cannot be read: the change is offered
@@ -150,6 +152,14 @@ def _as_integer(node: ast.expr, value: object, text: str) -> str | None:
     return None
 
 
+def _shown(value: object) -> str:
+    """How JAX's message would show a number or a tuple of numbers (``(3.0, 2)``)."""
+    try:
+        return repr(value) if type(value) in (float, tuple, list) else "\0"
+    except Exception:
+        return "\0"
+
+
 def _needs_integer(ctx: ErrorContext) -> bool:
     link = ctx.top
     return (link.is_a("TypeError") or link.is_a("ValueError")) and any(
@@ -176,6 +186,9 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if len(held) != 1:
         return None  # none, or several: which one JAX meant is not read
     node, value = held[0]
+    message = ctx.top.message
+    if "float" not in message and _shown(value) not in message:
+        return None  # JAX's complaint is about another value (`got foo`): not this float
     whole = _whole(value)
     if whole is False:
         return None  # a fraction is there: which integer was meant is the user's choice

@@ -111,6 +111,17 @@ EXAMPLES = (
         fixed=(_IMPORTS, "@jax.jit\ndef relu(x):\n    return jnp.where(x > 0, x, 0.0)",
                "out = relu(jnp.float32(2.0))"),
     ),
+    # `and` in the condition: the two conditions joined as one array, then jnp.where.
+    Example(
+        setup=(_IMPORTS, "def band(v):\n    if v > 0 and v < 1:\n        return v\n"
+                         "    return 0.0"),
+        failing="out = jax.vmap(band)(jnp.array([-1.0, 0.5, 2.0]))",
+        fix="Use jnp.where",
+        check="out.tolist() == [0.0, 0.5, 0.0]",
+        fixed=(_IMPORTS, "def band(v):\n"
+                         "    return jnp.where(jnp.logical_and(v > 0, v < 1), v, 0.0)",
+               "out = jax.vmap(band)(jnp.array([-1.0, 0.5, 2.0]))"),
+    ),
     # An if/else assigning one name, under vmap: one assignment of jnp.where.
     Example(
         setup=(_IMPORTS, _CLIP),
@@ -167,7 +178,7 @@ def _assign_rewrite(code: str, node: ast.If, jnp: str, cond: str) -> str:
 def _if_advice(tree: ast.Module, code: str, node: ast.If, ctx: ErrorContext,
                in_kernel: bool) -> str:
     jnp, lax = _tracing.spellings(ctx)
-    cond = _tracing.segment(code, node.test)
+    cond = _logical(code, node.test, jnp)
     if in_kernel:
         pl = ctx.alias("jax.experimental.pallas") or "pl"
         return (f"In a Pallas kernel, run the block conditionally with "
@@ -266,7 +277,8 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
                   and _same_place(node.test, test)), None)
     if found is None:
         statement = next((node for node in ast.walk(tree) if isinstance(node, ast.If)
-                          and _same_place(node.test, test)), None)
+                          and any(_same_place(part, test) for part in _conditions(node.test))),
+                         None)
         return (_statement_where_fix(ctx, location, tree, code, statement, jnp)
                 if statement is not None else None)
     before = _tracing.segment(code, found)
@@ -299,12 +311,39 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
         safe=len(shapes) <= 1)
 
 
+def _conditions(test: ast.expr) -> list[ast.expr]:
+    """``test`` and the conditions ``and``, ``or`` and ``not`` make it of: Python asks each
+    for True or False, so any of them may be the one that failed."""
+    found = [test]
+    if isinstance(test, ast.BoolOp):
+        for value in test.values:
+            found += _conditions(value)
+    elif isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        found += _conditions(test.operand)
+    return found
+
+
+def _logical(code: str, test: ast.expr, jnp: str) -> str:
+    """The condition as one array: ``and``, ``or`` and ``not`` as ``jnp.logical_and``,
+    ``logical_or`` and ``logical_not`` (both sides computed; no side has effects to skip)."""
+    if isinstance(test, ast.BoolOp):
+        op = "logical_and" if isinstance(test.op, ast.And) else "logical_or"
+        parts = [_logical(code, value, jnp) for value in test.values]
+        joined = parts[0]
+        for part in parts[1:]:
+            joined = f"{jnp}.{op}({joined}, {part})"
+        return joined
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return f"{jnp}.logical_not({_logical(code, test.operand, jnp)})"
+    return _tracing.segment(code, test)
+
+
 def _picked(tree: ast.Module, code: str, node: ast.If, jnp: str
             ) -> tuple[int, str, str, str, str] | None:
     """For an ``if`` that picks one of two values, the last line of what the rewrite
     replaces, the statement that replaces it, and the condition and the two sides as
     written; None for any other ``if``."""
-    cond = _tracing.segment(code, node.test)
+    cond = _logical(code, node.test, jnp)
     then = node.body[0] if len(node.body) == 1 else None
     if isinstance(then, ast.Return) and then.value is not None:
         other = (node.orelse[0] if len(node.orelse) == 1 else
