@@ -212,6 +212,9 @@ def test_a_keyword_close_to_one_parameter_is_renamed(loaded: Notebook) -> None:
     ("parts = jax.random.split(jax.random.key(0), 4 / 2)", "Use int(4 / 2)", "parts",
      "parts.shape == (2,)"),
     ("i = np.float32(2.0)\nv = jnp.arange(5.0)[i]", "Use int(i)", "v", "float(v) == 2.0"),
+    # fori_loop's bounds: an int and a float, "must have equal types, got int32 and float32"
+    ("n = 10 / 2\ntotal = jax.lax.fori_loop(0, n, lambda i, c: c + i, 0)", "Use int(n)",
+     "total", "int(total) == 10"),
 ])
 def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, label: str,
                                                   name: str, check: str) -> None:
