@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from typing import Any
 
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.catalog_index import name_of
@@ -62,3 +63,21 @@ def at(location: Location | None) -> str:
 def prose(text: str) -> str:
     """A paragraph written across lines (an entry's ``WHY``), as one line of text."""
     return " ".join(text.split())
+
+
+def def_location(ctx: ErrorContext, function: Any) -> Location | None:
+    """The ``def`` line of a user's function (a custom rule JAX's traceback does not show),
+    found from its code object; None for a function that is not the user's."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return None
+    place = ctx.locate(code.co_filename, code.co_firstlineno, code.co_name)
+    if place is None or place.source is None:
+        return None
+    # co_firstlineno is the first decorator's line: the rewrite wants the def's line
+    lines = place.source.splitlines()
+    line = place.lineno
+    while line <= len(lines) and not lines[line - 1].lstrip().startswith(("def ", "async def ")):
+        line += 1
+    return ctx.locate(code.co_filename, line - (place.lineno - code.co_firstlineno),
+                      code.co_name) or place

@@ -108,22 +108,6 @@ def _rules(ctx: ErrorContext, arity: int) -> list[tuple[str, Any]]:
             if _arity(primal) == arity]
 
 
-def _location(ctx: ErrorContext, function: Any) -> Location | None:
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return None
-    place = ctx.locate(code.co_filename, code.co_firstlineno, code.co_name)
-    if place is None or place.source is None:
-        return None
-    # co_firstlineno is the first decorator's line: the rewrite wants the def's line
-    lines = place.source.splitlines()
-    line = place.lineno
-    while line <= len(lines) and not lines[line - 1].lstrip().startswith(("def ", "async def ")):
-        line += 1
-    return ctx.locate(code.co_filename, line - (place.lineno - code.co_firstlineno),
-                      code.co_name) or place
-
-
 MATCH = Match(MESSAGE, also=(TUPLE,), sites=SITES)
 
 
@@ -145,7 +129,7 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     if arity is None:
         return None
     name, backward = rules[0] if len(rules) == 1 else (None, None)
-    where = _location(ctx, backward) if backward is not None else None
+    where = _entry.def_location(ctx, backward) if backward is not None else None
     rule = (f"The backward rule of {name} ({backward.__name__})" if backward is not None
             else "The backward rule")
     what = "a single value, not a tuple" if returned is None else \

@@ -1,0 +1,174 @@
+"""A ``jax.custom_jvp`` rule whose tangent output has another shape or dtype than the
+function's output (``TypeError: Custom JVP rule must produce primal and tangent outputs
+with corresponding shapes and dtypes. Expected float32[] (tangent type of float32[]) but
+got float32[1].``).
+
+JAX checks the rule's two outputs against each other after the rule has returned, so its
+traceback does not show the rule. The entry finds it (the ``custom_jvp`` the user's line
+called, or the notebook's one custom_jvp with a rule) and names its return line. Where the
+tangent holds as many values as the output (a ``[1]`` tangent for a scalar, a ``[3, 1]``
+one for a ``[3]`` output) and the dtypes agree, the fix reshapes the returned tangent to
+the output's shape: the same values, in the shape JAX requires. Another size or dtype is
+the rule's math, explained only.
+
+Reports: jax-ml/jax#2502 (a rule returning a ``[1]`` tangent for a scalar output),
+patrick-kidger/equinox#869 (the several-output wording), jax-ml/jax#28757 (the same check
+of a custom_vjp's backward rule, whose message JAX made name the shapes).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from typing import Any
+
+from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.match import Match
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+from jax_nbhelp.rewrite.errors import CannotRewrite
+
+CODE = "JNH527"
+TITLE = "A custom_jvp rule's tangent of another shape than its output"
+MESSAGE = "Custom JVP rule must produce primal and tangent outputs with corresponding shapes"
+SITES = ("custom_derivatives.py:_flatten_jvp",)
+_CUSTOM_JVP = "jax._src.custom_derivatives.custom_jvp"
+_TYPES = re.compile(r"Expected (?P<expected>\w+\[[\d,\s]*\]) \(tangent type of "
+                    r"(?P<primal>\w+\[[\d,\s]*\])\) but got (?P<got>\w+\[[\d,\s]*\])")
+
+_FIRST = ("@jax.custom_jvp\ndef first(v):\n    return v[0] * 2.0\n\n"
+          "@first.defjvp\ndef first_jvp(primals, tangents):\n"
+          "    (v,), (v_dot,) = primals, tangents\n"
+          "    return first(v), 2.0 * v_dot[:1]")
+_WIDE = ("@jax.custom_jvp\ndef total(v):\n    return jnp.sum(v)\n\n"
+         "@total.defjvp\ndef total_jvp(primals, tangents):\n"
+         "    (v,), (v_dot,) = primals, tangents\n"
+         "    return total(v), v_dot")
+
+EXAMPLES = (
+    corrected(JAX_IMPORTS, _FIRST, _FIRST.replace("2.0 * v_dot[:1]",
+                                                  "jnp.reshape(2.0 * v_dot[:1], ())"),
+              "g = jax.grad(first)(jnp.array([1.0, 5.0]))",
+              "Reshape the tangent to ()", "g.tolist() == [2.0, 0.0]"),
+    # A tangent of three values for a one-value output: the rule's math, explained.
+    corrected(JAX_IMPORTS, _WIDE, _WIDE.replace("return total(v), v_dot",
+                                                "return total(v), jnp.sum(v_dot)"),
+              "g = jax.grad(total)(jnp.ones(3))", NO_FIX, "g.tolist() == [1.0, 1.0, 1.0]"),
+)
+
+WHY = _entry.prose("""
+A custom_jvp rule returns the function's output and its tangent: how the output moves when
+the inputs move along their tangents. The tangent must have the output's shape and dtype,
+element for element, because JAX adds it to other tangents of that output.
+""")
+
+MATCH = Match(MESSAGE, sites=SITES)
+
+
+def _dims(aval: str) -> tuple[str, tuple[int, ...]]:
+    """``("float32", (3, 1))`` for ``float32[3,1]``."""
+    dtype, _, rest = aval.partition("[")
+    inside = rest.rstrip("]").strip()
+    return dtype, tuple(int(d) for d in inside.split(",") if d.strip()) if inside else ()
+
+
+def _rule(ctx: ErrorContext) -> tuple[str, Any] | None:
+    """The custom_jvp whose rule failed, and the rule: the one the user's line called, or
+    the notebook's only custom_jvp with a rule."""
+    call = ctx.user_call
+    function = call.function if call is not None else None
+    rule = getattr(function, "jvp", None) if function is not None else None
+    if call is not None and rule is not None \
+            and f"{type(function).__module__}.{type(function).__qualname__}" == _CUSTOM_JVP:
+        return call.spelled, rule
+    found = [(name, value.jvp) for name, value in ctx.globals_of_type(_CUSTOM_JVP)
+             if getattr(value, "jvp", None) is not None]
+    return found[0] if len(found) == 1 else None
+
+
+def _tangent(where: Location) -> tuple[ast.Return, ast.expr, str] | None:
+    """The rule's one return of a pair, and its tangent, with the source's code."""
+    parsed = _tracing.parse(where.source)
+    if parsed is None:
+        return None
+    tree, code = parsed
+    rule = next((node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+                 and node.lineno <= where.lineno <= (node.end_lineno or 0)), None)
+    if rule is None:
+        return None
+    returns: list[ast.Return] = []
+    todo: list[ast.AST] = list(rule.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            todo.extend(ast.iter_child_nodes(node))
+    if len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple) \
+            or len(returns[0].value.elts) != 2:
+        return None
+    return returns[0], returns[0].value.elts[1], code
+
+
+def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
+    found = _rule(ctx)
+    name, rule = found if found is not None else (None, None)
+    where = _entry.def_location(ctx, rule) if rule is not None else None
+    types = _TYPES.search(link.message)
+    if types is not None:
+        shown = (f"a tangent {types['got']} for an output {types['primal']}, whose tangent "
+                 f"must be {types['expected']}")
+    else:
+        shown = "tangents whose shapes or dtypes differ from its outputs'"
+    rule_name = getattr(rule, "__name__", "its rule")
+    subject = (f"The custom_jvp rule of {name} ({rule_name})" if name is not None
+               else "A custom_jvp rule")
+    explanation = f"{subject} returns {shown}."
+    fixes: list[Fix] = []
+    notes: list[str] = []
+    returned = _tangent(where) if where is not None else None
+    if types is not None and where is not None and returned is not None:
+        (want_type, want), (got_type, got) = _dims(types["expected"]), _dims(types["got"])
+        statement, tangent, code = returned
+        if want_type == got_type and math.prod(want) == math.prod(got):
+            fixes.append(_reshape_fix(ctx, where, statement, tangent, code, want, got))
+            explanation += " It holds as many values as the output, in another shape."
+    if not fixes:
+        notes.append("Return a tangent with the output's shape and dtype: for an output "
+                     "computed from one element (`q[0]`), the tangent of that element.")
+    return _entry.diagnosis(ctx, __name__, explanation,
+                            location=where or ctx.deepest_user_location(),
+                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
+                            error=link.summary.splitlines()[0])
+
+
+def _shape_text(shape: tuple[int, ...]) -> str:
+    return "()" if not shape else f"({shape[0]},)" if len(shape) == 1 else str(shape)
+
+
+def _reshape_fix(ctx: ErrorContext, where: Location, statement: ast.Return,
+                 tangent: ast.expr, code: str, want: tuple[int, ...],
+                 got: tuple[int, ...]) -> Fix:
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    before = _tracing.segment(code, tangent)
+    after = f"{jnp}.reshape({before}, {_shape_text(want)})"
+    line = tangent.lineno
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        text = lines[line - 1] if 0 < line <= len(lines) else ""
+        if tangent.lineno != tangent.end_lineno or text.count(before) != 1:
+            raise CannotRewrite(f"the tangent on line {line} is no longer as it was")
+        lines[line - 1] = text.replace(before, after, 1)
+        return "\n".join(lines)
+
+    size = math.prod(want)
+    return rewrite_fix(
+        ctx, where, transform, label=f"Reshape the tangent to {_shape_text(want)}",
+        summary=(f"Return `{after}` as the tangent on line {line}; then re-run."),
+        safety=(f"Same values: the tangent holds {size} value{'s' if size != 1 else ''}, as "
+                f"the output does, reshaped from {list(got)} to {list(want)}."),
+        safe=True)
