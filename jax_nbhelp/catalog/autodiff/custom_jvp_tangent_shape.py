@@ -1,15 +1,18 @@
 """A ``jax.custom_jvp`` rule whose tangent output has another shape or dtype than the
 function's output (``TypeError: Custom JVP rule must produce primal and tangent outputs
 with corresponding shapes and dtypes. Expected float32[] (tangent type of float32[]) but
-got float32[1].``).
+got float32[1].``), or a ``jax.custom_vjp`` backward rule whose cotangent has another
+shape than its argument (``ValueError: Custom VJP bwd rule must produce an output with the
+same type as the args tuple of the primal function, but at output[0] the bwd rule produced
+an output of type float32[1] corresponding to an input of type float32[]``).
 
 JAX checks the rule's two outputs against each other after the rule has returned, so its
 traceback does not show the rule. The entry finds it (the ``custom_jvp`` the user's line
-called, or the notebook's one custom_jvp with a rule) and names its return line. Where the
-tangent holds as many values as the output (a ``[1]`` tangent for a scalar, a ``[3, 1]``
-one for a ``[3]`` output) and the dtypes agree, the fix reshapes the returned tangent to
-the output's shape: the same values, in the shape JAX requires. Another size or dtype is
-the rule's math, explained only.
+called, or the notebook's one custom_jvp (custom_vjp) with a rule) and names its return
+line. Where the tangent holds as many values as the output (a ``[1]`` tangent for a scalar,
+a ``[3, 1]`` one for a ``[3]`` output) and the dtypes agree, the fix reshapes the returned
+tangent (the backward rule's cotangent at the output JAX names) to the shape JAX requires:
+the same values. Another size or dtype is the rule's math, explained only.
 
 Reports: jax-ml/jax#2502 (a rule returning a ``[1]`` tangent for a scalar output),
 patrick-kidger/equinox#869 (the several-output wording), jax-ml/jax#28757 (the same check
@@ -32,12 +35,18 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.rewrite.errors import CannotRewrite
 
 CODE = "JNH527"
-TITLE = "A custom_jvp rule's tangent of another shape than its output"
+TITLE = "A custom rule's tangent of another shape than JAX expects"
 MESSAGE = "Custom JVP rule must produce primal and tangent outputs with corresponding shapes"
+BWD = "the bwd rule produced an output of"
 SITES = ("custom_derivatives.py:_flatten_jvp",)
 _CUSTOM_JVP = "jax._src.custom_derivatives.custom_jvp"
-_TYPES = re.compile(r"Expected (?P<expected>\w+\[[\d,\s]*\]) \(tangent type of "
-                    r"(?P<primal>\w+\[[\d,\s]*\])\) but got (?P<got>\w+\[[\d,\s]*\])")
+_CUSTOM_VJP = "jax._src.custom_derivatives.custom_vjp"
+_AVAL = r"\w+\[[\d,\s]*\]"
+_TYPES = re.compile(rf"Expected (?P<expected>{_AVAL}) \(tangent type of "
+                    rf"(?P<primal>{_AVAL})\) but got (?P<got>{_AVAL})")
+_BWD_TYPES = re.compile(rf"at output\[(?P<index>\d+)\] the bwd rule produced an output of "
+                        rf"(?:shape/dtype|type) (?P<got>{_AVAL}) corresponding to an input of "
+                        rf"(?:shape/dtype|type) (?P<expected>{_AVAL})")
 
 _FIRST = ("@jax.custom_jvp\ndef first(v):\n    return v[0] * 2.0\n\n"
           "@first.defjvp\ndef first_jvp(primals, tangents):\n"
@@ -48,6 +57,11 @@ _WIDE = ("@jax.custom_jvp\ndef total(v):\n    return jnp.sum(v)\n\n"
          "    (v,), (v_dot,) = primals, tangents\n"
          "    return total(v), v_dot")
 
+_SCALE = ("@jax.custom_vjp\ndef scale(x):\n    return 3.0 * x\n\n"
+          "def scale_fwd(x):\n    return 3.0 * x, None\n\n"
+          "def scale_bwd(_, g):\n    return (3.0 * jnp.atleast_1d(g),)\n\n"
+          "scale.defvjp(scale_fwd, scale_bwd)")
+
 EXAMPLES = (
     corrected(JAX_IMPORTS, _FIRST, _FIRST.replace("2.0 * v_dot[:1]",
                                                   "jnp.reshape(2.0 * v_dot[:1], ())"),
@@ -57,6 +71,10 @@ EXAMPLES = (
     corrected(JAX_IMPORTS, _WIDE, _WIDE.replace("return total(v), v_dot",
                                                 "return total(v), jnp.sum(v_dot)"),
               "g = jax.grad(total)(jnp.ones(3))", NO_FIX, "g.tolist() == [1.0, 1.0, 1.0]"),
+    # The backward rule's cotangent: [1] for a scalar argument.
+    corrected(JAX_IMPORTS, _SCALE, _SCALE.replace("(3.0 * jnp.atleast_1d(g),)",
+                                                  "(jnp.reshape(3.0 * jnp.atleast_1d(g), ()),)"),
+              "g = jax.grad(scale)(2.0)", "Reshape the tangent to ()", "float(g) == 3.0"),
 )
 
 WHY = _entry.prose("""
@@ -65,7 +83,7 @@ the inputs move along their tangents. The tangent must have the output's shape a
 element for element, because JAX adds it to other tangents of that output.
 """)
 
-MATCH = Match(MESSAGE, sites=SITES)
+MATCH = Match(MESSAGE, also=(BWD,), sites=SITES)
 
 
 def _dims(aval: str) -> tuple[str, tuple[int, ...]]:
@@ -75,22 +93,24 @@ def _dims(aval: str) -> tuple[str, tuple[int, ...]]:
     return dtype, tuple(int(d) for d in inside.split(",") if d.strip()) if inside else ()
 
 
-def _rule(ctx: ErrorContext) -> tuple[str, Any] | None:
-    """The custom_jvp whose rule failed, and the rule: the one the user's line called, or
-    the notebook's only custom_jvp with a rule."""
+def _rule(ctx: ErrorContext, kind: str, attribute: str) -> tuple[str, Any] | None:
+    """The custom function whose rule failed, and the rule (its ``attribute``: ``jvp``,
+    ``bwd``): the one the user's line called, or the notebook's only one with a rule."""
     call = ctx.user_call
     function = call.function if call is not None else None
-    rule = getattr(function, "jvp", None) if function is not None else None
+    rule = getattr(function, attribute, None) if function is not None else None
     if call is not None and rule is not None \
-            and f"{type(function).__module__}.{type(function).__qualname__}" == _CUSTOM_JVP:
+            and f"{type(function).__module__}.{type(function).__qualname__}" == kind:
         return call.spelled, rule
-    found = [(name, value.jvp) for name, value in ctx.globals_of_type(_CUSTOM_JVP)
-             if getattr(value, "jvp", None) is not None]
+    found = [(name, getattr(value, attribute)) for name, value in ctx.globals_of_type(kind)
+             if getattr(value, attribute, None) is not None]
     return found[0] if len(found) == 1 else None
 
 
-def _tangent(where: Location) -> tuple[ast.Return, ast.expr, str] | None:
-    """The rule's one return of a pair, and its tangent, with the source's code."""
+def _tangent(where: Location, index: int, length: int | None
+             ) -> tuple[ast.Return, ast.expr, str] | None:
+    """The rule's one return of a tuple (of ``length``, where given), its element
+    ``index``, and the source's code."""
     parsed = _tracing.parse(where.source)
     if parsed is None:
         return None
@@ -107,29 +127,37 @@ def _tangent(where: Location) -> tuple[ast.Return, ast.expr, str] | None:
             returns.append(node)
         if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             todo.extend(ast.iter_child_nodes(node))
-    if len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple) \
-            or len(returns[0].value.elts) != 2:
+    value = returns[0].value if len(returns) == 1 else None
+    if not isinstance(value, ast.Tuple) or index >= len(value.elts) or (
+            length is not None and len(value.elts) != length):
         return None
-    return returns[0], returns[0].value.elts[1], code
+    return returns[0], value.elts[index], code
 
 
 def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
-    found = _rule(ctx)
+    backward = BWD in link.message
+    found = (_rule(ctx, _CUSTOM_VJP, "bwd") if backward else _rule(ctx, _CUSTOM_JVP, "jvp"))
     name, rule = found if found is not None else (None, None)
     where = _entry.def_location(ctx, rule) if rule is not None else None
-    types = _TYPES.search(link.message)
-    if types is not None:
+    types = (_BWD_TYPES if backward else _TYPES).search(link.message)
+    index = int(types["index"]) if backward and types is not None else 1
+    if types is None:
+        shown = "tangents whose shapes or dtypes differ from what JAX expects"
+    elif backward:
+        shown = (f"a cotangent {types['got']} for argument {index}, of type "
+                 f"{types['expected']}, whose cotangent must be {types['expected']}")
+    else:
         shown = (f"a tangent {types['got']} for an output {types['primal']}, whose tangent "
                  f"must be {types['expected']}")
-    else:
-        shown = "tangents whose shapes or dtypes differ from its outputs'"
     rule_name = getattr(rule, "__name__", "its rule")
-    subject = (f"The custom_jvp rule of {name} ({rule_name})" if name is not None
-               else "A custom_jvp rule")
+    which = "backward rule" if backward else "custom_jvp rule"
+    subject = (f"The {which} of {name} ({rule_name})" if name is not None
+               else f"A {which}")
     explanation = f"{subject} returns {shown}."
     fixes: list[Fix] = []
     notes: list[str] = []
-    returned = _tangent(where) if where is not None else None
+    returned = (_tangent(where, index, None if backward else 2) if where is not None
+                else None)
     if types is not None and where is not None and returned is not None:
         (want_type, want), (got_type, got) = _dims(types["expected"]), _dims(types["got"])
         statement, tangent, code = returned
