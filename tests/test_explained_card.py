@@ -80,11 +80,14 @@ def test_a_branch_that_only_chooses_the_message_is_not_the_check(loaded: Noteboo
     check is the type match, never "requires len(...) != 1"."""
     loaded.ok("@jax.custom_jvp\ndef first(q):\n    return q[0]\n\n@first.defjvp\n"
               "def first_jvp(primals, tangents):\n    return first(primals[0]), tangents[0]")
-    bundle = _card(loaded, "g = jax.grad(first)(jnp.array([2.0]))")
-    if bundle["code"] != "JNH001":
-        pytest.skip(f"an entry knows it in this release ({bundle['code']})")
-    assert "typematch" in bundle["check"]["requirement"]
-    assert "len(" not in bundle["check"]["requirement"]
+    from jax_nbhelp.diagnosis import jax_check
+
+    failed = loaded.run("g = jax.grad(first)(jnp.array([2.0]))")
+    raised = jax_check.raised_at(failed.error)  # the check, whichever card shows the error
+    assert raised is not None
+    assert raised.check is not None
+    assert "typematch" in raised.check.requirement
+    assert "len(" not in raised.check.requirement
 
 
 def test_parameters_are_followed_through_jax_frames(loaded: Notebook) -> None:
@@ -228,6 +231,33 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     assert bundle["fixes"][0]["safe"] is True
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert eval(check, {"np": np}, {name: loaded[name]})
+
+
+@pytest.mark.parametrize(("cell", "label", "name", "check"), [
+    # a one-element array converted to a Python scalar: its one element
+    ("loss = jnp.array([2.5])\nvalue = float(loss)", "Use loss[0]", "value", "value == 2.5"),
+    ("count = jnp.array([[3]])\nn = int(count)", "Use count[0, 0]", "n", "n == 3"),
+    # a list as an index: the array JAX's message prescribes, NumPy's meaning
+    ("m = jnp.arange(12.0).reshape(3, 4)\nrows = m[[0, 2]]", "Index with jnp.array([0, 2])",
+     "rows", "rows.shape == (2, 4) and float(rows[1, 0]) == 8.0"),
+])
+def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
+                                             name: str, check: str) -> None:
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {name: loaded[name]})
+
+
+@pytest.mark.parametrize("cell", [
+    "value = float(jnp.array([1.0, 2.0]))",  # two elements: which one is the user's choice
+    "m = jnp.arange(12.0).reshape(3, 4)\nrows = m[[0, slice(None)]]",  # not indices
+])
+def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) -> None:
+    bundle = _card(loaded, cell)
+    assert bundle["fixes"] == [] or bundle["code"] != "JNH001"
 
 
 @pytest.mark.parametrize("cell", [

@@ -4,7 +4,9 @@ the call must satisfy, and the user's call says what it gave. Where exactly one 
 the call satisfies it and keeps every value, the change is offered as an edit of the line,
 run, and kept only if it runs.
 
-The rule here: **a whole number held as a float where JAX needs an integer.** JAX says it
+The rules, each of which keeps every value:
+
+**A whole number held as a float where JAX needs an integer.** JAX says it
 needs an integer and that what it got is a float (``Shapes must be 1D sequences of concrete
 values of integer type, got (3.0,)``, ``'float' object cannot be interpreted as an
 integer``, ``Indexer must have integer or boolean type, got indexer with type float32``),
@@ -17,11 +19,22 @@ that value, never the call's one float. Where its values are whole numbers (``n 
 with what it changes (a fraction is dropped), never as the recommended fix. A fraction that
 is there (``2.5``) gets no fix: which integer was meant is the user's choice.
 
+**A one-element array where JAX needs a scalar.** ``float(loss)`` of a ``float32[1]``
+(``Only scalar arrays can be converted to Python scalars; got arr.ndim=1``): its one
+element, ``float(loss[0])``, is the value NumPy's conversion used to give. Read from a
+concrete array only.
+
+**A list used as an index.** ``x[[0, 2]]`` (``Using a non-tuple sequence for
+multidimensional indexing is not allowed; use `arr[array(seq)]` instead of `arr[seq]```):
+JAX's message prescribes the change, and ``x[jnp.array([0, 2])]`` picks what NumPy picks
+for the list. Only for a list of ints.
+
 Reports: MarkusAI/rA9#5 (``Shapes must be 1D sequences of concrete values of integer type``
 from a shape computed as a float), jax-ml/jax#2495 (a float used as an index, the report
 that gave JAX its "Indexer must have integer or boolean type" message), mlech26l/gigastep#13
 (that message from a float index inside ``vmap``), jax-ml/jax#13494 (``fori_loop`` bounds of
-two types: the check and its message).
+two types: the check and its message); jax-ml/jax#4564 (the list index JAX stopped
+reading as a tuple, and the message that prescribes an array).
 """
 
 from __future__ import annotations
@@ -44,9 +57,13 @@ _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 
 
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
-    """The contract's fixes for an explained error (empty where none applies)."""
-    fix = _whole_float_fix(ctx, diagnosis)
-    return (fix,) if fix is not None else ()
+    """The contract's fixes for an explained error (empty where none applies): the first
+    rule that applies gives its one fix."""
+    for rule in (_whole_float_fix, _one_element_fix, _list_index_fix):
+        fix = rule(ctx, diagnosis)
+        if fix is not None:
+            return (fix,)
+    return ()
 
 
 # -- a whole number held as a float -------------------------------------------------------
@@ -203,11 +220,89 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     after = _as_integer(node, value, text)
     if after is None:
         return None
-    return _rewrite(ctx, location, call.node, text, after, whole is True)
+    safety = (f"Same values: `{text}` holds whole numbers, so `{after}` holds the same numbers "
+              "as integers." if whole else
+              f"`{text}` is traced here, so whether it holds whole numbers cannot be read: "
+              f"`{after}` drops any fraction it holds.")
+    return _rewrite(ctx, location, call.node, text, after, whole is True,
+                    label=f"Use {after}" if len(after) <= 28 else "Use integers",
+                    need="the integer JAX needs there", safety=safety,
+                    changes=None if whole else "drops the fraction of any value that has one")
 
+
+# -- a one-element array where JAX needs a scalar ------------------------------------------
+
+_SCALAR = "Only scalar arrays can be converted to Python scalars"
+_CONVERSIONS = ("float", "int", "complex", "bool")
+
+
+def _one_element_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``float(loss)`` of a one-element array (``float32[1]``): its one element,
+    ``float(loss[0])``, the value NumPy's old conversion gave. JAX's message: only scalar
+    arrays convert."""
+    call = ctx.user_call
+    location = diagnosis.location
+    if call is None or location is None or call.location != location \
+            or _SCALAR not in ctx.top.message:
+        return None
+    node = call.node
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in _CONVERSIONS and len(node.args) == 1 and not node.keywords):
+        return None
+    value = Evaluator(call.frame)(node.args[0])
+    shape = getattr(value, "shape", None) if _array_dtype_kind(value) is not None else None
+    if not isinstance(shape, tuple) or not shape or _traced(value) or any(
+            d != 1 for d in shape):
+        return None
+    text = ast.unparse(node.args[0])
+    simple = isinstance(node.args[0], ast.Name | ast.Attribute | ast.Subscript | ast.Call)
+    after = f"{text if simple else f'({text})'}[{', '.join('0' * len(shape))}]"
+    return _rewrite(ctx, location, node, text, after, True,
+                    label=f"Use {after}" if len(after) <= 28 else "Use its one element",
+                    need="its one element, a scalar", changes=None,
+                    safety=(f"Same value: `{text}` holds one value ({_summary(value)}), and "
+                            f"`{after}` is that value."))
+
+
+def _summary(value: object) -> str:
+    try:
+        return f"{value.dtype}{list(value.shape)}"  # type: ignore[attr-defined]
+    except Exception:
+        return "one element"
+
+
+# -- a list used as an index ----------------------------------------------------------------
+
+_LIST_INDEX = "use `arr[array(seq)]` instead of `arr[seq]`"
+
+
+def _list_index_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``x[[0, 2]]``: JAX's message prescribes ``x[array(seq)]``, the indices NumPy reads a
+    list index as. Only for a list of ints (an index of slices or None is another thing)."""
+    call = ctx.user_call
+    location = diagnosis.location
+    jnp = ctx.alias("jax.numpy")
+    if call is None or location is None or call.location != location or jnp is None \
+            or _LIST_INDEX not in ctx.top.message or not isinstance(call.node, ast.Subscript):
+        return None
+    index = call.node.slice
+    value = Evaluator(call.frame)(index)
+    if type(value) is not list or not value or not all(
+            type(item) in (int, bool) for item in value):
+        return None
+    text = ast.unparse(index)
+    after = f"{jnp}.array({text})"
+    return _rewrite(ctx, location, call.node, text, after, True,
+                    label=f"Index with {after}" if len(after) <= 24 else "Index with an array",
+                    need="the array of indices JAX's message prescribes", changes=None,
+                    safety=(f"Same values as NumPy gives for a list index: `{text}` is read as "
+                            "an array of indices, as JAX's message prescribes."))
+
+
+# -- the rewrite every rule shares -----------------------------------------------------------
 
 def _rewrite(ctx: ErrorContext, location: Location, call: ast.expr, text: str, after: str,
-             whole: bool) -> Fix:
+             safe: bool, *, label: str, need: str, safety: str, changes: str | None) -> Fix:
     """The fix that writes ``after`` for the argument ``text`` in the user's call."""
     before_call = ast.unparse(call)
     new_call = _edited(before_call, text, after)
@@ -224,16 +319,11 @@ def _rewrite(ctx: ErrorContext, location: Location, call: ast.expr, text: str, a
         lines[location.lineno - 1] = current.replace(written, _edited(written, text, after), 1)
         return "\n".join(lines)
 
-    safety = (f"Same values: `{text}` holds whole numbers, so `{after}` holds the same numbers "
-              "as integers." if whole else
-              f"`{text}` is traced here, so whether it holds whole numbers cannot be read: "
-              f"`{after}` drops any fraction it holds.")
     return rewrite_fix(
-        ctx, location, transform, label=f"Use {after}" if len(after) <= 28 else "Use integers",
+        ctx, location, transform, label=label,
         summary=(f"Write `{after}` for `{text}` in `{new_call}` on line {location.lineno}, "
-                 "the integer JAX needs there; then re-run."),
-        safety=safety, safe=whole,
-        changes=None if whole else "drops the fraction of any value that has one")
+                 f"{need}; then re-run."),
+        safety=safety, safe=safe, changes=changes)
 
 
 def _written(line: str, call: ast.expr) -> str | None:
