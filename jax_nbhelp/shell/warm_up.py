@@ -28,6 +28,9 @@ _MODULES = (
     # what a kernel's card adds after its fixes: "Check this kernel" (not JAX: it imports
     # Pallas only when a card offers the checkup)
     "jax_nbhelp.shell.checkup_actions",
+    # the explained view and the fixes its function's contract admits
+    "jax_nbhelp.diagnosis.explained",
+    "jax_nbhelp.catalog._contract",
 )
 # A first parse pays for libcst's native parser and its metadata machinery; a cell shaped
 # like a kernel helper takes that here instead of in the first failing cell.
