@@ -56,6 +56,7 @@ NEEDS_THE_LINE = {
     # JAX's message names no array: which operand is a NumPy array or a ref is read from
     # the line's live values, which an exec'd string or a callback's text does not keep.
     "JNH505-0": "a NumPy array is told from the line's live value",
+    "JNH505-1": "a NumPy array is told from the line's live value",
     "JNH506-0": "a ref is told from the line's live value",
 }
 
