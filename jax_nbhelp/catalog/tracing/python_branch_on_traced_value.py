@@ -22,7 +22,7 @@ from __future__ import annotations
 import ast
 
 from jax_nbhelp.catalog import _entry, _static_fix, _tracing
-from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, made_static
+from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, corrected, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -103,35 +103,20 @@ EXAMPLES = (
                "out = jax.jit(magnitude)(jnp.float32(-2.0))"),
     ),
     # Data, one scalar: the if/else returning one of two values is rewritten as jnp.where.
-    Example(
-        setup=(_IMPORTS, _RELU),
-        failing="out = relu(jnp.float32(2.0))",
-        fix="Use jnp.where",
-        check="float(out) == 2.0",
-        fixed=(_IMPORTS, "@jax.jit\ndef relu(x):\n    return jnp.where(x > 0, x, 0.0)",
-               "out = relu(jnp.float32(2.0))"),
-    ),
+    corrected(_IMPORTS, _RELU, "@jax.jit\ndef relu(x):\n    return jnp.where(x > 0, x, 0.0)",
+              "out = relu(jnp.float32(2.0))", "Use jnp.where", "float(out) == 2.0"),
     # `and` in the condition: the two conditions joined as one array, then jnp.where.
-    Example(
-        setup=(_IMPORTS, "def band(v):\n    if v > 0 and v < 1:\n        return v\n"
-                         "    return 0.0"),
-        failing="out = jax.vmap(band)(jnp.array([-1.0, 0.5, 2.0]))",
-        fix="Use jnp.where",
-        check="out.tolist() == [0.0, 0.5, 0.0]",
-        fixed=(_IMPORTS, "def band(v):\n"
-                         "    return jnp.where(jnp.logical_and(v > 0, v < 1), v, 0.0)",
-               "out = jax.vmap(band)(jnp.array([-1.0, 0.5, 2.0]))"),
-    ),
+    corrected(_IMPORTS, "def band(v):\n    if v > 0 and v < 1:\n        return v\n"
+                        "    return 0.0",
+              "def band(v):\n    return jnp.where(jnp.logical_and(v > 0, v < 1), v, 0.0)",
+              "out = jax.vmap(band)(jnp.array([-1.0, 0.5, 2.0]))", "Use jnp.where",
+              "out.tolist() == [0.0, 0.5, 0.0]"),
     # An if/else assigning one name, under vmap: one assignment of jnp.where.
-    Example(
-        setup=(_IMPORTS, _CLIP),
-        failing="out = jax.vmap(clipped)(jnp.array([-2.0, 0.5, 3.0]))",
-        fix="Use jnp.where",
-        check="out.tolist() == [0.0, 0.5, 1.0]",
-        fixed=(_IMPORTS, "def clipped(v):\n    low = jnp.where(v < 0, 0.0, v)\n"
-                         "    return jnp.minimum(low, 1.0)",
-               "out = jax.vmap(clipped)(jnp.array([-2.0, 0.5, 3.0]))"),
-    ),
+    corrected(_IMPORTS, _CLIP,
+              "def clipped(v):\n    low = jnp.where(v < 0, 0.0, v)\n"
+              "    return jnp.minimum(low, 1.0)",
+              "out = jax.vmap(clipped)(jnp.array([-2.0, 0.5, 3.0]))", "Use jnp.where",
+              "out.tolist() == [0.0, 0.5, 1.0]"),
 )
 
 WHY = _entry.prose("""
