@@ -32,15 +32,13 @@ for the list. Only for a list of ints.
 Reports: MarkusAI/rA9#5 (``Shapes must be 1D sequences of concrete values of integer type``
 from a shape computed as a float), jax-ml/jax#2495 (a float used as an index, the report
 that gave JAX its "Indexer must have integer or boolean type" message), mlech26l/gigastep#13
-(that message from a float index inside ``vmap``), jax-ml/jax#13494 (``fori_loop`` bounds of
-two types: the check and its message); jax-ml/jax#4564 (the list index JAX stopped
+(that message from a float index inside ``vmap``); jax-ml/jax#4564 (the list index JAX stopped
 reading as a tuple, and the message that prescribes an array).
 """
 
 from __future__ import annotations
 
 import ast
-import re
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -52,7 +50,6 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.rewrite.errors import CannotRewrite
 
 _INTEGER_WORDS = ("integer",)  # what JAX's messages say when it needs an integer
-_INT_TYPE = re.compile(r"\bu?int(?:8|16|32|64)\b")
 _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 
 
@@ -181,13 +178,12 @@ def _shown(value: object) -> str:
 
 
 def _needs_integer(ctx: ErrorContext) -> bool:
-    """Whether JAX's message says it needs an integer: in words, or by setting an integer
-    type against a float one (``must have equal types, got int32 and float32``)."""
+    """Whether JAX's message says, in words, that it needs an integer. Two types set
+    against each other (``lax.add requires arguments to have the same dtypes, got int32,
+    float32``) are not that: making the float an int would change the arithmetic."""
     link = ctx.top
-    message = link.message
-    return (link.is_a("TypeError") or link.is_a("ValueError")) and (
-        any(word in message for word in _INTEGER_WORDS)
-        or (_INT_TYPE.search(message) is not None and "float" in message))
+    return (link.is_a("TypeError") or link.is_a("ValueError")) and any(
+        word in link.message for word in _INTEGER_WORDS)
 
 
 def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
