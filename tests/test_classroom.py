@@ -64,8 +64,8 @@ def test_hints_keep_fixes_back_in_text_card_and_bundle(loaded: Notebook) -> None
 
 def test_hints_on_an_error_without_fixes_still_says_so(loaded: Notebook) -> None:
     loaded.ok("%jax_nbhelp hints")
-    # a Python if statement on a traced value: explained, with no mechanical fix
-    loaded.ok("@jax.jit\ndef f(x):\n    if x > 0:\n        x = x + 1\n    return x")
+    # a Python while loop on a traced value: explained, with no mechanical fix
+    loaded.ok("@jax.jit\ndef f(x):\n    while x > 0:\n        x = x - 1\n    return x")
     text = _bundle(loaded.run("f(1.0)"))["text/plain"]
     assert "JNH301" in text
     assert "ready but hidden" not in text
