@@ -22,8 +22,9 @@ def enclosing_function(tree: ast.Module, lineno: int) -> Function | None:
     return best
 
 
-def _own_nodes(function: Function) -> list[ast.AST]:
-    """The nodes of ``function``'s body, not those of functions or classes nested in it."""
+def own_nodes(function: Function | ast.Module) -> list[ast.AST]:
+    """The nodes of ``function``'s body (or a cell's), not those of functions or classes
+    nested in it."""
     found: list[ast.AST] = []
     stack: list[ast.AST] = list(function.body)
     while stack:
@@ -57,7 +58,7 @@ class Scope:
         return any(isinstance(node, ast.Return) and node.value is not None
                    and any(isinstance(n, ast.Name) and n.id == name
                            for n in ast.walk(node.value))
-                   for node in _own_nodes(self.function))
+                   for node in own_nodes(self.function))
 
 
 def scope_of(function: Function) -> Scope:
@@ -66,7 +67,7 @@ def scope_of(function: Function) -> Scope:
     parameters |= {a.arg for a in (args.vararg, args.kwarg) if a is not None}
     assigned: set[str] = set()
     declared: set[str] = set()
-    for node in _own_nodes(function):
+    for node in own_nodes(function):
         if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
             assigned.add(node.id)
         elif isinstance(node, ast.Global | ast.Nonlocal):

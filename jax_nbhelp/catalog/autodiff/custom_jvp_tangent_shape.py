@@ -26,7 +26,7 @@ import math
 import re
 from typing import Any
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _scopes, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -119,14 +119,7 @@ def _tangent(where: Location, index: int, length: int | None
                  and node.lineno <= where.lineno <= (node.end_lineno or 0)), None)
     if rule is None:
         return None
-    returns: list[ast.Return] = []
-    todo: list[ast.AST] = list(rule.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Return):
-            returns.append(node)
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            todo.extend(ast.iter_child_nodes(node))
+    returns = [node for node in _scopes.own_nodes(rule) if isinstance(node, ast.Return)]
     value = returns[0].value if len(returns) == 1 else None
     if not isinstance(value, ast.Tuple) or index >= len(value.elts) or (
             length is not None and len(value.elts) != length):

@@ -169,17 +169,8 @@ def _if_advice(tree: ast.Module, code: str, node: ast.If, ctx: ErrorContext,
         return (f"In a Pallas kernel, run the block conditionally with "
                 f"`@{pl}.when({cond})` on a nested `def _():` holding the body of the if "
                 f"(and a second `@{pl}.when(~({cond}))` block for an else).")
-    returns = None
-    if len(node.body) == 1 and isinstance(node.body[0], ast.Return) and node.body[0].value:
-        other: ast.stmt | None = None
-        if len(node.orelse) == 1:
-            other = node.orelse[0]
-        elif not node.orelse:
-            other = _next_statement(tree, node)
-        if isinstance(other, ast.Return) and other.value is not None:
-            returns = (f"return {jnp}.where({cond}, {_tracing.segment(code, node.body[0].value)}"
-                       f", {_tracing.segment(code, other.value)})")
-    rewrite = returns if returns is not None else _assign_rewrite(code, node, jnp, cond)
+    picked = _picked(tree, code, node, jnp)
+    rewrite = picked[1] if picked is not None else ""
     if rewrite:
         return (f"Write the branch as part of the computation: `{rewrite}` computes both "
                 f"sides and keeps one per element; `{lax}.cond({cond}, true_fn, false_fn, "

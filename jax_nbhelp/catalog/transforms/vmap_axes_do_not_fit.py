@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _scopes, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -206,25 +206,9 @@ def _size_items(message: str) -> list[tuple[int, int, str]]:
             for line in message.splitlines() if (m := _SIZE_ITEM.search(line.strip()))]
 
 
-def _scope(tree: ast.Module, lineno: int) -> ast.AST:
+def _scope(tree: ast.Module, lineno: int) -> _scopes.Function | ast.Module:
     """The innermost function holding ``lineno``, or the module."""
-    best: ast.AST = tree
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.lineno <= lineno \
-                <= (node.end_lineno or 0) and node.lineno >= getattr(best, "lineno", 0):
-            best = node
-    return best
-
-
-def _own_nodes(scope: ast.AST) -> list[ast.AST]:
-    """The nodes of ``scope`` outside the functions and lambdas nested in it."""
-    found, todo = [], list(ast.iter_child_nodes(scope))
-    while todo:
-        node = todo.pop()
-        found.append(node)
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            todo.extend(ast.iter_child_nodes(node))
-    return found
+    return _scopes.enclosing_function(tree, lineno) or tree
 
 
 def _is_split(ctx: ErrorContext, node: ast.AST) -> bool:
@@ -245,7 +229,8 @@ def _split_of(ctx: ErrorContext, tree: ast.Module, argument: ast.expr, lineno: i
         return argument  # type: ignore[return-value]
     if not isinstance(argument, ast.Name):
         return None
-    made = [node for node in _own_nodes(_scope(tree, lineno)) if isinstance(node, ast.Assign)
+    made = [node for node in _scopes.own_nodes(_scope(tree, lineno))
+            if isinstance(node, ast.Assign)
             and node.lineno < lineno and len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name) and node.targets[0].id == argument.id]
     last = max(made, key=lambda node: node.lineno, default=None)
@@ -258,7 +243,7 @@ def _readable_at_split(tree: ast.Module, name: str, split: ast.Call, lineno: int
     scope = _scope(tree, lineno)
     if _scope(tree, split.lineno) is not scope:
         return False
-    for node in _own_nodes(scope):
+    for node in _scopes.own_nodes(scope):
         targets = (node.targets if isinstance(node, ast.Assign) else
                    [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For)
                    else [])
