@@ -283,6 +283,47 @@ def test_a_traced_float_index_is_offered_with_what_it_changes(loaded: Notebook) 
     assert bundle["recommended"] is None
 
 
+@pytest.mark.parametrize(("cell", "label", "check"), [
+    # a name assigned from jnp.floor in the traced function, used as an index under jit
+    ("@jax.jit\ndef look(x):\n    i = jnp.floor(x / 0.5)\n    return jnp.arange(8.0)[i]\n"
+     "v = look(1.2)", 'Use i.astype("int32")', "float(v) == 2.0"),
+    # floor division of floats, under vmap
+    ("v = jax.vmap(lambda t: jnp.arange(8.0)[t // 2.0])(jnp.array([1.0, 5.0]))",
+     'Use (t // 2.0).astype("int32")', "v.tolist() == [0.0, 2.0]"),
+    # the index of an update, not the update's value
+    ("@jax.jit\ndef deposit(g, x):\n    return g.at[jnp.round(x)].add(1.0)\n"
+     "v = deposit(jnp.zeros(4), 2.2)", 'Use jnp.round(x).astype("int32")',
+     "v.tolist() == [0.0, 0.0, 1.0, 0.0]"),
+    # a call's argument: JAX's message says only "integer type"
+    ("v = jnp.take(jnp.arange(4.0), jnp.ceil(jnp.array([0.5, 1.5])))", "Use integers",
+     "v.tolist() == [1.0, 2.0]"),
+])
+def test_a_rounded_float_index_is_whole_by_construction(loaded: Notebook, cell: str,
+                                                        label: str, check: str) -> None:
+    """jnp.floor, ceil, round, trunc and ``//`` make whole numbers whatever they are given:
+    a traced index computed by one of them converts to the same integers, so the fix is
+    called safe and recommended."""
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["fixes"][0]["safe"] is True
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {"v": loaded["v"]})
+
+
+@pytest.mark.parametrize("cell", [
+    # a product of a rounded number is not rounded; a name assigned in a loop is not read
+    "@jax.jit\ndef look(x):\n    i = jnp.floor(x) * 0.5\n    return jnp.arange(8.0)[i]\n"
+    "v = look(3.0)",
+    "@jax.jit\ndef look(x):\n    i = jnp.floor(x)\n    for _ in range(2):\n        i = i / 2\n"
+    "    return jnp.arange(8.0)[i]\nv = look(3.0)",
+])
+def test_a_float_index_not_rounded_is_never_called_safe(loaded: Notebook, cell: str) -> None:
+    bundle = _card(loaded, cell)
+    assert bundle["recommended"] is None
+
+
 def test_every_form_of_the_card_shows_it(loaded: Notebook) -> None:
     loaded.ok("import jax, jax.numpy as jnp")
     failed = loaded.run("jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")

@@ -43,6 +43,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+from jax_nbhelp.catalog import _scopes, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
@@ -186,6 +187,18 @@ def _needs_integer(ctx: ErrorContext) -> bool:
         word in link.message for word in _INTEGER_WORDS)
 
 
+_INDEXER = "Indexer must have integer"
+
+
+def _at_index(node: ast.expr) -> ast.expr | None:
+    """``i`` of ``x.at[i].set(v)`` (any method of ``.at``), else None."""
+    func = node.func if isinstance(node, ast.Call) else None
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Subscript) \
+            and isinstance(func.value.value, ast.Attribute) and func.value.value.attr == "at":
+        return func.value.slice
+    return None
+
+
 def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     call = ctx.user_call
     location = diagnosis.location
@@ -193,21 +206,27 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         return None
     evaluate = Evaluator(call.frame)
     # A call's arguments count when they are numbers (a float, or a tuple of numbers holding
-    # one): an array of floats is a call's data. A subscript's index counts as an array too.
-    arrays = isinstance(call.node, ast.Subscript)
+    # one): an array of floats is a call's data. A subscript's index counts as an array too,
+    # and so does the index of `x.at[i].add(v)`, which is the only argument an "Indexer"
+    # message can be about.
+    target = _at_index(call.node) if _INDEXER in ctx.top.message else None
+    arrays = isinstance(call.node, ast.Subscript) or target is not None
     held: list[tuple[ast.expr, Any]] = []
-    for node in _arguments(call.node):
+    for node in (target,) if target is not None else _arguments(call.node):
         value = evaluate(node)
         if value is CANNOT and arrays and isinstance(node, ast.Subscript) \
                 and _array_dtype_kind(evaluate(node.value)) == "f":
             value = _PART_OF_FLOATS  # `r[0]` of a float array: floats, not read here
-        if value is not CANNOT and _holds_float(value, arrays):
+        elif value is CANNOT and _rounding_call(ctx, node) is not None:
+            value = _PART_OF_FLOATS  # `jnp.floor(t)`, `t // 2.0`: whole, not run here
+        if value is not CANNOT and _holds_float(value, arrays or value is _PART_OF_FLOATS):
             held.append((node, value))
     if len(held) != 1:
         return None  # none, or several: which one JAX meant is not read
     node, value = held[0]
     message = ctx.top.message
-    if "float" not in message and _shown(value) not in message:
+    rounded = _rounded_by(ctx, location, node)
+    if "float" not in message and _shown(value) not in message and rounded is None:
         return None  # JAX's complaint is about another value (`got foo`): not this float
     whole = _whole(value)
     if whole is False:
@@ -216,14 +235,63 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     after = _as_integer(node, value, text)
     if after is None:
         return None
-    safety = (f"Same values: `{text}` holds whole numbers, so `{after}` holds the same numbers "
-              "as integers." if whole else
-              f"`{text}` is traced here, so whether it holds whole numbers cannot be read: "
-              f"`{after}` drops any fraction it holds.")
+    if rounded is not None and whole is None:
+        whole = True
+        safety = (f"Same values: `{text}` comes from `{rounded}`, which makes whole numbers, "
+                  f"so `{after}` holds the same numbers as integers (within int32's range).")
+    else:
+        safety = (f"Same values: `{text}` holds whole numbers, so `{after}` holds the same "
+                  "numbers as integers." if whole else
+                  f"`{text}` is traced here, so whether it holds whole numbers cannot be "
+                  f"read: `{after}` drops any fraction it holds.")
     return _rewrite(ctx, location, call.node, text, after, whole is True,
                     label=f"Use {after}" if len(after) <= 28 else "Use integers",
                     need="the integer JAX needs there", safety=safety,
                     changes=None if whole else "drops the fraction of any value that has one")
+
+
+_ROUNDING = frozenset({"floor", "ceil", "round", "rint", "trunc", "fix", "around"})
+
+
+def _rounding_call(ctx: ErrorContext, node: ast.expr) -> str | None:
+    """``jnp.floor(t)`` (a jax.numpy or NumPy rounding function, as the user spells it,
+    with no decimals), or ``a // b``: an expression whose values are whole numbers whatever
+    its operands hold. Its text, else None."""
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
+        return ast.unparse(node)
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in _ROUNDING and len(node.args) == 1 and not node.keywords):
+        return None
+    owner = ast.unparse(node.func.value)
+    modules = {ctx.alias(name) for name in ("jax.numpy", "numpy")} - {None}
+    return ast.unparse(node) if owner in modules | {"jax.numpy", "numpy"} else None
+
+
+def _rounded_by(ctx: ErrorContext, location: Location, node: ast.expr) -> str | None:
+    """The rounding expression ``node`` is, or that a plain name on the line was last
+    assigned before it in the same function (``i = jnp.floor(x / dx)``); None where it
+    cannot be read that way (a name assigned twice, in a loop or a branch)."""
+    found = _rounding_call(ctx, node)
+    if found is not None or not isinstance(node, ast.Name):
+        return found
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    tree = parsed[0]
+    scope = _scopes.enclosing_function(tree, location.lineno) or tree
+    assigned = [item for item in _scopes.own_nodes(scope)
+                if isinstance(item, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For)
+                and any(isinstance(n, ast.Name) and n.id == node.id
+                        for t in (item.targets if isinstance(item, ast.Assign)
+                                  else [item.target]) for n in ast.walk(t))]
+    if len(assigned) != 1 or not isinstance(assigned[0], ast.Assign) \
+            or assigned[0].lineno >= location.lineno or len(assigned[0].targets) != 1 \
+            or not isinstance(assigned[0].targets[0], ast.Name):
+        return None
+    body = getattr(scope, "body", [])
+    if assigned[0] not in body:
+        return None  # inside a loop or a branch: not read
+    return _rounding_call(ctx, assigned[0].value)
 
 
 # -- a one-element array where JAX needs a scalar ------------------------------------------
@@ -343,7 +411,8 @@ def _written(line: str, call: ast.expr) -> str | None:
 def _edited(written: str, text: str, after: str) -> str:
     """``written`` with the argument spelled ``text`` (as Python unparses it) replaced."""
     tree = ast.parse(written, mode="eval").body
-    for node in _arguments(tree):
+    index = _at_index(tree)
+    for node in (*_arguments(tree), *((index,) if index is not None else ())):
         if ast.unparse(node) == text and hasattr(node, "col_offset"):
             raw = written.encode()
             start, end = node.col_offset, node.end_col_offset or 0

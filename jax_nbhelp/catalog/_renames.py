@@ -101,6 +101,32 @@ MOVED: tuple[Moved, ...] = (
     Moved("jax", "treedef_is_leaf", "jax.tree_util", "treedef_is_leaf",
           "jax.treedef_is_leaf was removed in jax 0.6.0; jax.tree_util.treedef_is_leaf is the "
           "same function", import_from="jax.tree_util"),
+    # The changelog's removals of long-deprecated names, each with the direct replacement it
+    # names (JAX 0.3.5 to 0.4.38): code from older tutorials and libraries still has them.
+    *(Moved(module, "tree_multimap", target_module, target,
+            "tree_multimap was deprecated in jax 0.3.5 and removed in 0.3.16; the changelog "
+            "names tree_map as its direct replacement (it maps over several trees too)",
+            safety=("tree_map takes the same function and trees and maps over them as "
+                    "tree_multimap did, so the code computes the same."))
+      for module, target_module, target in (("jax", "jax", "tree.map"),
+                                            ("jax.tree_util", "jax.tree_util", "tree_map"))),
+    *(Moved("jax.numpy", old, "jax.numpy", new,
+            f"jnp.{old} followed NumPy's deprecation: deprecated in jax {deprecated} and "
+            f"removed in {removed}, with jnp.{new} named as its replacement",
+            safety=f"jnp.{old} was jnp.{new} under another name, so the code computes the same.")
+      for old, new, deprecated, removed in (
+          ("product", "prod", "0.4.12", "0.4.16"), ("cumproduct", "cumprod", "0.4.12", "0.4.16"),
+          ("sometrue", "any", "0.4.12", "0.4.16"), ("alltrue", "all", "0.4.12", "0.4.16"),
+          ("row_stack", "vstack", "0.4.16", "0.4.24"), ("trapz", "trapezoid", "0.4.16", "0.4.24"),
+          ("round_", "round", "0.4.32", "0.4.38"))),
+    Moved("jax.nn", "normalize", "jax.nn", "standardize",
+          "jax.nn.normalize was deprecated in jax 0.3.5 and removed in 0.4.29; "
+          "jax.nn.standardize is the same function under its new name"),
+    Moved("jax.numpy", "DeviceArray", "jax", "Array",
+          "jnp.DeviceArray was deprecated in jax 0.4.7 and removed in 0.4.14; the changelog "
+          "names jax.Array in its place",
+          safety=("jnp.DeviceArray was jax.Array under another name in its last releases, so "
+                  "annotations and isinstance checks mean the same.")),
 )
 
 _INDEX_REF = ("Index the ref instead: x_ref[...] reads a block and o_ref[...] = value writes "
@@ -120,6 +146,12 @@ GONE: tuple[Gone, ...] = (
       for name in _ATOMICS),
     Gone(PALLAS, "max_contiguous", "pl.max_contiguous moved to jax.experimental.pallas.triton "
          "in jax 0.8.1 and was removed from pl in 0.9.0", _TRITON.format("max_contiguous")),
+    # The class of typed keys, not jax.Array: an isinstance check would change its meaning.
+    *(Gone("jax.random", name, f"jax.random.{name} was deprecated in jax 0.4.16 and removed "
+           "in 0.4.24", "Use jax.Array in annotations; to ask whether an array is a typed key "
+           "(made by jax.random.key), use jax.dtypes.issubdtype(x.dtype, "
+           "jax.dtypes.prng_key).")
+      for name in ("KeyArray", "PRNGKeyArray")),
 )
 
 _KERNELS = (PALLAS, MOSAIC_GPU)

@@ -99,17 +99,27 @@ _ITEM_RE = re.compile(r"(?P<root>[A-Za-z_]\w*)(?:\[\d+\])+")
 
 
 def trace_origin(message: str) -> TraceOrigin | None:
-    match = _ORIGIN_RE.search(message)
-    if match is None:
+    matches = list(_ORIGIN_RE.finditer(message))
+    if not matches:
         return None
-    names = _ARGUMENTS_RE.search(message[match.end():])
-    arguments = tuple(_SPLIT_RE.split(names.group("names"))) if names else ()
+    match = matches[0]
+    # A value that needs several traced arguments (``x.reshape(rows, cols)``) gets one
+    # "while tracing" note per argument, each naming the same function.
+    arguments: list[str] = []
+    for number, found in enumerate(matches):
+        if found.group(0) != match.group(0):
+            continue
+        end = matches[number + 1].start() if number + 1 < len(matches) else len(message)
+        names = _ARGUMENTS_RE.search(message[found.end():end])
+        for name in _SPLIT_RE.split(names.group("names")) if names else ():
+            if name not in arguments:
+                arguments.append(name)
     return TraceOrigin(
         function=match.group("function"),
         filename=match.group("file"),
         lineno=int(match.group("line")) if match.group("line") else None,
         purpose=match.group("purpose").strip(),
-        arguments=arguments,
+        arguments=tuple(arguments),
     )
 
 

@@ -39,6 +39,10 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _ENERGY), "force = jax.grad(energy)(positions)",
                    "force = jax.grad(energy)(positions.astype(jnp.float32))",
                    "Pass positions as float32", "force.tolist() == [0.0, 2.0, 4.0]"),
+    # a call's result is not read: JAX's message says its dtype
+    corrected_cell((JAX_IMPORTS, _ENERGY), "force = jax.grad(energy)(jnp.arange(3))",
+                   "force = jax.grad(energy)(jnp.arange(3).astype(jnp.float32))",
+                   "Pass jnp.arange(3) as float32", "force.tolist() == [0.0, 2.0, 4.0]"),
 )
 
 WHY = _entry.prose("""
@@ -73,14 +77,19 @@ def _call(location: Location) -> tuple[ast.Call, tuple[int, ...] | None] | None:
     return None
 
 
-def _is_int(arg: ast.expr, values: dict[str, Value]) -> Value | None:
-    """The argument's value when it is an integer (a literal, or an int array or scalar)."""
+def _is_int(arg: ast.expr, values: dict[str, Value], got: str, only: bool) -> Value | None:
+    """The argument's value when it is an integer (a literal, or an int array or scalar).
+    A call's result (``jnp.arange(3)``) is not read: it is taken as the ``got`` of JAX's
+    message when it is the ``only`` argument grad differentiates."""
     if isinstance(arg, ast.Constant) and type(arg.value) is int:
         return Value(ast.unparse(arg), "python", "Python int", (), "int32", True)
     value = values.get(ast.unparse(arg))
     if value is not None and ((value.dtype or "").startswith(("int", "uint"))
                               or value.summary == "Python int"):
         return value
+    if value is None and only and isinstance(arg, ast.Call) \
+            and got.startswith(("int", "uint")) and got.isidentifier():
+        return Value(ast.unparse(arg), "array", f"an array of {got}", None, got)
     return None
 
 
@@ -102,7 +111,7 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
         differentiated = [(i, positional[i]) for i in (argnums or ())
                           if -len(positional) <= i < len(positional)]
         ints = [(i % len(positional), arg, value) for i, arg in differentiated
-                if (value := _is_int(arg, values)) is not None]
+                if (value := _is_int(arg, values, got, len(differentiated) == 1)) is not None]
         if ints:
             index, arg, value = ints[0]
             shown = f"{value.summary}" if value.summary != "Python int" else "a Python int"

@@ -7,8 +7,9 @@ dtypes, got int32, float32.``).
 the ``jax.numpy`` function JAX's own tip names (it promotes the operands by JAX's rules) or an
 explicit cast of the operand that differs to the promoted dtype; both compute the same
 values. For an update, the update is cast to the dtype of the array it is written into,
-which is what storing into that array means (a narrower dtype rounds, and the safety line
-says so).
+which is what storing into that array means: NumPy's ``x[i] = v`` casts ``v`` the same way
+(a narrower dtype rounds, and the safety line says so; ``x.at[i].set(v)`` does too, with a
+warning that asks for the cast to be written out), and the result keeps the array's dtype.
 
 Reports: kuprel/min-dalle#13 (a float16 model updating its KV cache with a float32 slice),
 jax-ml/jax#26699 (``lax.mul`` of float64 and int64 in ``jax.experimental.jet``),
@@ -184,6 +185,8 @@ def _update_fix(ctx: ErrorContext, location: Location, operation: _operands.Oper
                  f"({into.dtype}) before lax.{op} writes it; then re-run."),
         safety=(f"Same values: every {update.dtype} value is exact in {into.dtype}."
                 if widening else
-                f"{update.text} is rounded from {update.dtype} to {into.dtype}, the precision "
-                f"{into.text} holds: any write into {into.text} stores that."),
-        safe=widening)]
+                f"Same values as any write into {into.text} stores: {into.text} holds "
+                f"{into.dtype}, so {update.text} is rounded from {update.dtype} to it (as "
+                f"NumPy's item assignment rounds it; jax.numpy's .at[].set warns that it "
+                f"wants this cast written out). The result keeps {into.text}'s dtype."),
+        safe=True)]

@@ -43,6 +43,15 @@ _GONE = {
                               "jax.sharding holds Mesh"),
 }
 
+# Modules that moved, with where they live now: the import names the new home.
+_MOVED_MODULES = {
+    f"jax.experimental.{name}": (
+        f"jax.example_libraries.{name}",
+        f"jax 0.2.25 moved jax.experimental.{name} to jax.example_libraries.{name}, and jax "
+        f"0.3.16 removed the old path, which had long been a deprecated alias of it")
+    for name in ("optimizers", "stax")
+}
+
 EXAMPLES = (
     Example(
         setup=(),
@@ -61,6 +70,16 @@ EXAMPLES = (
         fixed=("import jax.numpy as jnp\nfrom jax import jit\n"
                "from jax.tree_util import tree_map\n"
                "doubled = tree_map(lambda v: v * 2, {'a': jnp.ones(2)})",),
+    ),
+    # A module that moved: the same module from its new home.
+    Example(
+        setup=(),
+        failing="import jax.numpy as jnp\nfrom jax.experimental import optimizers\n"
+                "init, update, get = optimizers.sgd(0.1)\nstate = init(jnp.ones(2))",
+        fix="Import it from jax.example_libraries",
+        check="get(state).tolist() == [1.0, 1.0]",
+        fixed=("import jax.numpy as jnp\nfrom jax.example_libraries import optimizers\n"
+               "init, update, get = optimizers.sgd(0.1)\nstate = init(jnp.ones(2))",),
     ),
     # The two spellings of importing the removed module; shard_map replaces xmap.
     *(Example(setup=(), failing=line, fix=NO_FIX, check="callable(shard_map)",
@@ -86,7 +105,7 @@ def _missing(ctx: ErrorContext) -> tuple[str, str] | None:
     found = _NO_NAME.search(top.message)
     if found is not None:
         dotted = f"{found.group('module')}.{found.group('name')}"
-        return dotted, "module" if dotted in _GONE else "name"
+        return dotted, "module" if dotted in _GONE or dotted in _MOVED_MODULES else "name"
     return None
 
 
@@ -101,6 +120,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     location = ctx.deepest_user_location()
     subject = _tracing.quoted_line(location, "An import")
     history, instead = _GONE.get(module, (f"this JAX has no {kind} {module}", ""))
+    moved = next(((old, *_MOVED_MODULES[old]) for old in _MOVED_MODULES
+                  if module == old or module.startswith(old + ".")), None)
+    if moved is not None:
+        history = moved[2]
     owner, _, name = module.rpartition(".")
     row = _renames.moved(owner, name) or _renames.gone(owner, name)
     if kind == "name" and row is not None:
@@ -111,6 +134,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     home = _new_home(row) if kind == "name" and isinstance(row, _renames.Moved) else None
     if module == "jax.config" and location is not None:
         fixes = (_config_fix(ctx, location),)
+    elif moved is not None and location is not None:
+        fixes = (_moved_module_fix(ctx, location, moved[0], moved[1]),)
     elif home is not None and location is not None:
         fixes = (_moved_fix(ctx, location, owner, name, *home),)
     elif instead:
@@ -158,6 +183,21 @@ def _moved_fix(ctx: ErrorContext, location: Location, module: str, name: str, ho
         safety=row.safety if row is not None else "The same function under its new home.",
         safe=True,
     )
+
+
+def _moved_module_fix(ctx: ErrorContext, location: Location, old: str, new: str) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.moved_module_import import import_moved_module
+
+        return import_moved_module(source, location.lineno, old, new)
+
+    home = new.rpartition(".")[0]
+    return rewrite_fix(
+        ctx, location, transform, label=f"Import it from {home}",
+        summary=(f"Import {old.rpartition('.')[2]} from {home}, where {old} lives now, under "
+                 "the names the code uses; then re-run."),
+        safety=f"Same module: {old} was an alias of {new}, so the code computes the same.",
+        safe=True)
 
 
 def _config_fix(ctx: ErrorContext, location: Location) -> Fix:

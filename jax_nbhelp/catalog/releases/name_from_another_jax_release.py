@@ -113,6 +113,21 @@ EXAMPLES = (
         check='float(doubled["w"].sum()) == 6.0',
         fixed=(_PRELUDE + _TREE.format("tree.map"),),
     ),
+    # removed long ago, with the direct replacement the changelog names
+    Example(
+        setup=(),
+        failing=_TREE.format("tree_multimap"),
+        fix="Use jax.tree.map",
+        check='float(doubled["w"].sum()) == 6.0',
+        fixed=(_PRELUDE + _TREE.format("tree.map"),),
+    ),
+    Example(
+        setup=(),
+        failing="total = jnp.product(jnp.arange(1.0, 5.0))",
+        fix="Use jnp.prod",
+        check="float(total) == 24.0",
+        fixed=(_PRELUDE + "total = jnp.prod(jnp.arange(1.0, 5.0))",),
+    ),
     Example(
         setup=(),
         failing=_GPU.format("", ", delay_release=1"),

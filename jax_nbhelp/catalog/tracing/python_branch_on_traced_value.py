@@ -60,7 +60,17 @@ def clipped(v):
         low = v
     return jnp.minimum(low, 1.0)"""
 
+_HINGE = '''\
+@jax.jit
+def hinge(margin):
+    return max(0.0, 1.0 - margin)'''
+
 EXAMPLES = (
+    # Python's max of a traced number: exactly jnp.where(b > a, b, a), NaN included.
+    corrected(_IMPORTS, _HINGE, _HINGE.replace("max(0.0, 1.0 - margin)",
+                                               "jnp.where(1.0 - margin > 0.0, 1.0 - margin, 0.0)"),
+              "out = jax.vmap(hinge)(jnp.array([0.25, 2.0]))", "Use jnp.where",
+              "out.tolist() == [0.75, 0.0]"),
     # A Python flag: static_argnames on the decorator (defined in an earlier cell).
     made_static(_FLAG, "out = step(jnp.ones(3), True)", "add_one", "bool((out == 2).all())"),
     # Already partly static: the new name is merged into static_argnames.
@@ -249,6 +259,8 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
     if jnp is None or parsed is None:
         return None  # jnp.where needs jax.numpy imported under a name
     tree, code = parsed
+    if isinstance(test, ast.Call):
+        return _builtin_pick_fix(ctx, location, tree, code, test, jnp)
     found = next((node for node in ast.walk(tree) if isinstance(node, ast.IfExp)
                   and _same_place(node.test, test)), None)
     if found is None:
@@ -285,6 +297,57 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
                 "infinite where it is not picked leaves the value right, but its gradient can "
                 "be NaN (guard its input with a second where)."),
         safe=len(shapes) <= 1)
+
+
+_PICKS = {"max": ">", "min": "<"}
+
+
+def _builtin_pick_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
+                      call: ast.Call, jnp: str) -> Fix | None:
+    """Python's ``max(a, b)`` (``min``) of one traced number per element: ``b`` if ``b > a``
+    else ``a``, which is ``jnp.where(b > a, b, a)`` exactly (NaN included: ``jnp.maximum``
+    would pass a NaN on where ``max`` keeps ``a``). None for any other call, and where the
+    name is the user's own (assigned, defined or imported anywhere in the cell)."""
+    name = call.func.id if isinstance(call.func, ast.Name) else None
+    if name not in _PICKS or len(call.args) != 2 or call.keywords \
+            or any(isinstance(a, ast.Starred) for a in call.args) \
+            or ctx.type_of(name) is not None or call.lineno != call.end_lineno:
+        return None
+    own = any((isinstance(node, ast.Name) and node.id == name
+               and not isinstance(node.ctx, ast.Load))
+              or (isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name)
+              or (isinstance(node, ast.arg) and node.arg == name)
+              or (isinstance(node, ast.alias) and (node.asname or node.name) == name)
+              for node in ast.walk(tree))
+    if own or not _scalar_condition(ctx, location, call):
+        return None
+    a, b = (_tracing.segment(code, arg) for arg in call.args)
+    if "\n" in a + b:
+        return None
+    before = _tracing.segment(code, call)
+    after = f"{jnp}.where({b} {_PICKS[name]} {a}, {b}, {a})"
+    lineno, start, end = call.lineno, call.col_offset, call.end_col_offset
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        if not 0 < lineno <= len(lines):
+            raise CannotRewrite(f"line {lineno} is gone")
+        line = lines[lineno - 1].encode()
+        if line[start:end].decode() != before:
+            raise CannotRewrite(f"`{before}` is no longer on line {lineno}")
+        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
+        return "\n".join(lines)
+
+    larger = "larger" if name == "max" else "smaller"
+    return rewrite_fix(
+        ctx, location, transform, label=f"Use {jnp}.where",
+        summary=(f"Rewrite `{before}` on line {lineno} as `{after}`: Python's {name} asks "
+                 f"True or False of `{b} {_PICKS[name]} {a}`; jnp.where picks by it as one "
+                 "operation. Then re-run."),
+        safety=(f"Same values: `{after}` picks what {name} picks, `{b}` where it is {larger}, "
+                f"else `{a}` (NaN included; {jnp}.{'maximum' if name == 'max' else 'minimum'}"
+                f" would pass a NaN on where {name} keeps `{a}`)."),
+        safe=True)
 
 
 def _conditions(test: ast.expr) -> list[ast.expr]:

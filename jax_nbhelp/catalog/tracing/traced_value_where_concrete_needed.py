@@ -43,6 +43,11 @@ _PAD = '''\
 def padded(x, width):
     return jnp.concatenate([x, jnp.zeros(width)])'''
 
+_TILE = '''\
+@jax.jit
+def tile(v, rows, cols):
+    return v.reshape(rows, cols)'''
+
 EXAMPLES = (
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
     # The size arrives as an array: static, and passed as the Python int it holds.
@@ -51,6 +56,16 @@ EXAMPLES = (
     # A size given as a shape raises a TypeError, not a ConcretizationTypeError.
     made_static(_PAD, "out = padded(jnp.ones(2), width=3)", "width",
                 "out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]"),
+    # Two settings make one shape: JAX names each in a note of its own, and both are made
+    # static at once.
+    Example(
+        setup=(_IMPORTS, _TILE),
+        failing="out = tile(jnp.arange(6.0), 2, 3)",
+        fix="Make rows and cols static",
+        check="out.shape == (2, 3) and float(out[1, 2]) == 5.0",
+        fixed=(_IMPORTS, _TILE.replace("@jax.jit", '@partial(jax.jit, static_argnames=("rows", '
+                                       '"cols"))'), "out = tile(jnp.arange(6.0), 2, 3)"),
+    ),
     # A whole shape passed as a tuple of ints: a tuple hashes, so it can be static.
     made_static(_GRID, "out = filled((2, 3), 0.5)", "shape",
                 "out.shape == (2, 3) and float(out.sum()) == 3.0"),
