@@ -112,6 +112,15 @@ def innermost(sites: Sequence[CallSite]) -> list[CallSite]:
     return [site for site in sites if id(site.node) not in enclosing]
 
 
+def dotted_node(dotted: str) -> cst.Attribute | cst.Name:
+    """The expression node of a dotted path: ``a.b.c`` as Attribute(Attribute(a, b), c)."""
+    parts = dotted.split(".")
+    node: cst.Attribute | cst.Name = cst.Name(parts[0])
+    for part in parts[1:]:
+        node = cst.Attribute(value=node, attr=cst.Name(part))
+    return node
+
+
 def dotted_name(expr: cst.BaseExpression) -> str | None:
     """``a.b.c`` for a chain of names, else None."""
     if isinstance(expr, cst.Name):

@@ -10,18 +10,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ._cst import CountingTransformer, dotted_name, transform
+from ._cst import CountingTransformer, dotted_name, dotted_node, transform
 from .magics import rewrite_line
 
 __all__ = ["import_moved_name"]
-
-
-def _module_node(dotted: str) -> cst.Attribute | cst.Name:
-    parts = dotted.split(".")
-    node: cst.Attribute | cst.Name = cst.Name(parts[0])
-    for part in parts[1:]:
-        node = cst.Attribute(value=node, attr=cst.Name(part))
-    return node
 
 
 class _MoveImport(CountingTransformer):
@@ -53,7 +45,7 @@ class _MoveImport(CountingTransformer):
         if not moved:
             return updated_node
         self.changed += 1
-        new = cst.ImportFrom(module=_module_node(self._new[0]),
+        new = cst.ImportFrom(module=dotted_node(self._new[0]),
                              names=[self._alias(alias) for alias in moved])
         kept = [alias for alias in aliases if alias not in moved]
         if not kept:

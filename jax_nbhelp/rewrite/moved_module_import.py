@@ -13,19 +13,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ._cst import CountingTransformer, dotted_name, transform
+from ._cst import CountingTransformer, dotted_name, dotted_node, transform
 from .errors import CannotRewrite
 from .magics import rewrite_line
 
 __all__ = ["import_moved_module"]
-
-
-def _dotted(path: str) -> cst.Attribute | cst.Name:
-    parts = path.split(".")
-    node: cst.Attribute | cst.Name = cst.Name(parts[0])
-    for part in parts[1:]:
-        node = cst.Attribute(value=node, attr=cst.Name(part))
-    return node
 
 
 class _MovedImport(CountingTransformer):
@@ -44,7 +36,7 @@ class _MovedImport(CountingTransformer):
         path = dotted_name(module) or ""
         if path == self.old or path.startswith(self.old + "."):
             self.changed += 1
-            return updated_node.with_changes(module=_dotted(self.new + path[len(self.old):]))
+            return updated_node.with_changes(module=dotted_node(self.new + path[len(self.old):]))
         if path != self.old_parent or isinstance(names, cst.ImportStar):
             return updated_node
         leaves = [alias.name.value for alias in names if isinstance(alias.name, cst.Name)]
@@ -54,7 +46,7 @@ class _MovedImport(CountingTransformer):
             raise CannotRewrite(f"the import names {self.leaf} beside names that did not "
                                 "move: import it on a line of its own")
         self.changed += 1
-        return updated_node.with_changes(module=_dotted(self.new_parent))
+        return updated_node.with_changes(module=dotted_node(self.new_parent))
 
     def leave_Import(self, original_node: cst.Import, updated_node: cst.Import) -> cst.Import:
         aliases = []
@@ -62,7 +54,7 @@ class _MovedImport(CountingTransformer):
             path = dotted_name(alias.name) or ""
             if (path == self.old or path.startswith(self.old + ".")) and alias.asname is not None:
                 self.changed += 1
-                alias = alias.with_changes(name=_dotted(self.new + path[len(self.old):]))
+                alias = alias.with_changes(name=dotted_node(self.new + path[len(self.old):]))
             aliases.append(alias)
         return updated_node.with_changes(names=aliases)
 

@@ -13,7 +13,9 @@ NVIDIA/JAX-Toolbox#962 (``No module named 'jax.experimental.maps'``), scverse/pe
 (``cannot import name 'maps' from 'jax.experimental'``); for a name JAX moved,
 apax-hub/apax#419 (``from jax import ops, tree_map, vmap``; the answer was to import
 tree_map from jax.tree_util), jax-md/jax-md#345 and LouisDesdoigts/dLux#287 (``cannot import
-name 'tree_map' from 'jax'`` inside a library).
+name 'tree_map' from 'jax'`` inside a library); for a module JAX moved, jax-ml/jax#372,
+jdtoscano94/NABLA-SciML#4 and probml/probml-utils#33 (``cannot import name 'optimizers' from
+'jax.experimental'``; it lives in ``jax.example_libraries`` since jax 0.2.25).
 """
 
 from __future__ import annotations

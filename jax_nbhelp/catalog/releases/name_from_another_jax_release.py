@@ -4,6 +4,12 @@
 ``emit_pipeline() got an unexpected keyword argument 'delay_release'``: the code was written
 for another JAX release (a JAX docs notebook, or a notebook for Colab's JAX), in which the
 name or keyword exists. Where JAX renamed it, the new spelling is used and the cell re-run.
+
+Names JAX removed long ago with a direct replacement named in its changelog reach notebooks
+through old tutorials and libraries: RobertTLange/gymnax#27, google/trajax#9 and
+delalamo/af2_conformations#15 (``module 'jax' has no attribute 'tree_multimap'``; the
+replacement is ``tree_map``), ott-jax/ott#620, lnccbrown/HSSM#293 and rstudio/reticulate#1595
+(``module 'jax.numpy' has no attribute 'product'``; ``jnp.prod``).
 """
 
 from __future__ import annotations
