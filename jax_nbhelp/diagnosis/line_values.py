@@ -347,6 +347,9 @@ def read_line(source: str, lineno: int, frame: FrameType) -> tuple[Value, ...]:
         try:
             value = evaluate(node, frame)
             base: ast.expr = node
+            if value is _MISSING and isinstance(base, ast.Attribute) \
+                    and isinstance(base.value, ast.Subscript):
+                base = base.value  # ``x[mask].size``: at least what ``x[mask]`` indexes
             while value is _MISSING and isinstance(base, ast.Subscript):
                 base = base.value  # ``table[i]`` with a traced i: at least ``table``
                 text = ast.unparse(base)

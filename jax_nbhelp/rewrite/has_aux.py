@@ -3,7 +3,8 @@
 
 ``g = jax.grad(f)(x)`` becomes ``g, aux = jax.grad(f, has_aux=True)(x)``;
 ``v, g = jax.value_and_grad(f)(x)`` becomes ``(v, aux), g = jax.value_and_grad(f,
-has_aux=True)(x)``. The name the auxiliary output gets is chosen by the caller (free in the
+has_aux=True)(x)``; a target already unpacked that way (``g, aux = ...``, ``(v, aux), g =
+...``) stays as it is. The name the auxiliary output gets is chosen by the caller (free in the
 cell). Only a plain assignment of the call is rewritten: elsewhere the caller's code would
 have to change how it reads the result.
 """
@@ -40,8 +41,13 @@ class _HasAux(LineTransformer):
             return updated_node
         target = updated_node.targets[0].target
         aux = cst.Name(self.aux)
-        if kind == "grad" and isinstance(target, cst.Name):
-            new_target: cst.BaseAssignTargetExpression = cst.Tuple(
+        new_target: cst.BaseAssignTargetExpression
+        if isinstance(target, cst.Tuple | cst.List) and len(target.elements) == 2 and (
+                kind == "grad" or isinstance(target.elements[0].value, cst.Tuple | cst.List)):
+            # already unpacked as has_aux=True returns it: (grad, aux), ((value, aux), grad)
+            new_target = target
+        elif kind == "grad" and isinstance(target, cst.Name):
+            new_target = cst.Tuple(
                 [cst.Element(target), cst.Element(aux)], lpar=[], rpar=[])
         elif kind == "value_and_grad" and isinstance(target, cst.Tuple) and \
                 len(target.elements) == 2:

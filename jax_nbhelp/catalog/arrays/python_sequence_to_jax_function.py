@@ -42,6 +42,10 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _SPREAD), "width = spread((3.0, 1.0, 2.0))",
                    "width = spread(jnp.asarray((3.0, 1.0, 2.0)))",
                    "Wrap the tuple in jnp.asarray", "float(width) == 2.0"),
+    # JAX names the first list; the second would fail next, so both are wrapped
+    corrected_cell((JAX_IMPORTS,), "d = jnp.dot([1.0, 2.0], [3.0, 4.0])",
+                   "d = jnp.dot(jnp.asarray([1.0, 2.0]), jnp.asarray([3.0, 4.0]))",
+                   "Wrap the lists in jnp.asarray", "float(d) == 11.0"),
 )
 
 WHY = _entry.prose("""
@@ -118,12 +122,27 @@ def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, argument: ast.
                              "re-run."),
                     safety=safety, safe=True)
 
+    # JAX names the first sequence it met; the call's other list and tuple literals would
+    # fail next (`jnp.dot([1, 2], [3, 4])`), so each is wrapped.
+    call = next((node for node in ast.walk(tree) if isinstance(node, ast.Call)
+                 and argument in node.args), None)
+    positions = [index for index, arg in enumerate(call.args if call is not None else ())
+                 if index == position or (isinstance(arg, ast.List | ast.Tuple)
+                                          and index > position)]
+    if len(positions) > 1:
+        label = f"Wrap the {kind}s in {jnp}.asarray"
+    wrapped = ", ".join(f"{jnp}.asarray({ast.unparse(call.args[i])})"
+                        for i in positions) if call is not None else \
+        f"{jnp}.asarray({ast.unparse(argument)})"
+
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.wrap_in_call import wrap_argument
 
-        return wrap_argument(source, location.lineno, function, position, f"{jnp}.asarray")
+        for index in positions or [position]:
+            source = wrap_argument(source, location.lineno, function, index, f"{jnp}.asarray")
+        return source
 
     return rewrite_fix(ctx, location, transform, label=label,
-                       summary=(f"Pass {jnp}.asarray({ast.unparse(argument)}) to {function} "
-                                f"on line {location.lineno}; then re-run."),
+                       summary=(f"Pass {wrapped} to {function} on line {location.lineno}; "
+                                "then re-run."),
                        safety=safety, safe=True)

@@ -39,6 +39,10 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _LOSS), "value, g = jax.value_and_grad(loss)(jnp.ones(2))",
                    "(value, aux), g = jax.value_and_grad(loss, has_aux=True)(jnp.ones(2))",
                    "Pass has_aux=True", "float(value) == 8.0 and g.tolist() == [8.0, 8.0]"),
+    # already unpacked as has_aux=True returns it: only the keyword is missing
+    corrected_cell((JAX_IMPORTS, _LOSS), "(value, aux), g = jax.value_and_grad(loss)(jnp.ones(2))",
+                   "(value, aux), g = jax.value_and_grad(loss, has_aux=True)(jnp.ones(2))",
+                   "Pass has_aux=True", "float(value) == 8.0 and aux.tolist() == [2.0, 2.0]"),
 )
 
 WHY = _entry.prose("""

@@ -4,24 +4,30 @@ that differ in dimensions other than the one being concatenated: concatenating a
 dimension 0 for shapes (2, 3), (2, 4).``), or of different numbers of dimensions.
 
 The explanation names the arrays as the line lists them, with their shapes, the dimension
-that differs, and the axis along which they would fit, when there is one. No fix: the axis
-is the user's choice.
+that differs, and the axis along which they would fit, when there is one. No fix there: the
+axis is the user's choice. One case has a fix: single numbers (shape ``()``) joined to 1-D
+arrays, ``jnp.concatenate([x, 5.0])``; each number is one element, so
+``jnp.atleast_1d(5.0)`` joins the same values, as ``jnp.append`` would.
 
 Reports: b-vanstraaten/QArray#1 (padding with the wrong number of columns before a
 concatenate), jax-ml/jax#9934 (shapes (2, 2, 2) and (3, 2, 1), and a request for clearer
-messages).
+messages), jax-ml/jax#53 (JAX's own message for zero-dimensional arrays in a concatenate),
+data-apis/array-api#946 (a 1-D array joined with a number, the common case, needs
+``atleast_1d``).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _shapes, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, corrected_cell
-from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.diagnosis.match import Match
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH564"
 TITLE = "Arrays concatenated whose other dimensions differ"
@@ -39,6 +45,11 @@ EXAMPLES = (
                    "both = jnp.concatenate([left, right])",
                    "both = jnp.concatenate([left, right], axis=1)", NO_FIX,
                    "both.shape == (2, 7)"),
+    # a number joined to a vector: one element, as jnp.append would add it
+    corrected_cell(("import jax, jax.numpy as jnp", "xs = jnp.ones(3)\nlast = xs.sum()"),
+                   "both = jnp.concatenate([xs, last])",
+                   "both = jnp.concatenate([xs, jnp.atleast_1d(last)])",
+                   "Make last one element", "both.tolist() == [1.0, 1.0, 1.0, 3.0]"),
 )
 
 WHY = _entry.prose("""
@@ -89,6 +100,60 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     elif axis_found is None:
         notes.append("Add the missing axis to the smaller array first (`x[None]`, "
                      "`x[:, None]`), or use jnp.stack for arrays of one shape.")
+    fix = _scalar_fix(ctx, location, shapes) if axis_found is None else None
+    if fix is not None:
+        notes = []
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.call_site(), notes=notes,
+                            fixes=(fix,) if fix is not None else (),
                             error=link.summary.splitlines()[0])
+
+
+def _scalar_fix(ctx: ErrorContext, location: Location | None,
+                shapes: list[tuple[int, ...]]) -> Fix | None:
+    """``jnp.concatenate([x, n])`` of 1-D arrays and single numbers: each number written
+    as ``jnp.atleast_1d(n)``, one element. The list must be written on the line, one element
+    per shape JAX lists, in order."""
+    if location is None or not shapes or {len(s) for s in shapes} != {0, 1}:
+        return None
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    tree, code = parsed
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and node.lineno == location.lineno == node.end_lineno
+             and (ast.unparse(node.func).rsplit(".", 1)[-1] in ("concatenate", "concat"))
+             and node.args and isinstance(node.args[0], ast.List | ast.Tuple)
+             and len(node.args[0].elts) == len(shapes)]
+    if len(calls) != 1:
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    elements = calls[0].args[0].elts  # type: ignore[attr-defined]
+    numbers = [e for e, shape in zip(elements, shapes, strict=True) if shape == ()]
+    edits = sorted(((e.col_offset, e.end_col_offset or 0, _tracing.segment(code, e))
+                    for e in numbers), reverse=True)
+    lineno = location.lineno
+    before = (location.source or "").split("\n")[lineno - 1]
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.errors import CannotRewrite
+
+        lines = source.split("\n")
+        if not 0 < lineno <= len(lines) or lines[lineno - 1] != before:
+            raise CannotRewrite(f"line {lineno} is no longer as it was")
+        line = lines[lineno - 1].encode()
+        for start, end, text in edits:
+            line = line[:start] + f"{jnp}.atleast_1d({text})".encode() + line[end:]
+        lines[lineno - 1] = line.decode()
+        return "\n".join(lines)
+
+    names = ", ".join(text for _, _, text in reversed(edits))
+    return rewrite_fix(
+        ctx, location, transform,
+        label=f"Make {names} one element" if len(names) <= 20 else "Make each number one element",
+        summary=(f"Write {', '.join(f'{jnp}.atleast_1d({t})' for _, _, t in reversed(edits))} "
+                 f"in the concatenate on line {lineno}: each number becomes an array of one "
+                 "element; then re-run."),
+        safety=("Same values: each number joins as one element, after the elements before "
+                "it, as jnp.append would add it."),
+        safe=True)

@@ -13,7 +13,11 @@ number, or ``&``, ``|``, ``~`` of such), and ``v`` is one number whose type leav
 dtype as it is (an int for an int or float array, a float for a float array). Selecting
 ``x[mask]`` is explained with the user's own expressions and never applied mechanically:
 what the rest of the code does with the selected elements is the user's choice, and a sum
-over ``jnp.where(mask, x, 0)`` adds in a different order than a sum over ``x[mask]``.
+over ``jnp.where(mask, x, 0)`` adds in a different order than a sum over ``x[mask]``. A
+selection counted or reduced on the spot is rewritten where the number is exactly the same:
+``len(x[m])`` (``.size``, ``.shape[0]``) as ``jnp.count_nonzero(m)``, an integer array's
+``x[m].sum()`` as ``jnp.sum(x, where=m)``, a float array's ``x[m].max()`` (``min``) as
+``jnp.max(x, where=m, initial=-jnp.inf)``.
 
 Reports: jax-ml/jax#21994 and probml/probml-notebooks#70 (``x.at[x < 0].set(0)`` under
 jit), jax-ml/jax#5186 (a disc filled through a mask ``r < radius`` in jitted optics code).
@@ -48,6 +52,18 @@ EXAMPLES = (
               "@jax.jit\ndef lift_low(x, low):\n    return jnp.where(x < low, x + 10, x)",
               "out = lift_low(jnp.arange(5), 2)", _WHERE,
               "out.tolist() == [10, 11, 2, 3, 4] and out.dtype == jnp.int32"),
+    # a selection counted or reduced on the spot, where the same number needs no selection
+    corrected(JAX_IMPORTS, "@jax.jit\ndef positives(x):\n    return len(x[x > 0])",
+              "@jax.jit\ndef positives(x):\n    return jnp.count_nonzero(x > 0)",
+              "out = positives(jnp.array([1.0, -2.0, 3.0]))", "Use jnp.count_nonzero(x > 0)",
+              "int(out) == 2"),
+    corrected(JAX_IMPORTS, "@jax.jit\ndef big_total(x):\n    return x[x > 2].sum()",
+              "@jax.jit\ndef big_total(x):\n    return jnp.sum(x, where=x > 2)",
+              "out = big_total(jnp.arange(6))", "Use jnp.sum(x, where=x > 2)", "int(out) == 12"),
+    corrected(JAX_IMPORTS, "@jax.jit\ndef worst(x):\n    return x[x < 0].min()",
+              "@jax.jit\ndef worst(x):\n    return jnp.min(x, where=x < 0, initial=jnp.inf)",
+              "out = worst(jnp.array([-1.0, 2.0, -3.0]))", "Reduce with where=",
+              "float(out) == -3.0"),
     # 0.5 into an int array: jnp.where would make it float, .at[].set truncates; no fix
     corrected(JAX_IMPORTS, "@jax.jit\ndef halve_low(x):\n    return x.at[x < 2].set(0.5)",
               "@jax.jit\ndef halve_low(x):\n    return jnp.where(x < 2, 0, x)",
@@ -224,6 +240,103 @@ def where_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
         safe=True)
 
 
+_EXACT_REDUCTIONS = ("sum", "max", "min")
+_COUNTS = ("size",)
+
+
+def _selection_use(tree: ast.Module, code: str, node: ast.Subscript, jnp: str
+                   ) -> tuple[ast.expr, str] | None:
+    """The expression that uses the selection ``x[mask]`` right away, and what the
+    reduction is: ``x[m].sum()``, ``jnp.sum(x[m])`` (``"sum"``, ``"max"``, ``"min"``), or
+    ``len(x[m])``, ``x[m].size``, ``x[m].shape[0]`` (``"count"``); None for any other use."""
+    parents = _parents(tree)
+    up = parents.get(id(node))
+    if isinstance(up, ast.Attribute):
+        call = parents.get(id(up))
+        if up.attr in _EXACT_REDUCTIONS and isinstance(call, ast.Call) and call.func is up \
+                and not call.args and not call.keywords:
+            return call, up.attr
+        if up.attr in _COUNTS:
+            return up, "count"
+        if up.attr == "shape":
+            item = parents.get(id(up))
+            if isinstance(item, ast.Subscript) and isinstance(item.slice, ast.Constant) \
+                    and item.slice.value == 0:
+                return item, "count"
+    if isinstance(up, ast.Call) and up.args == [node] and not up.keywords:
+        name = ast.unparse(up.func)
+        if name == "len":
+            return up, "count"
+        if name in {f"{jnp}.{r}" for r in _EXACT_REDUCTIONS}:
+            return up, name.rsplit(".", 1)[1]
+    return None
+
+
+def reduction_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
+    """A selection reduced on the spot, written without the selection where that computes
+    exactly the same number: ``len(x[m])`` as ``jnp.count_nonzero(m)``, an integer array's
+    ``x[m].sum()`` as ``jnp.sum(x, where=m)`` (integer sums do not round), a float array's
+    ``x[m].max()`` as ``jnp.max(x, where=m, initial=-jnp.inf)`` (the same element, or -inf
+    where nothing is selected and x[m].max() has no value at all). A float sum is left to
+    the advice: it would add in another order."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if location is None or parsed is None:
+        return None
+    tree, code = parsed
+    jnp, _ = _tracing.spellings(ctx)
+    values = {value.text: value for value in ctx.values_at(location)}
+    found = []
+    for node in _masked(tree, location.lineno):
+        use = _selection_use(tree, code, node, jnp)
+        array = node.value
+        held = values.get(ast.unparse(array))
+        if use is None or held is None or not held.is_array or held.dtype is None \
+                or not _fits(node.slice, held.shape or (), values):
+            continue
+        floating = held.dtype.startswith(_FLOATS)
+        expression, reduction = use
+        x, mask = _tracing.segment(code, array), _tracing.segment(code, node.slice)
+        if reduction == "count":
+            after = f"{jnp}.count_nonzero({mask})"
+            why = f"`{after}` counts the elements {mask} selects, as the selection's length does"
+        elif reduction == "sum" and held.dtype.startswith(_INTEGERS):
+            after = f"{jnp}.sum({x}, where={mask})"
+            why = (f"`{after}` adds the same integers (the others count as 0), and integer "
+                   "sums do not round")
+        elif reduction in ("max", "min") and floating and len(held.shape or ()) >= 1:
+            initial = f"-{jnp}.inf" if reduction == "max" else f"{jnp}.inf"
+            after = f"{jnp}.{reduction}({x}, where={mask}, initial={initial})"
+            why = (f"`{after}` picks the same element; where {mask} selects nothing it gives "
+                   f"{initial}, where the selection has no {reduction} at all")
+        else:
+            continue
+        found.append((expression, after, why))
+    if len(found) != 1:
+        return None
+    expression, after, why = found[0]
+    before = _tracing.segment(code, expression)
+    lineno, start, end = expression.lineno, expression.col_offset, expression.end_col_offset
+    if lineno != expression.end_lineno or "\n" in before:
+        return None
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.errors import CannotRewrite
+
+        lines = source.split("\n")
+        line = lines[lineno - 1].encode() if 0 < lineno <= len(lines) else b""
+        if line[start:end].decode() != before:
+            raise CannotRewrite(f"`{before}` is no longer on line {lineno}")
+        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
+        return "\n".join(lines)
+
+    return rewrite_fix(
+        ctx, location, transform,
+        label=f"Use {after}" if len(after) <= 30 else "Reduce with where=",
+        summary=(f"Write `{before}` as `{after}` on line {lineno}: no selection of unknown "
+                 "length, the same number; then re-run."),
+        safety=f"Same value: {why}.", safe=True)
+
+
 def advice(ctx: ErrorContext, location: Location | None) -> str:
     jnp, _ = _tracing.spellings(ctx)
     parsed = _tracing.parse(location.source) if location is not None else None
@@ -256,7 +369,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         explanation = (f"{subject} indexes an array with a boolean mask that is traced, so "
                        "the number of selected elements is unknown while JAX traces it.")
-    fix = where_fix(ctx, location)
+    fix = where_fix(ctx, location) or reduction_fix(ctx, location)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=call_site if call_site != location else ctx.failing_cell(),
                             fixes=(fix,) if fix is not None else (),

@@ -39,6 +39,9 @@ EXAMPLES = (
               "@jax.jit\ndef pair(a, b):\n    return jnp.stack([a, b], axis=1)",
               "out = pair(jnp.ones(2), jnp.zeros(2))", "Use jnp.stack",
               "out.tolist() == [[1.0, 0.0], [1.0, 0.0]]"),
+    corrected(NUMPY_IMPORTS, "@jax.jit\ndef grow(x, v):\n    return np.append(x, v)",
+              "@jax.jit\ndef grow(x, v):\n    return jnp.append(x, v)",
+              "out = grow(jnp.ones(2), 3.0)", "Use jnp.append", "out.tolist() == [1.0, 1.0, 3.0]"),
     # np.unique has no jit-able twin without size=: explained, not rewritten.
     corrected(NUMPY_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)",
               "@jax.jit\ndef labels(x):\n    return jnp.unique(x, size=3)",
@@ -77,6 +80,14 @@ _EXACT: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("stack", "concatenate", "vstack", "hstack", "expand_dims", "squeeze",
                      "flip"), ("axis",)),
     "transpose": ("axes",), "reshape": (), "maximum": (), "minimum": (),
+    # each element computed alone, or moved: no rounding NumPy and XLA could differ in
+    **dict.fromkeys(("append", "where", "clip", "diff", "tile", "roll", "pad", "outer",
+                     "ravel", "atleast_1d", "atleast_2d", "broadcast_to", "sort", "split",
+                     "isnan", "isinf", "isfinite", "logical_and", "logical_or", "logical_not",
+                     "equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
+                     "any", "all", "count_nonzero", "round", "around", "rint", "trunc",
+                     "nan_to_num", "zeros_like", "ones_like", "full_like", "float32",
+                     "int32"), ()),
 }
 # Same function, computed by XLA: float results can differ from NumPy's in the last bits.
 _ROUNDED: dict[str, tuple[str, ...]] = dict.fromkeys(
