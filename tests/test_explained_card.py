@@ -324,6 +324,30 @@ def test_a_float_index_not_rounded_is_never_called_safe(loaded: Notebook, cell: 
     assert bundle["recommended"] is None
 
 
+@pytest.mark.parametrize(("cell", "label", "check"), [
+    ("v = jnp.zeros(2, 3)", "Pass (2, 3) as shape", "v.shape == (2, 3)"),
+    ("v = jnp.reshape(jnp.arange(6.0), 3, 2)", "Pass (3, 2) as shape",
+     "v.shape == (3, 2) and float(v[2, 1]) == 5.0"),
+    ("v = jnp.transpose(jnp.ones((2, 3, 4)), 2, 0, 1)", "Pass (2, 0, 1) as axes",
+     "v.shape == (4, 2, 3)"),
+])
+def test_dimensions_spread_over_arguments_become_one_tuple(loaded: Notebook, cell: str,
+                                                           label: str, check: str) -> None:
+    """The function takes one shape (or axes) tuple; the ints the call lists, in order, are
+    that tuple."""
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {"v": loaded["v"]})
+
+
+def test_a_dtype_after_the_shape_is_not_a_spread_dimension(loaded: Notebook) -> None:
+    bundle = _card(loaded, "v = jnp.zeros(2, 'not a dtype')")
+    assert bundle["recommended"] is None
+
+
 def test_every_form_of_the_card_shows_it(loaded: Notebook) -> None:
     loaded.ok("import jax, jax.numpy as jnp")
     failed = loaded.run("jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")

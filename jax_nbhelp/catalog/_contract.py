@@ -29,16 +29,27 @@ multidimensional indexing is not allowed; use `arr[array(seq)]` instead of `arr[
 JAX's message prescribes the change, and ``x[jnp.array([0, 2])]`` picks what NumPy picks
 for the list. Only for a list of ints.
 
+**Dimensions spread over several arguments.** ``jnp.zeros(2, 3)``, ``jnp.reshape(x, 2, 3)``,
+``jnp.transpose(x, 2, 0, 1)``: the function takes its ``shape`` (``newshape``, ``axes``) as one
+tuple, and the call lists the dimensions as separate ints, the way PyTorch's functions and
+NumPy's methods take them; the second one lands in another parameter (``Cannot interpret '3'
+as a data type``). ``(2, 3)`` is those ints, in order. Only Python ints, passed positionally,
+with nothing after them.
+
 Reports: MarkusAI/rA9#5 (``Shapes must be 1D sequences of concrete values of integer type``
 from a shape computed as a float), jax-ml/jax#2495 (a float used as an index, the report
 that gave JAX its "Indexer must have integer or boolean type" message), mlech26l/gigastep#13
 (that message from a float index inside ``vmap``); jax-ml/jax#4564 (the list index JAX stopped
-reading as a tuple, and the message that prescribes an array).
+reading as a tuple, and the message that prescribes an array); numpy/numpy#13034 and
+numpy/numpy#12046 (``zeros(2, 3)``, the dimensions read as a dtype; NumPy declined to guess in
+its message), sebastian-hofstaetter/teaching#89 (a dimension passed as an extra argument,
+read as the dtype).
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -57,7 +68,7 @@ _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
-    for rule in (_whole_float_fix, _one_element_fix, _list_index_fix):
+    for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return (fix,)
@@ -361,6 +372,68 @@ def _list_index_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     need="the array of indices JAX's message prescribes", changes=None,
                     safety=(f"Same values as NumPy gives for a list index: `{text}` is read as "
                             "an array of indices, as JAX's message prescribes."))
+
+
+# -- dimensions spread over several arguments ---------------------------------------------------
+
+_SHAPE_PARAMETERS = ("shape", "newshape", "axes")
+
+
+def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.zeros(2, 3)``, ``jnp.reshape(x, 2, 3)``, ``jnp.transpose(x, 2, 0, 1)``: the
+    function takes the dimensions as one tuple (its ``shape``, ``newshape`` or ``axes``
+    parameter), the call lists them as separate ints, and the ints after the first landed in
+    other parameters (a dtype, an order) or past the last. Read as one tuple, they are the
+    dimensions the call lists, in order. Only Python ints, only positional, nothing after."""
+    call = ctx.user_call
+    location = diagnosis.location
+    if call is None or location is None or call.location != location \
+            or not isinstance(call.node, ast.Call) or call.function is None \
+            or call.method_of is not None:
+        return None
+    try:
+        parameters = list(inspect.signature(call.function).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    start = next((i for i, p in enumerate(positional) if p.name in _SHAPE_PARAMETERS), None)
+    args = call.node.args
+    if start is None or len(args) < start + 2 or any(isinstance(a, ast.Starred) for a in args) \
+            or any(k.arg == positional[start].name for k in call.node.keywords):
+        return None
+    evaluate = Evaluator(call.frame)
+    spread = args[start:]
+    if not all(type(evaluate(a)) is int for a in spread):
+        return None
+    line = location.line.strip()
+    written = _written(line, call.node)
+    if written is None:
+        return None
+    tree = ast.parse(written, mode="eval").body
+    assert isinstance(tree, ast.Call)
+    raw = written.encode()
+    first, last = tree.args[start], tree.args[-1]
+    inside = raw[first.col_offset:last.end_col_offset].decode()
+    after_call = (raw[:first.col_offset].decode() + f"({inside})"
+                  + raw[last.end_col_offset:].decode())
+    lineno = location.lineno
+    name = positional[start].name
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        if not 0 < lineno <= len(lines) or lines[lineno - 1].count(written) != 1:
+            raise CannotRewrite(f"`{written}` is not written once on line {lineno}")
+        lines[lineno - 1] = lines[lineno - 1].replace(written, after_call, 1)
+        return "\n".join(lines)
+
+    return rewrite_fix(
+        ctx, location, transform, label=f"Pass ({inside}) as {name}" if len(inside) <= 20
+        else f"Pass {name} as one tuple",
+        summary=(f"Write `{after_call}` on line {lineno}: {call.spelled} takes its {name} as "
+                 "one tuple; then re-run."),
+        safety=(f"Same dimensions: ({inside}) lists the ints the call gave, in their order, "
+                f"as the one {name} {call.spelled} takes."),
+        safe=True)
 
 
 # -- the rewrite every rule shares -----------------------------------------------------------

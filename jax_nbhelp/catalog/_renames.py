@@ -37,6 +37,9 @@ class Moved:
     # A module that holds the same object under the old name itself: what `from module
     # import name` becomes (`from jax.tree_util import tree_map`), leaving the name as is.
     import_from: str | None = None
+    # The library whose name it is, where no JAX release had it (``"PyTorch"``): code
+    # written from another library's habits, not for another release.
+    library: str | None = None
 
 
 @dataclass(frozen=True)
@@ -122,6 +125,19 @@ MOVED: tuple[Moved, ...] = (
     Moved("jax.nn", "normalize", "jax.nn", "standardize",
           "jax.nn.normalize was deprecated in jax 0.3.5 and removed in 0.4.29; "
           "jax.nn.standardize is the same function under its new name"),
+    # PyTorch's names for jax.numpy functions that do the same with the same positional
+    # arguments (a dim= keyword is renamed axis= by the keyword rule).
+    *(Moved("jax.numpy", old, "jax.numpy", new,
+            f"torch.{old} is what jax.numpy, like NumPy, calls {new}",
+            safety=(f"jnp.{new} does what torch.{old} does with the same positional "
+                    f"arguments ({what}), so the code computes what it meant."),
+            library="PyTorch")
+      for old, new, what in (
+          ("cat", "concatenate", "the arrays, then the axis"),
+          ("clamp", "clip", "the array, then the lower and upper bounds"),
+          ("unsqueeze", "expand_dims", "the array, then where the new axis goes"),
+          ("permute", "transpose", "the array, then the order of the axes"),
+          ("numel", "size", "the array, counted element by element"))),
     Moved("jax.numpy", "DeviceArray", "jax", "Array",
           "jnp.DeviceArray was deprecated in jax 0.4.7 and removed in 0.4.14; the changelog "
           "names jax.Array in its place",

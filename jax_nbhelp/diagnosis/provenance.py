@@ -101,6 +101,18 @@ def _jax_module_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
             and _instruction(tb) in _LOOKUPS)
 
 
+# JAX's ``x.at`` helper objects: an item assignment into one (``x.at[i] = v``) fails in
+# Python's own STORE_SUBSCR, with JAX's class named in the message.
+_AT_HELPERS = ("'_IndexUpdateHelper' object", "'_IndexUpdateRef' object")
+
+
+def _stored_into_at_helper(exc: BaseException, tb: TracebackType | None) -> bool:
+    """An item assignment into JAX's ``.at`` helper: ``x.at[i] = v``."""
+    if type(exc) is not TypeError or tb is None or not str(exc).startswith(_AT_HELPERS):
+        return False
+    return _instruction(tb) == "STORE_SUBSCR"
+
+
 def _device_guard_failed(exc: BaseException, tb: TracebackType | None) -> bool:
     """A user's ``assert`` on JAX's devices (the exact type only: an assert statement raises
     AssertionError itself)."""
@@ -300,6 +312,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
         if ((_type_is_jax(current) and not carrier) or _raised_in(filename, roots)
                 or _raised_by_native_jax(current, innermost, strictly)
                 or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)
+                or _stored_into_at_helper(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True

@@ -8,6 +8,11 @@ reach the code that expects the change: a function that changes its parameter in
 does not return it, or a global changed from inside a function (the explanation then says
 how to return the new array instead).
 
+The update written as an assignment into ``.at`` (``x.at[i] = v``, ``TypeError:
+'_IndexUpdateHelper' object does not support item assignment``, which Python raises itself)
+is the same mistake half corrected, and gets the same rewrite; no report in the tracker shows
+this wording yet.
+
 Reports: google/objax#59 (``v[2:4] += 1`` on a jnp array), jax-ml/jax#7032 (``xy[:, :2] = ...``
 inside a jitted function), choderalab/pymbar#557 (``f_k_init[l] = ...`` with the JAX backend),
 vincentarelbundock/marginaleffects#1587 (a masked assignment on a JAX array). JAX's docs
@@ -32,6 +37,10 @@ _OLD_MESSAGE = "JAX arrays are immutable"  # older releases: "... perhaps you wa
 
 EXAMPLES = (
     corrected_cell((JAX_IMPORTS, "grid = jnp.zeros(5)"), "grid[2] = 7.0",
+                   "grid = grid.at[2].set(7.0)", "Use grid.at[2].set(7.0)",
+                   "grid.tolist() == [0.0, 0.0, 7.0, 0.0, 0.0]"),
+    # the update half written: an assignment into .at
+    corrected_cell((JAX_IMPORTS, "grid = jnp.zeros(5)"), "grid.at[2] = 7.0",
                    "grid = grid.at[2].set(7.0)", "Use grid.at[2].set(7.0)",
                    "grid.tolist() == [0.0, 0.0, 7.0, 0.0, 0.0]"),
     # In a loop inside a function defined in an earlier cell: the local array is rebound.
@@ -75,7 +84,8 @@ name has the effect the assignment meant. Under jax.jit, XLA makes such an updat
 when the old array is not used again, so it costs no copy.
 """)
 
-TRIGGERS = (_OLD_MESSAGE,)
+_AT_ASSIGNED = "'_IndexUpdateHelper' object does not support item assignment"
+TRIGGERS = (_OLD_MESSAGE, _AT_ASSIGNED)
 
 _AUGMENTED = {ast.Add: "add", ast.Sub: "subtract", ast.Mult: "multiply", ast.Div: "divide",
               ast.Pow: "power"}
@@ -159,7 +169,61 @@ def _why_not(ctx: ErrorContext, location: Location, scope: _scopes.Scope | None,
     return None
 
 
+def _at_assigned(ctx: ErrorContext) -> Diagnosis | None:
+    """``x.at[i] = v``: the update written as an assignment into ``.at``. The update it
+    means is ``x = x.at[i].set(v)``."""
+    link = ctx.find(_AT_ASSIGNED)
+    if link is None:
+        return None
+    location = ctx.deepest_user_location()
+    found = _assignment(location) if location is not None else None
+    at = found[1].value if found is not None else None
+    if location is None or found is None or not isinstance(found[0], ast.Assign) \
+            or not (isinstance(at, ast.Attribute) and at.attr == "at"):
+        return _entry.diagnosis(
+            ctx, __name__, "Your code assigns into an array's .at, which only builds an "
+            "update: .at[i].set(v) returns the updated array.", location=location,
+            call_site=ctx.failing_cell(),
+            notes=["Write `x = x.at[i].set(v)` instead of `x.at[i] = v`."],
+            error=link.summary.splitlines()[0])
+    node, target, _ = found
+    holder = ast.unparse(at.value)
+    index = ast.unparse(target.slice)
+    if index.startswith("(") and index.endswith(")"):
+        index = index[1:-1]
+    rewritten = f"{holder} = {holder}.at[{index}].set({ast.unparse(node.value)})"
+    before = _tracing.segment(location.source or "", node)
+    lineno = location.lineno
+    explanation = (f"{_tracing.quoted_line(location, 'A line')} assigns into `{holder}.at`, "
+                   f"which only builds an update: `{holder}.at[{index}].set(...)` returns the "
+                   "updated array, and nothing holds it yet.")
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.errors import CannotRewrite
+
+        lines = source.split("\n")
+        line = lines[lineno - 1] if 0 < lineno <= len(lines) else ""
+        if node.lineno != node.end_lineno or line.strip() != before.strip():
+            raise CannotRewrite(f"line {lineno} is no longer `{before}`")
+        lines[lineno - 1] = line[:len(line) - len(line.lstrip())] + rewritten
+        return "\n".join(lines)
+
+    call = rewritten.split(" = ", 1)[1]
+    fix = rewrite_fix(ctx, location, transform,
+                      label=f"Use {call}" if len(call) <= 24 else "Use .at[...].set(...)",
+                      summary=(f"Rewrite line {lineno} as `{rewritten}`: the updated array, "
+                               f"bound to {holder}; then re-run."),
+                      safety=("Same values: the new array holds what the assignment meant to "
+                              f"store, and {holder} now names it."),
+                      safe=True)
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=(fix,),
+                            error=link.summary.splitlines()[0])
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    if ctx.find(_AT_ASSIGNED) is not None:
+        return _at_assigned(ctx)
     link = ctx.find(_OLD_MESSAGE)
     if link is None or not link.is_a("TypeError"):
         return None

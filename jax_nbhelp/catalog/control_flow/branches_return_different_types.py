@@ -9,7 +9,9 @@ Under jit both branches are compiled and one result type must serve for either. 
 message names the branches by their definitions; the explanation says which branch returns
 what, at its own line. A list in one branch against a tuple in the other holds the same
 values in another container: the list branch is made to return a tuple, which changes no
-value. Shapes and dtypes are the user's to reconcile.
+value. A lambda branch whose one array has a dtype that promotes to the other's without
+losing a value (``jnp.int32(0)`` against float32) is given the other's dtype. Other shapes
+and dtypes are the user's to reconcile.
 
 Reports: jax-ml/jax#2660 (branches returning aux dicts with different keys),
 aesara-devs/aesara#178 (a tuple in one branch and a bare value in the other),
@@ -19,6 +21,7 @@ constant returned by one branch).
 
 from __future__ import annotations
 
+import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
@@ -52,6 +55,12 @@ EXAMPLES = (
                    "                     lambda v: (v.min(), v.max()),\n"
                    "                     lambda v: (v.max(), v.min()), x)",
                    "Return a tuple from both branches", "float(high) == 2.0"),
+    # an int32 constant against a float32 branch: the constant as float32, the same number
+    corrected_cell((LAX_IMPORTS, "x = jnp.float32(3.0)"),
+                   "y = lax.cond(x > 0, lambda v: v * 2, lambda v: jnp.int32(0), x)",
+                   "y = lax.cond(x > 0, lambda v: v * 2, lambda v: jnp.asarray(jnp.int32(0), "
+                   "jnp.float32), x)",
+                   "Return float32 from false_fun", "float(y) == 6.0"),
     corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)"),
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v[:2], x)",
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v.at[2:].set(0), x)",
@@ -102,9 +111,13 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
         explanation = (f"{subject} has branches that return different {types['what']}: "
                        f"{_named(types['a'], branches)} returns {types['a_type']}, "
                        f"{_named(types['b'], branches)} returns {types['b_type']}.")
-        notes.append("Make every branch return the same shapes and dtypes: pad, slice or "
-                     "cast in the branch that differs (jnp.where picks per element when both "
-                     "values have one shape).")
+        fix = _dtype_fix(ctx, types, branches) if types["what"] == "dtypes" else None
+        if fix is not None:
+            fixes.append(fix)
+        else:
+            notes.append("Make every branch return the same shapes and dtypes: pad, slice or "
+                         "cast in the branch that differs (jnp.where picks per element when "
+                         "both values have one shape).")
     elif structure is not None:
         explanation = (f"{subject} has branches that return different structures: "
                        f"{_named(structure['a'], branches)} returns "
@@ -126,6 +139,73 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
                             location=location if location is not None else ctx.call_site(),
                             call_site=ctx.call_site(), fixes=fixes, notes=notes,
                             error=link.summary.splitlines()[0])
+
+
+_TYPE_RE = re.compile(r"(?P<dtype>[a-z]+\d*)\[(?P<shape>[^\]]*)\]")
+_BRANCH_ARGS = {"true_fun": 1, "false_fun": 2}
+
+
+def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
+               branches: dict[str, tuple[str, Location | None]]) -> Fix | None:
+    """``lax.cond(p, lambda v: v * 2, lambda v: jnp.int32(0), x)``: two lambda branches
+    written in the cond call, one array each, of one shape, whose dtypes differ where the
+    one promotes to the other without losing a value (an integer or bool to a float, a
+    narrower float to a wider one). The narrower branch's value is given the wider dtype:
+    the cond then returns what either branch computes."""
+    a, b = _TYPE_RE.fullmatch(types["a_type"]), _TYPE_RE.fullmatch(types["b_type"])
+    # the lambdas' line, where JAX says they are defined: the cond call holds them there
+    function, location = branches.get(types["a"], ("", None))
+    if function != "<lambda>" or branches.get(types["b"], ("", None))[1] != location:
+        return None
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if a is None or b is None or a["shape"] != b["shape"] or parsed is None \
+            or location is None or not {types["a"], types["b"]} <= set(_BRANCH_ARGS):
+        return None
+    try:
+        import jax.numpy as jnp_module  # JAX's promotion: int32 and float32 give float32
+
+        wide = str(jnp_module.promote_types(a["dtype"], b["dtype"]))
+    except (TypeError, ValueError):
+        return None
+    dtypes = {types["a"]: a["dtype"], types["b"]: b["dtype"]}
+    narrow = [name for name, dtype in dtypes.items() if dtype != wide]
+    if len(narrow) != 1 or not wide.startswith(("float", "complex")) or "64" in wide:
+        return None  # a 64-bit result would change what JAX computes with x64 off
+    tree, code = parsed
+    conds = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and node.lineno <= location.lineno <= (node.end_lineno or 0)
+             and ast.unparse(node.func).rsplit(".", 1)[-1] == "cond" and len(node.args) >= 3]
+    if len(conds) != 1:
+        return None
+    branch = conds[0].args[_BRANCH_ARGS[narrow[0]]]
+    if not isinstance(branch, ast.Lambda) or isinstance(branch.body, ast.Tuple | ast.List
+                                                         | ast.Dict) \
+            or branch.body.lineno != branch.body.end_lineno:
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    body = _tracing.segment(code, branch.body)
+    after = f"{jnp}.asarray({body}, {jnp}.{wide})"
+    lineno, start, end = branch.body.lineno, branch.body.col_offset, branch.body.end_col_offset
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.errors import CannotRewrite
+
+        lines = source.split("\n")
+        line = lines[lineno - 1].encode() if 0 < lineno <= len(lines) else b""
+        if line[start:end].decode() != body:
+            raise CannotRewrite(f"`{body}` is no longer on line {lineno}")
+        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
+        return "\n".join(lines)
+
+    exact = (" (integers exactly up to 2**24)" if wide == "float32" and
+             dtypes[narrow[0]].startswith(("int", "uint")) else "")
+    return rewrite_fix(
+        ctx, location, transform, label=f"Return {wide} from {narrow[0]}",
+        summary=(f"Write `{after}` as {narrow[0]}'s value on line {lineno}, the dtype the "
+                 "other branch returns; then re-run."),
+        safety=(f"Same values: {narrow[0]}'s {dtypes[narrow[0]]} values are exact in "
+                f"{wide}{exact}, the dtype the cond returns from either branch."),
+        safe=True)
 
 
 def _fix(ctx: ErrorContext, place: Location, function: str) -> Fix:

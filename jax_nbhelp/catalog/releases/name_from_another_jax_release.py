@@ -10,6 +10,10 @@ through old tutorials and libraries: RobertTLange/gymnax#27, google/trajax#9 and
 delalamo/af2_conformations#15 (``module 'jax' has no attribute 'tree_multimap'``; the
 replacement is ``tree_map``), ott-jax/ott#620, lnccbrown/HSSM#293 and rstudio/reticulate#1595
 (``module 'jax.numpy' has no attribute 'product'``; ``jnp.prod``).
+
+Code written with PyTorch's habits uses its names for jax.numpy's functions (``jnp.cat``,
+``jnp.clamp``, ``jnp.unsqueeze``) and its ``dim=`` keyword for ``axis=``; where jax.numpy's
+function does the same with the same positional arguments, the call is spelled JAX's way.
 """
 
 from __future__ import annotations
@@ -134,6 +138,21 @@ EXAMPLES = (
         check="float(total) == 24.0",
         fixed=(_PRELUDE + "total = jnp.prod(jnp.arange(1.0, 5.0))",),
     ),
+    # another library's habits: PyTorch's name for a jax.numpy function, and its dim=
+    Example(
+        setup=(),
+        failing="both = jnp.cat([jnp.ones(2), jnp.zeros(1)])",
+        fix="Use jnp.concatenate",
+        check="both.tolist() == [1.0, 1.0, 0.0]",
+        fixed=(_PRELUDE + "both = jnp.concatenate([jnp.ones(2), jnp.zeros(1)])",),
+    ),
+    Example(
+        setup=(),
+        failing="totals = jnp.sum(jnp.ones((2, 3)), dim=1)",
+        fix="Pass axis= instead of dim=",
+        check="totals.tolist() == [3.0, 3.0]",
+        fixed=(_PRELUDE + "totals = jnp.sum(jnp.ones((2, 3)), axis=1)",),
+    ),
     Example(
         setup=(),
         failing=_GPU.format("", ", delay_release=1"),
@@ -217,7 +236,9 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
     row = _renames.moved(module_name, name)
     if row is not None and names.lookup(row.target_module, row.target) is not None:
         new = names.shown(ctx, row.target_module, row.target)
-        explanation = (f"{old}{_entry.at(location)} is a name from another JAX release: "
+        explanation = (f"{old}{_entry.at(location)} is {row.library}'s name, not JAX's: "
+                       f"{row.history} ({new})." if row.library is not None else
+                       f"{old}{_entry.at(location)} is a name from another JAX release: "
                        f"{row.history}. This JAX ({version}) has {new}.")
         return _diagnosis(ctx, explanation, (_rename_fix(ctx, location, row, owner),))
     gone = _renames.gone(module_name, name)
@@ -341,6 +362,14 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
                 (_keyword_fix(ctx, location, function, keyword, row.replacement, row.history),))
     public = [p for p in params if not p.startswith("_")
               and params[p].kind is not params[p].VAR_POSITIONAL]
+    habit = _OTHER_LIBRARIES.get(keyword)
+    if habit is not None and habit[0] in params:
+        replacement, library = habit
+        return _diagnosis(
+            ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, {library}'s name for "
+                 f"what {spelled} calls {replacement}=.",
+            (_keyword_fix(ctx, location, function, keyword, replacement,
+                          f"{keyword}= is {library}'s name for {replacement}="),))
     close = names.close(keyword, public)
     explanation = (f"{spelled}(...){_entry.at(location)} passes {keyword}=, which {spelled} does "
                    f"not take in this JAX ({version}), and jax_nbhelp knows of no release that "
@@ -354,6 +383,11 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
                            f"{spelled} takes no {keyword}=, and {close[0]}= is the one "
                            "keyword close to it"),) if len(close) == 1 else ())
     return _diagnosis(ctx, explanation, fixes)
+
+
+# Keywords of another library's functions, and what JAX's functions that take the same
+# thing call it: the value means the same under either name.
+_OTHER_LIBRARIES = {"dim": ("axis", "PyTorch"), "keepdim": ("keepdims", "PyTorch")}
 
 
 def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object, old: str,
