@@ -3,11 +3,13 @@
 and add the traced parameters to ``static_argnames`` there.
 
 Offered only when every traced value is a whole parameter of a function traced for jit and
-the call passes a Python setting (bool, int, str, None) for it: then jit hands the same
-value to the code, which computes what the code says. An array cannot be static (jit hashes
-static values: "Non-hashable static arguments are not supported"); where the call passes a
-global name whose live value is an integer array (a count or a shape held in an array), the
-fix also passes its Python value at the call (``int(n)``, ``tuple(n.tolist())``).
+the call passes a Python setting (bool, int, str, None) for it (or a Python float, where the
+line needs the value itself: ``range(int(1 / dt))``, ``jnp.arange(0, stop, 0.5)``): then jit
+hands the same value to the code, which computes what the code says. An array cannot be
+static (jit hashes static values: "Non-hashable static arguments are not supported"); where
+the call passes a global name whose live value is an integer array (a count or a shape held
+in an array), the fix also passes its Python value at the call (``int(n)``,
+``tuple(n.tolist())``).
 """
 
 from __future__ import annotations
@@ -64,9 +66,14 @@ def jit_site(ctx: ErrorContext, call: _tracing.JitCall) -> tuple[Location, int] 
             f"add static_argnames there")
 
 
-def can_be_static(call: _tracing.JitCall) -> bool:
-    """The traced values are whole parameters of a jitted function, passed Python settings."""
-    return call.origin.for_jit and call.origin.plain_arguments and call.all_python
+def can_be_static(call: _tracing.JitCall, floats: bool = False) -> bool:
+    """The traced values are whole parameters of a jitted function, passed Python settings
+    (with ``floats``: or Python floats, where the line needs the value itself, a count or a
+    size computed from it: a float hashes, and jit hands it to the code as it is)."""
+    kinds = call.kinds()
+    allowed = {"python", "scalar"} if floats else {"python"}
+    return (call.origin.for_jit and call.origin.plain_arguments and bool(call.arguments)
+            and kinds <= allowed)
 
 
 def settings_sentence(call: _tracing.JitCall) -> str:
@@ -80,12 +87,12 @@ def settings_sentence(call: _tracing.JitCall) -> str:
 
 
 def inside(ctx: ErrorContext, origin: _tracing.TraceOrigin,
-           call: _tracing.JitCall) -> tuple[str, tuple[Fix, ...]]:
+           call: _tracing.JitCall, floats: bool = False) -> tuple[str, tuple[Fix, ...]]:
     """How a cause goes on after what its line needs (", but inside scale (traced for jit)
     the value depends on `n`."), and the fix: where the call passes Python settings, the
     sentence says so and the fix marks them static; otherwise no fix (the entry says why)."""
     said = f", but inside {_tracing.traced_in(origin)} {_tracing.depends_on(origin)}."
-    if can_be_static(call):
+    if can_be_static(call, floats):
         return said + settings_sentence(call), (static_argnames_fix(ctx, call),)
     return said, ()
 

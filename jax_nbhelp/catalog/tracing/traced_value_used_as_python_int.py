@@ -101,7 +101,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         explanation += ", but gets a traced value, which has no value while JAX traces."
         notes.append(advice(ctx, location))
     else:
-        said, fixes = _static_fix.inside(ctx, origin, call)
+        said, fixes = _static_fix.inside(ctx, origin, call, floats=True)
         explanation += said
         if not fixes:
             if call.any_array:

@@ -43,6 +43,12 @@ _PAD = '''\
 def padded(x, width):
     return jnp.concatenate([x, jnp.zeros(width)])'''
 
+_STEPS = '''\
+@jax.jit
+def steps(x, dt):
+    for _ in range(int(1 / dt)):
+        x = x + dt
+    return x'''
 _TILE = '''\
 @jax.jit
 def tile(v, rows, cols):
@@ -56,6 +62,16 @@ EXAMPLES = (
     # A size given as a shape raises a TypeError, not a ConcretizationTypeError.
     made_static(_PAD, "out = padded(jnp.ones(2), width=3)", "width",
                 "out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]"),
+    # A Python float the line needs as a value (a count computed from it): it hashes, so it
+    # can be static like an int.
+    Example(
+        setup=(_IMPORTS, _STEPS),
+        failing="out = steps(0.0, 0.25)",
+        fix="Make dt static",
+        check="float(out) == 1.0",
+        fixed=(_IMPORTS, _STEPS.replace("@jax.jit", "@partial(jax.jit, static_argnames='dt')"),
+               "out = steps(0.0, 0.25)"),
+    ),
     # Two settings make one shape: JAX names each in a note of its own, and both are made
     # static at once.
     Example(
@@ -152,7 +168,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         explanation += ", but gets a traced one, which has no value while JAX traces."
         notes.append(advice(ctx, link.message, function))
     else:
-        said, fixes = _static_fix.inside(ctx, origin, call)
+        said, fixes = _static_fix.inside(ctx, origin, call, floats=True)
         explanation += said
         if not fixes:
             size = any(hint in link.message for hint in _SIZE_HINTS)
