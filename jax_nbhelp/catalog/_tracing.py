@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
@@ -177,6 +178,25 @@ def parse(source: str | None) -> tuple[ast.Module, str] | None:
 @lru_cache(maxsize=16)
 def _lines(code: str) -> list[str]:
     return code.splitlines(keepends=True)
+
+
+def replacing(node: ast.AST, before: str, after: str) -> Callable[[str], str]:
+    """The rewrite that writes ``after`` in place of the one-line expression ``node``,
+    whose text is ``before``; it refuses (CannotRewrite) where the line no longer holds it
+    there."""
+    lineno, start, end = node.lineno, node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.errors import CannotRewrite
+
+        lines = source.split("\n")
+        line = lines[lineno - 1].encode() if 0 < lineno <= len(lines) else b""
+        if node.end_lineno != lineno or line[start:end].decode() != before:  # type: ignore[attr-defined]
+            raise CannotRewrite(f"`{before}` is no longer on line {lineno}")
+        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
+        return "\n".join(lines)
+
+    return transform
 
 
 def segment(code: str, node: ast.AST) -> str:

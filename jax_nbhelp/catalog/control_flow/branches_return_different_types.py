@@ -185,17 +185,8 @@ def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
     jnp = ctx.alias("jax.numpy") or "jnp"
     body = _tracing.segment(code, branch.body)
     after = f"{jnp}.asarray({body}, {jnp}.{wide})"
-    lineno, start, end = branch.body.lineno, branch.body.col_offset, branch.body.end_col_offset
-
-    def transform(source: str) -> str:
-        from jax_nbhelp.rewrite.errors import CannotRewrite
-
-        lines = source.split("\n")
-        line = lines[lineno - 1].encode() if 0 < lineno <= len(lines) else b""
-        if line[start:end].decode() != body:
-            raise CannotRewrite(f"`{body}` is no longer on line {lineno}")
-        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
-        return "\n".join(lines)
+    lineno = branch.body.lineno
+    transform = _tracing.replacing(branch.body, body, after)
 
     exact = (" (integers exactly up to 2**24)" if wide == "float32" and
              dtypes[narrow[0]].startswith(("int", "uint")) else "")

@@ -315,19 +315,10 @@ def reduction_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
         return None
     expression, after, why = found[0]
     before = _tracing.segment(code, expression)
-    lineno, start, end = expression.lineno, expression.col_offset, expression.end_col_offset
+    lineno = expression.lineno
     if lineno != expression.end_lineno or "\n" in before:
         return None
-
-    def transform(source: str) -> str:
-        from jax_nbhelp.rewrite.errors import CannotRewrite
-
-        lines = source.split("\n")
-        line = lines[lineno - 1].encode() if 0 < lineno <= len(lines) else b""
-        if line[start:end].decode() != before:
-            raise CannotRewrite(f"`{before}` is no longer on line {lineno}")
-        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
-        return "\n".join(lines)
+    transform = _tracing.replacing(expression, before, after)
 
     return rewrite_fix(
         ctx, location, transform,

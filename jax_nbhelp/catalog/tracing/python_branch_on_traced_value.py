@@ -326,17 +326,8 @@ def _builtin_pick_fix(ctx: ErrorContext, location: Location, tree: ast.Module, c
         return None
     before = _tracing.segment(code, call)
     after = f"{jnp}.where({b} {_PICKS[name]} {a}, {b}, {a})"
-    lineno, start, end = call.lineno, call.col_offset, call.end_col_offset
-
-    def transform(source: str) -> str:
-        lines = source.split("\n")
-        if not 0 < lineno <= len(lines):
-            raise CannotRewrite(f"line {lineno} is gone")
-        line = lines[lineno - 1].encode()
-        if line[start:end].decode() != before:
-            raise CannotRewrite(f"`{before}` is no longer on line {lineno}")
-        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
-        return "\n".join(lines)
+    lineno = call.lineno
+    transform = _tracing.replacing(call, before, after)
 
     larger = "larger" if name == "max" else "smaller"
     return rewrite_fix(

@@ -64,14 +64,7 @@ EXAMPLES = (
                 "out.tolist() == [1.0, 1.0, 0.0, 0.0, 0.0]"),
     # A Python float the line needs as a value (a count computed from it): it hashes, so it
     # can be static like an int.
-    Example(
-        setup=(_IMPORTS, _STEPS),
-        failing="out = steps(0.0, 0.25)",
-        fix="Make dt static",
-        check="float(out) == 1.0",
-        fixed=(_IMPORTS, _STEPS.replace("@jax.jit", "@partial(jax.jit, static_argnames='dt')"),
-               "out = steps(0.0, 0.25)"),
-    ),
+    made_static(_STEPS, "out = steps(0.0, 0.25)", "dt", "float(out) == 1.0"),
     # Two settings make one shape: JAX names each in a note of its own, and both are made
     # static at once.
     Example(
