@@ -51,7 +51,7 @@ from __future__ import annotations
 import ast
 import inspect
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jax_nbhelp.catalog import _scopes, _tracing
@@ -419,13 +419,7 @@ def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     lineno = location.lineno
     name = positional[start].name
 
-    def transform(source: str) -> str:
-        lines = source.split("\n")
-        if not 0 < lineno <= len(lines) or lines[lineno - 1].count(written) != 1:
-            raise CannotRewrite(f"`{written}` is not written once on line {lineno}")
-        lines[lineno - 1] = lines[lineno - 1].replace(written, after_call, 1)
-        return "\n".join(lines)
-
+    transform = _call_replaced(lineno, written, written, lambda: after_call)
     return rewrite_fix(
         ctx, location, transform, label=f"Pass ({inside}) as {name}" if len(inside) <= 20
         else f"Pass {name} as one tuple",
@@ -445,22 +439,31 @@ def _rewrite(ctx: ErrorContext, location: Location, call: ast.expr, text: str, a
     new_call = _edited(before_call, text, after)
     written = _written(location.line.strip(), call)
 
-    def transform(source: str) -> str:
-        lines = source.split("\n")
-        if not 0 < location.lineno <= len(lines):
-            raise CannotRewrite(f"line {location.lineno} is gone")
-        current = lines[location.lineno - 1]
-        if written is None or current.count(written) != 1:
-            raise CannotRewrite(f"`{before_call}` is not written once on line "
-                                f"{location.lineno}")
-        lines[location.lineno - 1] = current.replace(written, _edited(written, text, after), 1)
-        return "\n".join(lines)
-
+    transform = _call_replaced(location.lineno, written, before_call,
+                               lambda: _edited(written or "", text, after))
     return rewrite_fix(
         ctx, location, transform, label=label,
         summary=(f"Write `{after}` for `{text}` in `{new_call}` on line {location.lineno}, "
                  f"{need}; then re-run."),
         safety=safety, safe=safe, changes=changes)
+
+
+def _call_replaced(lineno: int, written: str | None, shown: str,
+                   new: Callable[[], str]) -> Callable[[str], str]:
+    """The rewrite that writes ``new()`` for the call as line ``lineno`` writes it
+    (``written``); it refuses where the line no longer holds it exactly once."""
+
+    def transform(source: str) -> str:
+        lines = source.split("\n")
+        if not 0 < lineno <= len(lines):
+            raise CannotRewrite(f"line {lineno} is gone")
+        current = lines[lineno - 1]
+        if written is None or current.count(written) != 1:
+            raise CannotRewrite(f"`{shown}` is not written once on line {lineno}")
+        lines[lineno - 1] = current.replace(written, new(), 1)
+        return "\n".join(lines)
+
+    return transform
 
 
 def _written(line: str, call: ast.expr) -> str | None:
