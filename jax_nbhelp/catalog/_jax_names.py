@@ -194,6 +194,35 @@ def call_in_source(ctx: ErrorContext, name: str, keyword: str) -> tuple[object, 
     return None
 
 
+def method_in_source(ctx: ErrorContext, name: str, keyword: str) -> tuple[object, str] | None:
+    """The method of JAX's arrays whose function is called ``name`` (``_sum``) that a user
+    line calls with ``keyword=`` (``x.sum(dim=1)``), and how the line spells the call
+    (``(...).sum`` where the array is not a dotted name)."""
+    array = getattr(sys.modules.get("jax"), "Array", None)
+    for location in user_locations(ctx):
+        parsed = _tracing.parse(location.source)
+        if parsed is None:
+            continue
+        for node in ast.walk(parsed[0]):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.lineno <= location.lineno <= (node.end_lineno or node.lineno)
+                    and any(k.arg == keyword for k in node.keywords)):
+                continue
+            value = inspect.getattr_static(array, node.func.attr, None) if array else None
+            if named(value, name):
+                return value, dotted(node.func) or f"(...).{node.func.attr}"
+    return None
+
+
+def array_method(value: object) -> str | None:
+    """The name of JAX arrays' method whose function ``value`` is, else None."""
+    array = getattr(sys.modules.get("jax"), "Array", None)
+    name = getattr(value, "__name__", "")
+    attribute = name.lstrip("_")
+    return (attribute if array is not None and attribute
+            and inspect.getattr_static(array, attribute, None) is value else None)
+
+
 def in_namespace(ctx: ErrorContext, name: str) -> list[tuple[object, str]]:
     """The JAX functions called ``name`` the notebook reaches (``pl.kernel``, a bare
     ``emit_pipeline`` imported from JAX); none when the notebook binds ``name`` to its own

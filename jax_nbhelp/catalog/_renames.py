@@ -162,6 +162,15 @@ GONE: tuple[Gone, ...] = (
       for name in _ATOMICS),
     Gone(PALLAS, "max_contiguous", "pl.max_contiguous moved to jax.experimental.pallas.triton "
          "in jax 0.8.1 and was removed from pl in 0.9.0", _TRITON.format("max_contiguous")),
+    # Each was x.at[idx] with one method; rewritten by the entry, keywords and all.
+    *(Gone("jax.ops", name, f"jax.ops.{name} was deprecated in jax 0.2.22 and removed in "
+           "0.3.2, with jax.ops.index", f"Use the .at property: x.at[idx].{method}(y).")
+      for name, method in (("index_update", "set"), ("index_add", "add"),
+                           ("index_mul", "multiply"), ("index_min", "min"),
+                           ("index_max", "max"))),
+    Gone("jax.ops", "index", "jax.ops.index was removed in jax 0.3.2, with "
+         "jax.ops.index_update and its siblings", "Index with the plain subscript: "
+         "x.at[1:3].set(y), where jax.ops.index_update(x, jax.ops.index[1:3], y) was."),
     # The class of typed keys, not jax.Array: an isinstance check would change its meaning.
     *(Gone("jax.random", name, f"jax.random.{name} was deprecated in jax 0.4.16 and removed "
            "in 0.4.24", "Use jax.Array in annotations; to ask whether an array is a typed key "

@@ -152,11 +152,12 @@ def _passes(call: cst.Call, keyword: str) -> bool:
 
 
 def rename_keyword_python(source: str, lineno: int, *, function: Names, old: str,
-                          new: str) -> str:
+                          new: str, method: str | None = None) -> str:
     """Like :func:`rename_keyword` for plain Python (no IPython syntax)."""
     located = locate(source, lineno)
     sites = innermost([site for site in located.calls_at(lineno)
-                       if _called(site.node, function) and _passes(site.node, old)])
+                       if (_called(site.node, function) or _method(site.node, method))
+                       and _passes(site.node, old)])
     if not sites:
         raise CannotRewrite(f"Line {lineno} has no call of the JAX function passing {old}=.")
     if any(_passes(site.node, new) for site in sites):
@@ -171,12 +172,19 @@ def rename_keyword_python(source: str, lineno: int, *, function: Names, old: str
     return rewrite_calls(located.module, [site.node for site in sites], change).code
 
 
-def rename_keyword(source: str, lineno: int, *, function: Names, old: str, new: str) -> str:
+def rename_keyword(source: str, lineno: int, *, function: Names, old: str, new: str,
+                   method: str | None = None) -> str:
     """Pass ``new=`` instead of ``old=`` in the calls of ``function`` covering ``lineno``.
 
     ``function`` says whether a dotted name (``pl.kernel``) names the JAX function; a
-    ``functools.partial(pl.kernel, old=...)`` counts as its call. Raises
-    :class:`CannotRewrite`.
+    ``functools.partial(pl.kernel, old=...)`` counts as its call. With ``method``, a call of
+    an array's method by that name counts too, whatever the array's expression
+    (``(a - b).sum(dim=1)``). Raises :class:`CannotRewrite`.
     """
     return rewrite_line(source, lineno, lambda code: rename_keyword_python(
-        code, lineno, function=function, old=old, new=new))
+        code, lineno, function=function, old=old, new=new, method=method))
+
+
+def _method(call: cst.Call, method: str | None) -> bool:
+    return (method is not None and isinstance(call.func, cst.Attribute)
+            and call.func.attr.value == method)

@@ -153,6 +153,24 @@ EXAMPLES = (
         check="totals.tolist() == [3.0, 3.0]",
         fixed=(_PRELUDE + "totals = jnp.sum(jnp.ones((2, 3)), axis=1)",),
     ),
+    # the same keyword on an array's method
+    Example(
+        setup=(),
+        failing="means = jnp.arange(6.0).reshape(2, 3).mean(dim=0)",
+        fix="Pass axis= instead of dim=",
+        check="means.tolist() == [1.5, 2.5, 3.5]",
+        fixed=(_PRELUDE + "means = jnp.arange(6.0).reshape(2, 3).mean(axis=0)",),
+    ),
+    # jax.ops.index_update and its siblings, removed in 0.3.2: .at, every use in the cell
+    Example(
+        setup=(_PRELUDE + "grid = jnp.zeros((2, 3))",),
+        failing=("grid = jax.ops.index_update(grid, jax.ops.index[0, 1:], 2.0)\n"
+                 "grid = jax.ops.index_add(grid, (1, 0), 5.0)"),
+        fix="Use .at",
+        check="grid.tolist() == [[0.0, 2.0, 2.0], [5.0, 0.0, 0.0]]",
+        fixed=(_PRELUDE + "grid = jnp.zeros((2, 3))",
+               "grid = grid.at[0, 1:].set(2.0)\ngrid = grid.at[1, 0].add(5.0)"),
+    ),
     Example(
         setup=(),
         failing=_GPU.format("", ", delay_release=1"),
@@ -244,9 +262,11 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
     gone = _renames.gone(module_name, name)
     if gone is not None:
         called = location is not None and re.search(rf"\.{name}\s*\(", location.line)
-        fixes = ((_index_refs_fix(ctx, location, owner),)
-                 if module_name == _renames.PALLAS and name in {"load", "store"} and called
-                 else ())
+        fixes: tuple[Fix, ...] = ()
+        if module_name == _renames.PALLAS and name in {"load", "store"} and called:
+            fixes = (_index_refs_fix(ctx, location, owner),)
+        elif module_name == "jax.ops" and name.startswith("index_") and called:
+            fixes = (_ops_at_fix(ctx, location, owner, name),)
         return _diagnosis(ctx, f"{old}{_entry.at(location)} is not in this JAX ({version}): "
                                f"{gone.history}. {gone.advice}", fixes)
     close = [names.shown(ctx, module_name, match)
@@ -279,6 +299,25 @@ def _index_refs_fix(ctx: ErrorContext, location: Location | None, owner: object)
                  "ref[idx] = v in the kernel's cell, then re-run."),
         safety=("Same block: indexing a ref reads and writes exactly what an unmasked "
                 "pl.load and pl.store did."),
+        safe=True)
+
+
+def _ops_at_fix(ctx: ErrorContext, location: Location | None, owner: object,
+                name: str) -> Fix:
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.ops_index_update import ops_index_to_at
+
+        assert location is not None
+        return ops_index_to_at(source, location.lineno,
+                               lambda dotted: names.resolve(ctx, dotted) is owner)
+
+    return rewrite_fix(
+        ctx, location, transform, label="Use .at",
+        summary=("Write each jax.ops.index_update(x, idx, y) as x.at[idx].set(y) (index_add "
+                 "as .add, index_mul as .multiply, index_min as .min, index_max as .max) in "
+                 "the cell, then re-run."),
+        safety=(f"Same values: jax.ops.{name} computed x.at[idx] with that method, and "
+                "returned a new array as .at does; x itself is not changed by either."),
         safe=True)
 
 
@@ -321,7 +360,8 @@ def _function(ctx: ErrorContext, qualname: str, keyword: str) -> tuple[object, s
     if len(parts) != 1:
         return None  # a method or a nested function: not one a notebook calls by name
     name = parts[0]
-    found = names.call_in_source(ctx, name, keyword)
+    found = (names.call_in_source(ctx, name, keyword)
+             or names.method_in_source(ctx, name, keyword))
     if found is not None:
         return found
     frames = ctx.top.frames
@@ -398,7 +438,7 @@ def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object,
         assert location is not None
         return rename_keyword(source, location.lineno,
                               function=lambda dotted: names.resolve(ctx, dotted) is function,
-                              old=old, new=new)
+                              old=old, new=new, method=names.array_method(function))
 
     return rewrite_fix(
         ctx, location, transform, label=f"Pass {new}= instead of {old}=",
