@@ -36,6 +36,30 @@ def own_nodes(function: Function | ast.Module) -> list[ast.AST]:
     return found
 
 
+def stores(scope: Function | ast.Module, name: str) -> list[ast.Name]:
+    """Every place ``scope``'s own body binds ``name`` (an assignment's target, a loop's,
+    a ``with ... as``, a walrus), as the Name nodes that store it."""
+    return [node for node in own_nodes(scope) if isinstance(node, ast.Name)
+            and node.id == name and isinstance(node.ctx, ast.Store)]
+
+
+def loads(scope: Function | ast.Module, name: str) -> list[ast.Name]:
+    """Every place ``scope``'s own body reads ``name``."""
+    return [node for node in own_nodes(scope) if isinstance(node, ast.Name)
+            and node.id == name and isinstance(node.ctx, ast.Load)]
+
+
+def parents(scope: Function | ast.Module) -> dict[ast.AST, ast.AST]:
+    """Each of ``scope``'s own nodes, to the node that holds it."""
+    found: dict[ast.AST, ast.AST] = {}
+    for node in own_nodes(scope):
+        for child in ast.iter_child_nodes(node):
+            found[child] = node
+    for statement in scope.body:
+        found[statement] = scope
+    return found
+
+
 @dataclass(frozen=True)
 class Scope:
     """What a function's names are."""

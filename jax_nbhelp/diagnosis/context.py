@@ -27,6 +27,7 @@ from jax_nbhelp.diagnosis import jax_check, kernel_facts, user_call
 from jax_nbhelp.diagnosis.kernel_facts import KernelFacts
 from jax_nbhelp.diagnosis.line_values import (
     Value,
+    describe,
     exception_chain,
     frames_of,
     instance_fields,
@@ -338,6 +339,15 @@ class ErrorContext:
             return None
         value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
         return None if value is _UNSET else instance_fields(value)
+
+    def value_named(self, location: Location, name: str) -> Value | None:
+        """What the name ``name`` held in the live frame at ``location`` (a local, else a
+        global), as plain data (``line_values.describe``); None where unknown."""
+        frame = self._live_frame(location) if self._exc is not None else None
+        if frame is None:
+            return None
+        value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
+        return None if value is _UNSET else describe(name, value)
 
     def other_names_for(self, location: Location, name: str) -> list[str]:
         """The other global names bound to the very object that ``name`` holds at

@@ -13,8 +13,14 @@ value (``int(n)``); otherwise that case is explained only.
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry, _static_fix, _static_made_traced, _tracing
-from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, made_static, static_from_array
+from jax_nbhelp.catalog import _conversion, _entry, _static_fix, _static_made_traced, _tracing
+from jax_nbhelp.catalog._example import (
+    NO_FIX,
+    TRACING_IMPORTS,
+    Example,
+    made_static,
+    static_from_array,
+)
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -54,6 +60,21 @@ _TILE = '''\
 def tile(v, rows, cols):
     return v.reshape(rows, cols)'''
 
+_NORMALIZE = '''\
+@jax.jit
+def normalized(x):
+    total = float(x.sum())
+    return x / total'''
+_DOUBLE_PEAK = '''\
+@jax.jit
+def double_peak(x):
+    return x.max().item() * 2'''
+_DAMPED = '''\
+@jax.jit
+def damped(x):
+    total = float(x.sum())
+    return x * (total * 0.1)'''
+
 EXAMPLES = (
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
     # The size arrives as an array: static, and passed as the Python int it holds.
@@ -78,6 +99,33 @@ EXAMPLES = (
     # A whole shape passed as a tuple of ints: a tuple hashes, so it can be static.
     made_static(_GRID, "out = filled((2, 3), 0.5)", "shape",
                 "out.shape == (2, 3) and float(out.sum()) == 3.0"),
+    # A number taken out of an array only to meet arrays of its dtype: kept an array.
+    Example(
+        setup=(_IMPORTS, _NORMALIZE),
+        failing="out = normalized(jnp.arange(1.0, 5.0))",
+        fix="Keep x.sum() an array",
+        check="bool(jnp.all(out == jnp.arange(1.0, 5.0) / 10.0))",
+        fixed=(_IMPORTS, _NORMALIZE.replace("float(x.sum())", "x.sum()"),
+               "out = normalized(jnp.arange(1.0, 5.0))"),
+    ),
+    Example(
+        setup=(_IMPORTS, _DOUBLE_PEAK),
+        failing="out = double_peak(jnp.array([1.5, 3.25]))",
+        fix="Keep x.max() an array",
+        check="float(out) == 6.5",
+        fixed=(_IMPORTS, _DOUBLE_PEAK.replace(".item()", ""),
+               "out = double_peak(jnp.array([1.5, 3.25]))"),
+    ),
+    # Python arithmetic with another Python float first (float64 there, float32 as an
+    # array): the numbers could differ, so no fix.
+    Example(
+        setup=(_IMPORTS, _DAMPED),
+        failing="out = damped(jnp.ones(2))",
+        fix=NO_FIX,
+        check="out.shape == (2,)",
+        fixed=(_IMPORTS, _DAMPED.replace("float(x.sum())", "x.sum()"),
+               "out = damped(jnp.ones(2))"),
+    ),
     # A size made traced by a jnp operation on static values (jax-ml/jax#4449).
     Example(
         setup=(_IMPORTS, _GROW),
@@ -170,6 +218,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                                 else _tracing.data_sentence(call))
             notes.append(advice(ctx, link.message, function))
             held, fixes = _static_fix.held_in_array(ctx, call) if size else ("", ())
+            kept = (_conversion.keep_array_fix(ctx, location, link.message)
+                    if not fixes and origin.for_jit else None)
+            fixes = (kept,) if kept is not None else fixes
             explanation += held
             if not fixes and call.any_array and origin.for_jit and size:
                 names = _tracing.quoted([a.parameter for a in call.arguments

@@ -1,0 +1,139 @@
+"""A traced number turned into a Python one only to meet arrays: ``float(x.sum())`` or
+``x.max().item()`` under ``jax.jit``, whose result is used only as an operand of ``+ - * /``.
+
+Kept an array, the number gives the same values wherever each use of it meets an array of
+its own dtype (the Python float became that dtype again there: JAX converts a Python number
+to the array's dtype), or, in a ``return`` of one operation, a whole number small enough to
+be exact in that dtype (one IEEE operation on a float32 value and such an int, done in
+float64 and then rounded to float32, is the float32 operation). Any other use (a Python
+``if``, a range, arithmetic with another Python float) could round differently or needs the
+number itself: no fix is offered there. Read from the line's function and its live frame,
+never by running the user's code.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from jax_nbhelp.catalog import _scopes, _tracing
+from jax_nbhelp.core.model import Fix, Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+_SCALAR = re.compile(r"traced array with shape (?P<dtype>float(?:16|32|64)|bfloat16)\[\]")
+_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
+# the whole numbers each dtype holds exactly: up to 2 ** (its significand's bits)
+_EXACT_INT = {"bfloat16": 2 ** 8, "float16": 2 ** 11, "float32": 2 ** 24, "float64": 2 ** 53}
+_SIMPLE = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Constant)
+
+
+def _conversion(node: ast.AST, message: str) -> ast.expr | None:
+    """The traced expression that ``float(E)`` or ``E.item()`` converts, where ``node`` is
+    the conversion JAX's message names."""
+    if not isinstance(node, ast.Call) or node.keywords:
+        return None
+    if (isinstance(node.func, ast.Name) and node.func.id == "float" and len(node.args) == 1
+            and "`float` function" in message and not isinstance(node.args[0], ast.Starred)):
+        return node.args[0]
+    if (isinstance(node.func, ast.Attribute) and node.func.attr == "item" and not node.args
+            and "item()" in message):
+        return node.func.value
+    return None
+
+
+def _traced_by_jit(ctx: ErrorContext, location: Location, names: set[str]) -> bool:
+    """Whether each of ``names`` that holds a tracer there holds one of jit's (not grad's:
+    kept an array under grad, the number would carry a derivative the Python float did not)."""
+    for name in names:
+        value = ctx.value_named(location, name)
+        if value is not None and value.kind == "tracer" and value.transform != "jit":
+            return False
+    return True
+
+
+def _meets_array(ctx: ErrorContext, location: Location, scope: _scopes.Function,
+                 other: ast.expr, dtype: str) -> str | None:
+    """``other``'s name where it is an array of ``dtype`` the function never rebinds."""
+    if not isinstance(other, ast.Name) or _scopes.stores(scope, other.id):
+        return None
+    value = ctx.value_named(location, other.id)
+    if (value is None or not value.is_array or value.dtype != dtype
+            or (value.kind == "tracer" and value.transform != "jit")):
+        return None
+    return other.id
+
+
+def _use_is_exact(ctx: ErrorContext, location: Location, scope: _scopes.Function,
+                  parents: dict[ast.AST, ast.AST], operand: ast.expr,
+                  dtype: str) -> str | None:
+    """What the converted number meets at ``operand``, where that use keeps the values: the
+    array's name, or the whole number of a ``return`` of one operation; else None."""
+    use = parents.get(operand)
+    if not isinstance(use, ast.BinOp) or not isinstance(use.op, _OPERATORS):
+        return None
+    other = use.right if use.left is operand else use.left
+    if (isinstance(other, ast.Constant) and type(other.value) is int
+            and abs(other.value) <= _EXACT_INT[dtype] and isinstance(parents.get(use), ast.Return)):
+        return str(other.value)
+    return _meets_array(ctx, location, scope, other, dtype)
+
+
+def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
+    """The fix that drops the conversion on ``location``'s line, where every use of the
+    number keeps its values (see the module's docstring); None elsewhere."""
+    scalar = _SCALAR.search(message)
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if scalar is None or parsed is None or location is None:
+        return None
+    tree, code = parsed
+    scope = _scopes.enclosing_function(tree, location.lineno)
+    if scope is None:
+        return None
+    found = [(node, converted) for node in _scopes.own_nodes(scope)
+             if isinstance(node, ast.Call) and node.lineno == location.lineno
+             and node.end_lineno == location.lineno
+             and (converted := _conversion(node, message)) is not None]
+    if len(found) != 1:
+        return None
+    node, converted = found[0]
+    parents = _scopes.parents(scope)
+    holder = parents.get(node)
+    if (isinstance(holder, ast.Assign) and holder.value is node and len(holder.targets) == 1
+            and isinstance(holder.targets[0], ast.Name)):
+        name = holder.targets[0].id
+        if len(_scopes.stores(scope, name)) != 1 or name in _scopes.scope_of(scope).parameters:
+            return None
+        operands: list[ast.expr] = list(_scopes.loads(scope, name))
+        everywhere = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name]
+        if len(everywhere) != len(operands) + 1:
+            return None  # read in a nested function or a lambda too: not followed
+    else:
+        operands = [node]
+    met = [_use_is_exact(ctx, location, scope, parents, operand, scalar["dtype"])
+           for operand in operands]
+    if not operands or None in met:
+        return None
+    read = {n.id for n in ast.walk(converted) if isinstance(n, ast.Name)}
+    if not _traced_by_jit(ctx, location, read):
+        return None
+    before = _tracing.segment(code, node)
+    kept = _tracing.segment(code, converted)
+    after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
+    conversion = "float(...)" if isinstance(node.func, ast.Name) else ".item()"
+    arrays = sorted({m for m in met if m is not None and not m.lstrip("-").isdigit()})
+    numbers = sorted({m for m in met if m is not None and m.lstrip("-").isdigit()})
+    parts = ([f"the {scalar['dtype']} array{'s' if len(arrays) > 1 else ''} "
+              f"{_tracing.quoted(arrays)}"] if arrays else [])
+    parts += ([f"the whole number{'s' if len(numbers) > 1 else ''} "
+               f"{_tracing.quoted(numbers)} in a return"] if numbers else [])
+    meets = " and ".join(parts)
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after),
+        label=f"Keep {kept} an array",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}, so the number "
+                 "stays a traced array that jit can compile; then re-run."),
+        safety=(f"Same values: {kept} is {scalar['dtype']}, and it only meets {meets}, where "
+                f"JAX would have turned the Python number from {conversion} back into "
+                f"{scalar['dtype']}."),
+        safe=True)
