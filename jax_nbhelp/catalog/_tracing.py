@@ -506,12 +506,53 @@ class Traced:
         return self.call.caller if self.call is not None else None
 
 
-def traced(ctx: ErrorContext, link: Link | None) -> Traced | None:
-    """The tracer error ``link`` read for an entry (None when the entry found no error)."""
+_SHOWN_TRACER = re.compile(r"(?:Tracer\(|Traced<ShapedArray\()~?(?P<aval>\w+\[[\d, ]*\])")
+
+
+def origin_from_frames(ctx: ErrorContext,
+                       message: str) -> tuple[TraceOrigin, Location] | None:
+    """For a message without JAX's "while tracing" note: the deepest user function, where
+    its ``def`` is decorated with jit, and those of its parameters that the failing line
+    holds as jit's tracers (read from the line's live frame) of the shapes and dtypes of
+    the tracers the message shows; with the def's first line."""
+    shown = {found["aval"].replace(" ", "") for found in _SHOWN_TRACER.finditer(message)}
+    frames = ctx.top.user_frames
+    location = frames[-1].location if frames else None
+    parsed = parse(location.source) if location is not None else None
+    if location is None or parsed is None:
+        return None
+    func = find_def(parsed[0], frames[-1].function, None)
+    if func is None or not any(jits(decorator) for decorator in func.decorator_list) \
+            or not func.lineno <= location.lineno <= (func.end_lineno or 0):
+        return None
+    parameters = {a.arg for a in (*func.args.posonlyargs, *func.args.args,
+                                  *func.args.kwonlyargs)}
+    arguments = tuple(dict.fromkeys(
+        value.text for value in ctx.values_at(location)
+        if value.text in parameters and value.kind == "tracer" and value.transform == "jit"
+        and value.shape is not None
+        and f"{value.dtype}[{','.join(map(str, value.shape))}]" in shown))
+    if not arguments:
+        return None
+    first = _first_line(func)
+    lines = _lines(location.source or "")
+    definition = replace(location, lineno=first, function="",
+                         line=lines[first - 1].rstrip("\n") if first <= len(lines) else "")
+    return TraceOrigin(function=func.name, filename=frames[-1].filename, lineno=first,
+                       purpose="jit", arguments=arguments), definition
+
+
+def traced(ctx: ErrorContext, link: Link | None, frames: bool = False) -> Traced | None:
+    """The tracer error ``link`` read for an entry (None when the entry found no error);
+    with ``frames``, where JAX's message names no traced function, the one the frames show
+    (``origin_from_frames``)."""
     if link is None:
         return None
     origin = trace_origin(link.message)
-    call = jit_call(ctx, origin) if origin is not None else None
+    definition = None
+    if origin is None and frames:
+        origin, definition = origin_from_frames(ctx, link.message) or (None, None)
+    call = jit_call(ctx, origin, definition) if origin is not None else None
     return Traced(link, ctx.deepest_user_location(), origin, call)
 
 

@@ -29,6 +29,7 @@ CODE = "JNH303"
 TITLE = "Traced value where a concrete value is needed"
 ERROR = "ConcretizationTypeError"
 SHAPES = "Shapes must be 1D sequences of concrete values of integer type"
+UNHASHABLE = "As of JAX v0.7, parameters to jaxpr equations must have __hash__"
 
 _IMPORTS = TRACING_IMPORTS
 _RAMP = '''\
@@ -60,6 +61,10 @@ _TILE = '''\
 def tile(v, rows, cols):
     return v.reshape(rows, cols)'''
 
+_KEYS = '''\
+@jax.jit
+def keys_for(key, count):
+    return jax.random.split(key, count)'''
 _NORMALIZE = '''\
 @jax.jit
 def normalized(x):
@@ -99,6 +104,10 @@ EXAMPLES = (
     # A whole shape passed as a tuple of ints: a tuple hashes, so it can be static.
     made_static(_GRID, "out = filled((2, 3), 0.5)", "shape",
                 "out.shape == (2, 3) and float(out.sum()) == 3.0"),
+    # A count a primitive keeps as a setting: JAX says only that the traced value it got
+    # does not hash, and names no traced function; the frames do.
+    made_static(_KEYS, "keys = keys_for(jax.random.PRNGKey(0), 3)", "count",
+                "keys.shape[0] == 3"),
     # A number taken out of an array only to meet arrays of its dtype: kept an array.
     Example(
         setup=(_IMPORTS, _NORMALIZE),
@@ -161,6 +170,10 @@ def _matches(ctx: ErrorContext) -> Link | None:
             # value JAX shows is one (older releases: Traced<...>, newer: JitTracer(...))
             shown = link.message.split(" got ", 1)[-1].split("\n", 1)[0]
             return link if "Trace" in shown else None
+        if link.is_a("TypeError") and link.message.startswith(UNHASHABLE):
+            # a tracer where a primitive needs a setting (jax.random.split(key, n), n traced)
+            shown = link.message.split(" was not hashable: ", 1)[-1].split("\n", 1)[0]
+            return link if "Tracer(" in shown or "Traced<" in shown else None
     return None
 
 
@@ -183,11 +196,11 @@ def advice(ctx: ErrorContext, message: str, function: str) -> str:
             "value and mark the parameter static.")
 
 
-TRIGGERS = (ERROR, SHAPES)
+TRIGGERS = (ERROR, SHAPES, UNHASHABLE)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    found = _tracing.traced(ctx, _matches(ctx))
+    found = _tracing.traced(ctx, _matches(ctx), frames=True)
     if found is None:
         return None
     link, location, origin, call = found.link, found.location, found.origin, found.call
