@@ -326,12 +326,36 @@ def names_function(node: ast.AST, function: str) -> bool:
     return name is not None and (name == function or name.endswith("." + function))
 
 
+# transformations whose result keeps the function's signature and its other arguments as
+# they are (functools.wraps): jax.jit(jax.grad(f)) is a jitted call of f's parameters
+_SIGNATURE_KEEPING = ("grad", "value_and_grad")
+
+
+def _names_wrapped(node: ast.AST, function: str) -> bool:
+    if isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Starred):
+        wrapper = dotted(node.func) or ""
+        return (wrapper.rsplit(".", 1)[-1] in _SIGNATURE_KEEPING
+                and _names_wrapped(node.args[0], function))
+    return names_function(node, function)
+
+
+def callee_on_line(ctx: ErrorContext, caller: Location, function: str) -> str | None:
+    """How the caller's line spells the one jitted call of ``function`` it makes
+    (``jax.jit(jax.grad(loss))``); None when it makes none, or several."""
+    parsed = parse(caller.source)
+    if parsed is None:
+        return None
+    calls = [c for c in _calls_on_line(parsed[0], caller.lineno)
+             if _is_call_of_traced(c, ctx, function)]
+    return segment(parsed[1], calls[0].func) if len(calls) == 1 else None
+
+
 def _is_call_of_traced(call: ast.Call, ctx: ErrorContext, function: str) -> bool:
     func = call.func
     if names_function(func, function):
         return True
     if isinstance(func, ast.Call) and is_jit(func.func) and func.args:
-        return names_function(func.args[0], function)
+        return _names_wrapped(func.args[0], function)
     if isinstance(func, ast.Name):
         kind = ctx.type_of(func.id) or ""
         return kind.endswith(_JITTED_TYPES)

@@ -22,7 +22,7 @@ pytree case in "Custom pytrees".
 from __future__ import annotations
 
 from jax_nbhelp.catalog import _entry, _jit_arguments, _static_fix, _tracing
-from jax_nbhelp.catalog._example import NO_FIX, corrected, made_static
+from jax_nbhelp.catalog._example import NO_FIX, Example, corrected, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -42,12 +42,20 @@ _POINT_FIXED = ("from dataclasses import dataclass\n\n@dataclass\nclass Point:\n
                 "    return jnp.sqrt(p.x ** 2 + p.y ** 2)")
 
 _TWICE = "@jax.jit\ndef twice(step, x):\n    return step(step(x))"
+_PENALTY = ("def penalty(w, norm):\n"
+            "    return jnp.sum(w ** 2) if norm == 'l2' else jnp.sum(jnp.abs(w))")
+_GRADIENT = "g = jax.jit(jax.grad(penalty))(jnp.array([1.0, -2.0]), 'l1')"
 
 EXAMPLES = (
     made_static(_ACTIVATE, "y = activate(jnp.array([-1.0, 2.0]), 'relu')", "kind",
                 "y.tolist() == [0.0, 2.0]"),
     # a function is a setting too: jit compiles twice once per function passed
     made_static(_TWICE, "y = twice(jnp.cos, 0.5)", "step", "abs(float(y) - 0.6390125) < 1e-6"),
+    # jit of grad: grad keeps the function's signature, so jit finds the setting by name
+    Example(setup=("import jax, jax.numpy as jnp", _PENALTY), failing=_GRADIENT,
+            fix="Make norm static", check="g.tolist() == [1.0, -1.0]",
+            fixed=("import jax, jax.numpy as jnp", _PENALTY, _GRADIENT.replace(
+                "jax.grad(penalty))", "jax.grad(penalty), static_argnames=('norm',))"))),
     corrected("import jax, jax.numpy as jnp", _POINT, _POINT_FIXED,
               "r = norm(Point('a', 3.0, 4.0))", NO_FIX, "float(r) == 5.0"),
 )
@@ -112,6 +120,7 @@ def _static(ctx: ErrorContext, function: str, parameter: str,
         definition = ctx.cell(number, first)
         origin = _tracing.TraceOrigin(function, None, first, "jit", (parameter,))
         argument = _tracing.PassedArgument(parameter, None, "python")
-        call = _tracing.JitCall(origin, definition, caller, function, (argument,), True)
+        callee = _tracing.callee_on_line(ctx, caller, function) or function
+        call = _tracing.JitCall(origin, definition, caller, callee, (argument,), True)
         return _static_fix.static_argnames_fix(ctx, call)
     return None
