@@ -348,6 +348,28 @@ def test_a_dtype_after_the_shape_is_not_a_spread_dimension(loaded: Notebook) -> 
     assert bundle["recommended"] is None
 
 
+@pytest.mark.parametrize(("cell", "check"), [
+    ("def step(c, x):\n    return c + x, c\nv, seen = jax.lax.scan(step, 0.0, [1.5, 2.0, 3.0])",
+     "float(v) == 6.5 and seen.tolist() == [0.0, 1.5, 3.5]"),
+    ("v, _ = jax.lax.scan(lambda c, k: (c * k, None), 1, xs=(2, 3, 4))", "int(v) == 24"),
+])
+def test_a_list_of_numbers_is_scanned_along_the_list(loaded: Notebook, cell: str,
+                                                     check: str) -> None:
+    """scan reads a list as a tree of leaves, each scanned along its own leading axis, which
+    a number lacks; an array of the list is scanned element by element."""
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Scan over an array of the list"]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {name: loaded[name] for name in ("v", "seen") if name in check})
+
+
+def test_a_list_of_mixed_numbers_is_not_scanned(loaded: Notebook) -> None:
+    bundle = _card(loaded, "v, _ = jax.lax.scan(lambda c, x: (c + x, None), 0.0, [1, 2.5])")
+    assert bundle["recommended"] is None
+
+
 def test_every_form_of_the_card_shows_it(loaded: Notebook) -> None:
     loaded.ok("import jax, jax.numpy as jnp")
     failed = loaded.run("jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")

@@ -36,6 +36,12 @@ NumPy's methods take them; the second one lands in another parameter (``Cannot i
 as a data type``). ``(2, 3)`` is those ints, in order. Only Python ints, passed positionally,
 with nothing after them.
 
+**A list of numbers scanned over.** ``lax.scan(step, init, [1.0, 2.0, 3.0])`` (``scan got
+value with no leading axis to scan over``): scan reads the list as a tree of three leaves,
+each to be scanned along its own leading axis, and a number has none. Scanned along the list
+is the only reading that runs: ``jnp.array([1.0, 2.0, 3.0])``. Only Python numbers of one
+type.
+
 Reports: MarkusAI/rA9#5 (``Shapes must be 1D sequences of concrete values of integer type``
 from a shape computed as a float), jax-ml/jax#2495 (a float used as an index, the report
 that gave JAX its "Indexer must have integer or boolean type" message), mlech26l/gigastep#13
@@ -68,7 +74,8 @@ _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
-    for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix):
+    for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
+                 _scanned_list_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return (fix,)
@@ -428,6 +435,47 @@ def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         safety=(f"Same dimensions: ({inside}) lists the ints the call gave, in their order, "
                 f"as the one {name} {call.spelled} takes."),
         safe=True)
+
+
+# -- a list of numbers scanned over -------------------------------------------------------------
+
+_NO_LEADING_AXIS = "scan got value with no leading axis to scan over"
+
+
+def _scanned_list_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``lax.scan(step, init, [1.0, 2.0, 3.0])``: scan reads a list as a tree whose leaves are
+    each scanned along their leading axis, and a number has none. Scanned along the list is
+    the one reading that runs: ``jnp.array([...])`` of Python numbers of one type. Each step
+    then gets the list's element, converted as JAX converts a Python number of that type."""
+    call = ctx.user_call
+    location = diagnosis.location
+    jnp = ctx.alias("jax.numpy")
+    if call is None or location is None or call.location != location or jnp is None \
+            or _NO_LEADING_AXIS not in ctx.top.message or not isinstance(call.node, ast.Call) \
+            or call.name != "scan" or call.function is None:
+        return None
+    try:
+        bound = inspect.signature(call.function).bind(*call.node.args, **{
+            k.arg: k.value for k in call.node.keywords if k.arg is not None})
+    except TypeError:
+        return None
+    xs = bound.arguments.get("xs")
+    if not isinstance(xs, ast.List | ast.Tuple) or any(
+            isinstance(item, ast.Starred) for item in xs.elts):
+        return None
+    value = Evaluator(call.frame)(xs)
+    kinds = {type(item) for item in value} if isinstance(value, list | tuple) else set()
+    if not value or len(kinds) != 1 or kinds - {int, float}:
+        return None
+    text = ast.unparse(xs)
+    after = f"{jnp}.array({text})"
+    number = "int" if kinds == {int} else "float"
+    return _rewrite(ctx, location, call.node, text, after, True,
+                    label="Scan over an array of the list",
+                    need="so scan steps through the list's elements", changes=None,
+                    safety=(f"Same values: step i gets the list's element i, as the "
+                            f"{'int32' if number == 'int' else 'float32'} JAX makes of a Python "
+                            f"{number} (64-bit where 64-bit values are on)."))
 
 
 # -- the rewrite every rule shares -----------------------------------------------------------
