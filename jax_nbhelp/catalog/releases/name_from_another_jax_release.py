@@ -405,11 +405,15 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
     habit = _OTHER_LIBRARIES.get(keyword)
     if habit is not None and habit[0] in params:
         replacement, library = habit
+        # the same library's other keywords on the line: renamed with it, in one run
+        also = tuple((other, new) for other, (new, _) in _OTHER_LIBRARIES.items()
+                     if other != keyword and new in params and location is not None
+                     and re.search(rf"\b{other}\s*=", location.line))
         return _diagnosis(
             ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, {library}'s name for "
                  f"what {spelled} calls {replacement}=.",
             (_keyword_fix(ctx, location, function, keyword, replacement,
-                          f"{keyword}= is {library}'s name for {replacement}="),))
+                          f"{keyword}= is {library}'s name for {replacement}=", also),))
     close = names.close(keyword, public)
     explanation = (f"{spelled}(...){_entry.at(location)} passes {keyword}=, which {spelled} does "
                    f"not take in this JAX ({version}), and jax_nbhelp knows of no release that "
@@ -431,19 +435,31 @@ _OTHER_LIBRARIES = {"dim": ("axis", "PyTorch"), "keepdim": ("keepdims", "PyTorch
 
 
 def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object, old: str,
-                 new: str, history: str) -> Fix:
+                 new: str, history: str, also: tuple[tuple[str, str], ...] = ()) -> Fix:
+    """Pass ``new=`` for ``old=`` in the call (and each of ``also``'s pairs with it)."""
+    renames = ((old, new), *also)
+
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.renamed_api import rename_keyword
 
         assert location is not None
-        return rename_keyword(source, location.lineno,
-                              function=lambda dotted: names.resolve(ctx, dotted) is function,
-                              old=old, new=new, method=names.array_method(function))
+        for before, after in renames:
+            source = rename_keyword(
+                source, location.lineno,
+                function=lambda dotted: names.resolve(ctx, dotted) is function,
+                old=before, new=after, method=names.array_method(function))
+        return source
 
+    news = ", ".join(f"{after}=" for _, after in renames)
+    olds = ", ".join(f"{before}=" for before, _ in renames)
     return rewrite_fix(
-        ctx, location, transform, label=f"Pass {new}= instead of {old}=",
-        summary=f"Spell the keyword the way this JAX does ({new}=), then re-run.",
-        safety=f"Only the keyword's name changed ({history}); its value means the same.",
+        ctx, location, transform, label=f"Pass {news} instead of {olds}",
+        summary=f"Spell the keyword{'s' if also else ''} the way this JAX does ({news}), then "
+                "re-run.",
+        safety=(f"Only the keyword's name changed ({history}); its value means the same."
+                if not also else f"Only the keywords' names changed ({history}, and "
+                f"{', '.join(f'{a}= for {b}=' for b, a in also)}); their values mean the "
+                "same."),
         safe=True,
     )
 
