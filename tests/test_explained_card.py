@@ -348,6 +348,26 @@ def test_a_dtype_after_the_shape_is_not_a_spread_dimension(loaded: Notebook) -> 
     assert bundle["recommended"] is None
 
 
+def test_a_whole_float_literal_passed_as_an_index_becomes_an_int(loaded: Notebook) -> None:
+    """The jitted function uses its parameters only as indices, and the call writes 2.0 and
+    0.0: written 2 and 0, the same elements are picked (the calling line is rewritten, both
+    literals at once)."""
+    cell = ("t = jnp.array([10.0, 20.0, 30.0])\n@jax.jit\ndef pick(i, j):\n"
+            "    return t[i] + t.at[j].get()\nv = pick(2.0, j=0.0)")
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Pass 2 for 2.0, 0 for 0.0"]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert float(loaded["v"]) == 40.0
+
+
+def test_a_float_parameter_used_as_a_number_too_is_not_rewritten(loaded: Notebook) -> None:
+    cell = ("t = jnp.array([10.0, 20.0, 30.0])\n@jax.jit\ndef pick(i):\n"
+            "    return t[i] * i\nv = pick(2.0)")
+    assert _card(loaded, cell)["recommended"] is None
+
+
 @pytest.mark.parametrize(("cell", "check"), [
     ("def step(c, x):\n    return c + x, c\nv, seen = jax.lax.scan(step, 0.0, [1.5, 2.0, 3.0])",
      "float(v) == 6.5 and seen.tolist() == [0.0, 1.5, 3.5]"),

@@ -16,8 +16,11 @@ that value, never the call's one float. Where its values are whole numbers (``n 
 ``3.0``), the integer is the same number: ``int(n)``, ``(int(n), 3)`` in a written tuple,
 ``idx.astype("int32")`` for an array, ``3`` for a written ``3.0``. Where the values are traced
 (inside ``jit`` or ``scan``), whether they are whole cannot be read: the change is offered
-with what it changes (a fraction is dropped), never as the recommended fix. A fraction that
-is there (``2.5``) gets no fix: which integer was meant is the user's choice.
+with what it changes (a fraction is dropped), never as the recommended fix, except where the
+traced value is a parameter of the jitted function that it uses only as an index, and the
+call writes a whole float literal for it (``pick(2.0)``): the call is written with the int
+(``pick(2)``), which indexes the same element. A fraction that is there (``2.5``) gets no
+fix: which integer was meant is the user's choice.
 
 **A one-element array where JAX needs a scalar.** ``float(loss)`` of a ``float32[1]``
 (``Only scalar arrays can be converted to Python scalars; got arr.ndim=1``): its one
@@ -250,6 +253,10 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if whole is False:
         return None  # a fraction is there: which integer was meant is the user's choice
     text = ast.unparse(node)
+    if whole is None and rounded is None:
+        passed = _whole_literal_passed(ctx, location, node)
+        if passed is not None:
+            return passed
     after = _as_integer(node, value, text)
     if after is None:
         return None
@@ -266,6 +273,76 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     label=f"Use {after}" if len(after) <= 28 else "Use integers",
                     need="the integer JAX needs there", safety=safety,
                     changes=None if whole else "drops the fraction of any value that has one")
+
+
+def _whole_literal_passed(ctx: ErrorContext, location: Location, node: ast.expr) -> Fix | None:
+    """``pick(2.0)`` of a jitted ``def pick(i)`` that uses ``i`` only as an index: the
+    literal the caller wrote is whole, and the int it stands for indexes the same element;
+    written as that int, ``i`` is traced as an integer. Every other parameter the call
+    passes such a literal for, used only as an index too, is written as its int at once.
+    Read from the def and the calling line (the frame before the def's), never by running
+    them."""
+    parsed = _tracing.parse(location.source)
+    frames = ctx.top.user_frames
+    if parsed is None or not isinstance(node, ast.Name) or len(frames) < 2:
+        return None
+    func = _scopes.enclosing_function(parsed[0], location.lineno)
+    if not isinstance(func, ast.FunctionDef) or frames[-1].function != func.name \
+            or not any(_tracing.jits(d) for d in func.decorator_list):
+        return None
+    caller = frames[-2].location
+    called = _tracing.parse(caller.source) if caller is not None else None
+    if caller is None or called is None:
+        return None
+    calls = [c for c in ast.walk(called[0]) if isinstance(c, ast.Call)
+             and c.lineno <= caller.lineno <= (c.end_lineno or c.lineno)
+             and _tracing.names_function(c.func, func.name)]
+    if len(calls) != 1:
+        return None
+    literals: dict[str, ast.Constant] = {}
+    for name in _scopes.scope_of(func).parameters:
+        argument = _tracing.bind_argument(calls[0], func, name)
+        if _only_an_index(func, name) and isinstance(argument, ast.Constant) \
+                and _whole_literal(argument):
+            literals[name] = argument
+    if node.id not in literals:
+        return None
+    edits = sorted(((argument, _tracing.segment(called[1], argument), str(int(argument.value)))  # type: ignore[arg-type]
+                    for argument in literals.values()),
+                   key=lambda edit: (edit[0].lineno, edit[0].col_offset), reverse=True)
+
+    def transform(source: str) -> str:
+        for argument, before, after in edits:  # right to left: columns stay true
+            source = _tracing.replacing(argument, before, after)(source)
+        return source
+
+    pairs = ", ".join(f"{after} for {before}" for _, before, after in reversed(edits))
+    names = _tracing.quoted(sorted(literals))
+    return rewrite_fix(
+        ctx, caller, transform,
+        label=f"Pass {pairs}" if len(pairs) <= 24 else "Pass whole numbers as ints",
+        summary=(f"Write {pairs} in the call on {caller.label}: {func.name} uses {names} only "
+                 "as an index, and an index must be an integer; then re-run."),
+        safety=(f"Same values: each literal is a whole number, {names} "
+                f"{'is' if len(literals) == 1 else 'are'} used only as an index, and the int "
+                "indexes the same element."),
+        safe=True)
+
+
+def _only_an_index(func: ast.FunctionDef, name: str) -> bool:
+    """Whether ``func`` reads its parameter ``name`` only as a subscript's whole index
+    (``t[i]``, ``t.at[i]``), never rebinding it nor reading it in a nested function."""
+    uses = _scopes.loads(func, name)
+    parents = _scopes.parents(func)
+    return (bool(uses) and not _scopes.stores(func, name)
+            and len(uses) == len([n for n in ast.walk(func)
+                                  if isinstance(n, ast.Name) and n.id == name])
+            and all(isinstance(parent := parents.get(use), ast.Subscript)
+                    and parent.slice is use for use in uses))
+
+
+def _whole_literal(node: ast.Constant) -> bool:
+    return type(node.value) is float and node.value.is_integer() and abs(node.value) < 2 ** 31
 
 
 _ROUNDING = frozenset({"floor", "ceil", "round", "rint", "trunc", "fix", "around"})
