@@ -374,19 +374,14 @@ def _rounded_by(ctx: ErrorContext, location: Location, node: ast.expr) -> str | 
         return None
     tree = parsed[0]
     scope = _scopes.enclosing_function(tree, location.lineno) or tree
-    assigned = [item for item in _scopes.own_nodes(scope)
-                if isinstance(item, ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For)
-                and any(isinstance(n, ast.Name) and n.id == node.id
-                        for t in (item.targets if isinstance(item, ast.Assign)
-                                  else [item.target]) for n in ast.walk(t))]
-    if len(assigned) != 1 or not isinstance(assigned[0], ast.Assign) \
-            or assigned[0].lineno >= location.lineno or len(assigned[0].targets) != 1 \
-            or not isinstance(assigned[0].targets[0], ast.Name):
+    stored = _scopes.stores(scope, node.id)
+    holder = _scopes.parents(scope).get(stored[0]) if len(stored) == 1 else None
+    if not isinstance(holder, ast.Assign) or holder.lineno >= location.lineno \
+            or holder.targets != [stored[0]]:
         return None
-    body = getattr(scope, "body", [])
-    if assigned[0] not in body:
+    if holder not in scope.body:
         return None  # inside a loop or a branch: not read
-    return _rounding_call(ctx, assigned[0].value)
+    return _rounding_call(ctx, holder.value)
 
 
 # -- a one-element array where JAX needs a scalar ------------------------------------------

@@ -241,16 +241,7 @@ def _readable_at_split(tree: ast.Module, name: str, split: ast.Call, lineno: int
     """Whether ``name`` holds at the split what it holds at the vmap line: both in one
     scope that never assigns the name (a parameter of their function, or a global)."""
     scope = _scope(tree, lineno)
-    if _scope(tree, split.lineno) is not scope:
-        return False
-    for node in _scopes.own_nodes(scope):
-        targets = (node.targets if isinstance(node, ast.Assign) else
-                   [node.target] if isinstance(node, ast.AugAssign | ast.AnnAssign | ast.For)
-                   else [])
-        if any(isinstance(n, ast.Name) and n.id == name
-               for target in targets for n in ast.walk(target)):
-            return False
-    return True
+    return _scope(tree, split.lineno) is scope and not _scopes.stores(scope, name)
 
 
 def _same_keys_sentence(old: int, new: int) -> tuple[bool, str]:
