@@ -23,11 +23,12 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _scopes, _tracing
 from jax_nbhelp.catalog._example import Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH402"
@@ -39,6 +40,12 @@ _MESSAGE_RE = re.compile(r"(?P<function>\w+) accepts a single key, but was given
 
 _KEYS = "key = jax.random.key(0)\nkeys = jax.random.split(key, 4)"
 _RAW_KEYS = "keys = jax.random.split(jax.random.PRNGKey(0), 4)"
+
+_WALK = '''\
+def walk(keys, x):
+    keys, step = jax.random.split(keys)
+    x = x + jax.random.normal(step, shape=x.shape)
+    return keys, x'''
 
 EXAMPLES = (
     Example(
@@ -106,6 +113,20 @@ EXAMPLES = (
                "jax.random.split(jax.random.split(jax.random.PRNGKey(0), 4)[1])[1]).all())"),
         fixed=("import jax\n" + _RAW_KEYS,
                "keys, subs = jax.vmap(lambda key: jax.random.split(key), out_axes=1)(keys)"),
+    ),
+    # ... and a sampler given one of the new batches for one value per key, further down the
+    # same function, draws one value per key in the same fix (its shape read in the frame).
+    Example(
+        setup=("import jax, jax.numpy as jnp\n" + _RAW_KEYS, _WALK),
+        failing="keys, x = walk(keys, jnp.zeros(4))",
+        fix="Split each key with jax.vmap",
+        check="keys.shape == (4, 2) and x.shape == (4,) and len(set(x.tolist())) == 4",
+        fixed=("import jax, jax.numpy as jnp\n" + _RAW_KEYS, _WALK.replace(
+            "jax.random.split(keys)", "jax.vmap(lambda key: jax.random.split(key), "
+            "out_axes=1)(keys)").replace("jax.random.normal(step, shape=x.shape)",
+                                         "jax.vmap(lambda key: jax.random.normal(key, "
+                                         "shape=()))(step)"),
+               "keys, x = walk(keys, jnp.zeros(4))"),
     ),
 )
 
@@ -290,17 +311,32 @@ def _split_fix(ctx: ErrorContext, location: Location, keys: int | None,
     jax = ctx.alias("jax") or "jax"
     batch = f"the {keys} keys" if keys is not None else "the keys"
 
+    followers = _followers(ctx, location, keys) if names else []
+
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.vmap_over_keys import vmap_over_keys
 
-        return vmap_over_keys(source, location.lineno, "split", jax,
-                              out_axes=1 if names else 0)
+        source = vmap_over_keys(source, location.lineno, "split", jax,
+                                out_axes=1 if names else 0)
+        for lineno, sampler in followers:
+            source = vmap_over_keys(source, lineno, sampler, jax, one_value=True)
+        return source
 
     if names:
         safety = (f"Each of the {names} names gets one new key per key of the batch (vmap's "
                   f"out_axes=1): entry i of each is what splitting keys[i] alone gives it.")
         summary = (f"Split each of {batch} with {jax}.vmap(..., out_axes=1), so the unpacked "
                    "names each hold a batch of new keys; then re-run.")
+        if followers:
+            lines = ", ".join(str(lineno) for lineno, _ in followers)
+            samplers = _tracing.quoted(sorted({sampler for _, sampler in followers}))
+            safety += (f" The {samplers} call{'s' if len(followers) > 1 else ''} on line"
+                       f"{'s' if len(followers) > 1 else ''} {lines}, given such a batch, "
+                       f"draw{'s' if len(followers) == 1 else ''} one value per key: the "
+                       f"({keys},) the call asks for, value i drawn with key i alone.")
+            summary = summary.replace("; then re-run.", f", and draw one value per key on "
+                                      f"line{'s' if len(followers) > 1 else ''} {lines}; then "
+                                      "re-run.")
     else:
         safety = ("One split per key, stacked along a new first axis: entry i holds the new "
                   "keys of keys[i]. Code that indexes the result picks a key's splits, not a "
@@ -308,6 +344,50 @@ def _split_fix(ctx: ErrorContext, location: Location, keys: int | None,
         summary = f"Split each of {batch} with {jax}.vmap; then re-run."
     return rewrite_fix(ctx, location, transform, label="Split each key with jax.vmap",
                        summary=summary, safety=safety, safe=bool(names))
+
+
+def _followers(ctx: ErrorContext, location: Location,
+               keys: int | None) -> list[tuple[int, str]]:
+    """The sampler calls after the split, in its function, that a name the split unpacks
+    into (and that is bound nowhere else) passes as the key, each asking for the shape ``(keys,)`` (read
+    from the split's live frame): with a batch of keys, each draws one value per key. Any
+    such call asking for another shape, or one that cannot be read: none (each is left to
+    its own card)."""
+    call = ctx.user_call
+    parsed = _tracing.parse(location.source)
+    found = _call_on_line(location, "split")
+    if call is None or call.location != location or parsed is None or found is None \
+            or keys is None:
+        return []
+    scope = _scopes.enclosing_function(parsed[0], location.lineno)
+    if scope is None:
+        return []
+    holder = _scopes.parents(scope).get(found[1])
+    if not isinstance(holder, ast.Assign) or not isinstance(holder.targets[0], ast.Tuple):
+        return []
+    # a name bound again elsewhere may hold another key where a sampler reads it: not followed
+    unpacked = {n.id for n in holder.targets[0].elts if isinstance(n, ast.Name)
+                and len(_scopes.stores(scope, n.id)) == 1}
+    evaluate = Evaluator(call.frame)
+    followers: list[tuple[int, str]] = []
+    for node in _scopes.own_nodes(scope):
+        if not isinstance(node, ast.Call) or node.lineno <= location.lineno:
+            continue
+        sampler = next((name for name in _SHAPE_SECOND
+                        if _tracing.names_function(node.func, f"random.{name}")), None)
+        key = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg == "key"), None)
+        if sampler is None or not (isinstance(key, ast.Name) and key.id in unpacked):
+            continue
+        given = node.args[1] if len(node.args) > 1 else next(
+            (k.value for k in node.keywords if k.arg == "shape"), None)
+        asked = evaluate(given) if given is not None else None
+        if type(asked) is int:
+            asked = (asked,)
+        if asked != (keys,) or node.lineno != node.end_lineno:
+            return []
+        followers.append((node.lineno, sampler))
+    return sorted(followers)
 
 
 def _one_value_fix(ctx: ErrorContext, location: Location, function: str, keys: int) -> Fix:
