@@ -349,10 +349,10 @@ def _split_fix(ctx: ErrorContext, location: Location, keys: int | None,
 def _followers(ctx: ErrorContext, location: Location,
                keys: int | None) -> list[tuple[int, str]]:
     """The sampler calls after the split, in its function, that a name the split unpacks
-    into (and that is bound nowhere else) passes as the key, each asking for the shape ``(keys,)`` (read
-    from the split's live frame): with a batch of keys, each draws one value per key. Any
-    such call asking for another shape, or one that cannot be read: none (each is left to
-    its own card)."""
+    into (and that is bound nowhere else) passes as the key, each asking for the shape
+    ``(keys,)`` (read from the split's live frame): with a batch of keys, each draws one
+    value per key. Any such call asking for another shape, or one that cannot be read:
+    none (each is left to its own card)."""
     call = ctx.user_call
     parsed = _tracing.parse(location.source)
     found = _call_on_line(location, "split")
