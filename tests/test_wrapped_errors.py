@@ -61,6 +61,9 @@ NEEDS_THE_LINE = {
     # Python raises it at the notebook's own assignment into .at: JAX's business only when
     # the frame shows that assignment, which a callback's text does not keep.
     "JNH501-1": "an assignment into .at is told from the frame's own instruction",
+    # Python's message names the method's function (_mean), not the array it belongs to:
+    # that it is a JAX array's method is read from the call on the line.
+    "JNH210-9": "a keyword of an array's method is told from the call on the line",
 }
 
 
