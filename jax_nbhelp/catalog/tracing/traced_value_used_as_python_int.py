@@ -3,14 +3,17 @@ under ``jax.jit`` (``TracerIntegerConversionError``).
 
 When the caller passes a Python int, the parameter is a setting: make it static. When it
 passes a global name holding an integer array, the count was a setting kept in an array:
-make the parameter static and pass ``int(n)``. When it passes another array, the loop or the
-lookup has to become a JAX operation (``lax.fori_loop``, indexing an array), which is
-explained, not done.
+make the parameter static and pass ``int(n)``. When it passes another array, the loop has to
+become a JAX operation (``lax.fori_loop``), which is explained, not done; a lookup in a
+Python list of numbers of one type, or of arrays of one shape and dtype, becomes a lookup
+in the array they make (``jnp.asarray(rates)[i]``, ``jnp.stack(layers)[i]``), which holds
+the same element at each index in range.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 
 from jax_nbhelp.catalog import _entry, _static_fix, _tracing
 from jax_nbhelp.catalog._example import (
@@ -22,6 +25,8 @@ from jax_nbhelp.catalog._example import (
 )
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH302"
 TITLE = "Traced value used as a Python int"
@@ -37,6 +42,15 @@ def power(x, n):
         out = out * x
     return out'''
 
+_SCHEDULE = "rates = [0.5, 0.25, 0.125]"
+_DECAY = '''\
+def decay(i, w):
+    return w * (1.0 - rates[i])'''
+_LAYERS = "layers = [jnp.full(2, 2.0), jnp.full(2, 3.0)]"
+_APPLY = '''\
+def apply(i, h):
+    return h * layers[i]'''
+
 EXAMPLES = (
     made_static(_POWER, "out = power(jnp.float32(2.0), 3)", "n", "float(out) == 8.0"),
     Example(
@@ -47,6 +61,24 @@ EXAMPLES = (
         fixed=(_IMPORTS, "@jax.jit\ndef power(x, n):\n"
                          "    return jax.lax.fori_loop(0, n - 1, lambda i, out: out * x, x)",
                "out = power(jnp.float32(2.0), jnp.int32(3))"),
+    ),
+    # A Python list looked up by a loop's traced index: the array it makes holds the same
+    # element at each index.
+    Example(
+        setup=(_IMPORTS, _SCHEDULE, _DECAY),
+        failing="w = jax.lax.fori_loop(0, 3, decay, 1.0)",
+        fix="Look up in jnp.asarray(rates)",
+        check="float(w) == 0.5 * 0.75 * 0.875",
+        fixed=(_IMPORTS, _SCHEDULE, _DECAY.replace("rates[i]", "jnp.asarray(rates)[i]"),
+               "w = jax.lax.fori_loop(0, 3, decay, 1.0)"),
+    ),
+    Example(
+        setup=(_IMPORTS, _LAYERS, _APPLY),
+        failing="h = jax.lax.fori_loop(0, 2, apply, jnp.ones(2))",
+        fix="Look up in jnp.stack(layers)",
+        check="h.tolist() == [6.0, 6.0]",
+        fixed=(_IMPORTS, _LAYERS, _APPLY.replace("layers[i]", "jnp.stack(layers)[i]"),
+               "h = jax.lax.fori_loop(0, 2, apply, jnp.ones(2))"),
     ),
     # A count kept in an array: static, and passed as the Python int it holds.
     static_from_array(_POWER, "count = jnp.int32(3)", "out = power(jnp.float32(2.0), count)",
@@ -109,6 +141,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             notes.append(advice(ctx, location))
             held, fixes = _static_fix.held_in_array(ctx, call)
             explanation += held
+            lookup = _sequence_lookup_fix(ctx, location) if not fixes else None
+            fixes = (lookup,) if lookup is not None else fixes
             if not fixes and call.any_array and origin.for_jit:
                 notes.append("If the count is really a setting, pass a Python int at the call "
                              "(int(n) outside jit, or the literal) and mark the parameter "
@@ -118,3 +152,51 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                             call_site=found.caller or ctx.failing_cell(), fixes=fixes,
                             notes=notes,
                             why=_tracing.transform_why(_tracing.transform_of(ctx, found), WHY))
+
+
+def _sequence_lookup_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
+    """``rates[i]`` with ``i`` traced and ``rates`` a Python list (or tuple) of numbers of
+    one type, or of JAX arrays of one shape and dtype: looked up in the array they make.
+    Read from the live frame of the line (the list's items are plain values, never user
+    objects asked anything)."""
+    call = ctx.user_call
+    jnp = ctx.alias("jax.numpy")
+    if call is None or location is None or call.location != location or jnp is None \
+            or not isinstance(call.node, ast.Subscript) \
+            or not isinstance(call.node.value, ast.Name | ast.Attribute):
+        return None
+    held = Evaluator(call.frame)(call.node.value)
+    if type(held) not in (list, tuple) or not held:
+        return None
+    items: list[object] = list(held)  # type: ignore[call-overload]
+    kinds = {type(item) for item in items}
+    array = getattr(sys.modules.get("jax"), "Array", None)
+    if kinds in ({int}, {float}):
+        make, what = "asarray", (f"the {'int32' if kinds == {int} else 'float32'} JAX makes of "
+                                 f"the list's Python {'int' if kinds == {int} else 'float'}")
+    elif array is not None and all(isinstance(item, array) for item in items) \
+            and len({(item.shape, str(item.dtype)) for item in items}) == 1:  # type: ignore[attr-defined]
+        make, what = "stack", "the list's array"
+    else:
+        return None
+    before = ast.unparse(call.node.value)
+    after = f"{jnp}.{make}({before})"
+    index = ast.unparse(call.node.slice)
+    parsed = _tracing.parse(location.source)
+    tree = parsed[0] if parsed is not None else ast.Module(body=[], type_ignores=[])
+    written = [node.value for node in ast.walk(tree)
+               if isinstance(node, ast.Subscript) and node.lineno == location.lineno
+               and node.value.end_lineno == location.lineno
+               and ast.unparse(node.value) == before and ast.unparse(node.slice) == index]
+    if len(written) != 1:
+        return None
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(written[0], before, after),
+        label=f"Look up in {jnp}.{make}({before})" if len(before) <= 16
+        else "Look up in an array",
+        summary=(f"Write `{after}[{index}]` for `{before}[{index}]` on line {location.lineno}: "
+                 "an array can be indexed by a traced value, a Python "
+                 f"{type(items).__name__} cannot; then re-run."),
+        safety=(f"Same values for each index in range: element {index} is {what} at "
+                f"{index}. An index past the end is clamped by JAX, where Python would raise."),
+        safe=True)
