@@ -132,6 +132,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if origin is None or call is None:
         explanation += ", but gets a traced value, which has no value while JAX traces."
         notes.append(advice(ctx, location))
+        lookup = _sequence_lookup_fix(ctx, location)
+        fixes = (lookup,) if lookup is not None else ()
     else:
         said, fixes = _static_fix.inside(ctx, origin, call, floats=True)
         explanation += said
