@@ -4,8 +4,9 @@
 Kept an array, the number gives the same values wherever each use of it meets an array of
 its own dtype (the Python float became that dtype again there: JAX converts a Python number
 to the array's dtype), or, in a ``return`` of one operation, a whole number small enough to
-be exact in that dtype (one IEEE operation on a float32 value and such an int, done in
-float64 and then rounded to float32, is the float32 operation). Any other use (a Python
+be exact in that dtype, where that dtype is the one jit gives a returned Python float (one
+IEEE operation on a float32 value and such an int, done in float64 and then rounded to
+float32, is the float32 operation). Any other use (a Python
 ``if``, a range, arithmetic with another Python float) could round differently or needs the
 number itself: no fix is offered there. Read from the line's function and its live frame,
 never by running the user's code.
@@ -64,6 +65,14 @@ def _meets_array(ctx: ErrorContext, location: Location, scope: _scopes.Function,
     return other.id
 
 
+def _python_float_dtype() -> str:
+    """The dtype jit gives a Python float it returns: float64 where 64-bit values are on."""
+    from jax_nbhelp.jaxapi.jax_probe import attribute
+
+    config = attribute("jax", "config")
+    return "float64" if getattr(config, "jax_enable_x64", False) else "float32"
+
+
 def _use_is_exact(ctx: ErrorContext, location: Location, scope: _scopes.Function,
                   parents: dict[ast.AST, ast.AST], operand: ast.expr,
                   dtype: str) -> str | None:
@@ -74,7 +83,8 @@ def _use_is_exact(ctx: ErrorContext, location: Location, scope: _scopes.Function
         return None
     other = use.right if use.left is operand else use.left
     if (isinstance(other, ast.Constant) and type(other.value) is int
-            and abs(other.value) <= _EXACT_INT[dtype] and isinstance(parents.get(use), ast.Return)):
+            and abs(other.value) <= _EXACT_INT[dtype] and isinstance(parents.get(use), ast.Return)
+            and dtype == _python_float_dtype()):
         return str(other.value)
     return _meets_array(ctx, location, scope, other, dtype)
 
