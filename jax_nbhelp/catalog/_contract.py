@@ -335,8 +335,7 @@ def _only_an_index(func: ast.FunctionDef, name: str) -> bool:
     uses = _scopes.loads(func, name)
     parents = _scopes.parents(func)
     return (bool(uses) and not _scopes.stores(func, name)
-            and len(uses) == len([n for n in ast.walk(func)
-                                  if isinstance(n, ast.Name) and n.id == name])
+            and not _scopes.read_elsewhere(func, name)
             and all(isinstance(parent := parents.get(use), ast.Subscript)
                     and parent.slice is use for use in uses))
 

@@ -114,10 +114,9 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
         name = holder.targets[0].id
         if len(_scopes.stores(scope, name)) != 1 or name in _scopes.scope_of(scope).parameters:
             return None
-        operands: list[ast.expr] = list(_scopes.loads(scope, name))
-        everywhere = [n for n in ast.walk(scope) if isinstance(n, ast.Name) and n.id == name]
-        if len(everywhere) != len(operands) + 1:
+        if _scopes.read_elsewhere(scope, name):
             return None  # read in a nested function or a lambda too: not followed
+        operands: list[ast.expr] = list(_scopes.loads(scope, name))
     else:
         operands = [node]
     met = [_use_is_exact(ctx, location, scope, parents, operand, scalar["dtype"])

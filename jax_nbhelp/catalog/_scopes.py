@@ -49,6 +49,14 @@ def loads(scope: Function | ast.Module, name: str) -> list[ast.Name]:
             and node.id == name and isinstance(node.ctx, ast.Load)]
 
 
+def read_elsewhere(scope: Function | ast.Module, name: str) -> bool:
+    """Whether ``name`` is also read or bound inside a function, lambda or class nested in
+    ``scope`` (what ``stores`` and ``loads`` do not follow)."""
+    own = len(stores(scope, name)) + len(loads(scope, name))
+    return own != len([node for node in ast.walk(scope)
+                       if isinstance(node, ast.Name) and node.id == name])
+
+
 def parents(scope: Function | ast.Module) -> dict[ast.AST, ast.AST]:
     """Each of ``scope``'s own nodes, to the node that holds it."""
     found: dict[ast.AST, ast.AST] = {}

@@ -29,6 +29,7 @@ from jax_nbhelp.diagnosis import line_values
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
 from jax_nbhelp.diagnosis.line_values import parsed_source
 from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.rewrite.transforms import SIGNATURE_KEEPING
 
 _ORIGIN_RE = re.compile(
     r"The error occurred while tracing the function (?P<function>\S+)"
@@ -326,15 +327,10 @@ def names_function(node: ast.AST, function: str) -> bool:
     return name is not None and (name == function or name.endswith("." + function))
 
 
-# transformations whose result keeps the function's signature and its other arguments as
-# they are (functools.wraps): jax.jit(jax.grad(f)) is a jitted call of f's parameters
-_SIGNATURE_KEEPING = ("grad", "value_and_grad")
-
-
 def _names_wrapped(node: ast.AST, function: str) -> bool:
     if isinstance(node, ast.Call) and node.args and not isinstance(node.args[0], ast.Starred):
         wrapper = dotted(node.func) or ""
-        return (wrapper.rsplit(".", 1)[-1] in _SIGNATURE_KEEPING
+        return (wrapper.rsplit(".", 1)[-1] in SIGNATURE_KEEPING
                 and _names_wrapped(node.args[0], function))
     return names_function(node, function)
 

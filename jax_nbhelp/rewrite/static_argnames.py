@@ -24,6 +24,7 @@ from ._cst import dotted_name
 from ._lines import split_lines, unparsable_message
 from .errors import CannotRewrite
 from .magics import rewrite_cell
+from .transforms import SIGNATURE_KEEPING
 
 __all__ = ["add_static_argnames", "add_static_argnames_python", "is_jit_expression"]
 
@@ -41,17 +42,11 @@ def _is_partial(expr: cst.BaseExpression) -> bool:
     return name is not None and (name == "partial" or name.endswith(".partial"))
 
 
-# Transformations whose result keeps the function's signature (functools.wraps) and passes
-# the arguments it does not differentiate through as they are: jit(grad(f), static_argnames=)
-# finds f's parameters by name, and a static setting reaches f unchanged.
-_SIGNATURE_KEEPING = ("grad", "value_and_grad")
-
-
 def _names_function(expr: cst.BaseExpression, function: str) -> bool:
     if isinstance(expr, cst.Call) and expr.args:
         wrapper = dotted_name(expr.func) or ""
         first = expr.args[0]
-        return (wrapper.rsplit(".", 1)[-1] in _SIGNATURE_KEEPING and first.keyword is None
+        return (wrapper.rsplit(".", 1)[-1] in SIGNATURE_KEEPING and first.keyword is None
                 and not first.star and _names_function(first.value, function))
     name = dotted_name(expr)
     return name is not None and (name == function or name.endswith("." + function))
