@@ -343,6 +343,75 @@ def test_dimensions_spread_over_arguments_become_one_tuple(loaded: Notebook, cel
     assert eval(check, {}, {"v": loaded["v"]})
 
 
+@pytest.mark.parametrize(("cell", "label", "check"), [
+    ("a = jnp.ones((2, 3))\nb = jnp.zeros((1, 3))\nv = jnp.concatenate(a, b)",
+     "Pass (a, b) as arrays", "v.shape == (3, 3) and float(v[2, 0]) == 0.0"),
+    ("a = jnp.ones(3)\nb = 2 * a\nv = jnp.stack(a, b, a)", "Pass (a, b, a) as arrays",
+     "v.shape == (3, 3) and float(v[1, 0]) == 2.0"),
+    ("a = jnp.ones((2, 3))\nv = jnp.vstack(a, a)", "Pass (a, a) as tup", "v.shape == (4, 3)"),
+])
+def test_arrays_passed_apart_become_the_one_sequence(loaded: Notebook, cell: str, label: str,
+                                                      check: str) -> None:
+    """The function takes its arrays as one sequence; the second array landed in its axis
+    (or dtype) parameter. The arrays the call lists, in order, are that sequence."""
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {"v": loaded["v"]})
+
+
+@pytest.mark.parametrize("cell", [
+    # arrays of different ranks: one of them may be meant as something else
+    "a = jnp.ones((2, 3))\nv = jnp.concatenate(a, jnp.ones(3))",
+    # a rank-0 float where the axis goes: not an array of the sequence
+    "a = jnp.ones((2, 3))\nv = jnp.concatenate([a, a], jnp.float32(1.0))",
+])
+def test_no_sequence_fix_where_the_arrays_are_not_alike(loaded: Notebook, cell: str) -> None:
+    assert _card(loaded, cell)["recommended"] is None
+
+
+@pytest.mark.parametrize(("cell", "label", "check"), [
+    ("v = jax.tree_util.tree_map({'a': jnp.ones(2)}, lambda t: t * 3)",
+     "Pass lambda t: t * 3 as f", "float(v['a'][1]) == 3.0"),
+    ("def step(c, x):\n    return c + x, c\nv, _ = jax.lax.scan(0.0, step, jnp.arange(4.0))",
+     "Pass step as f", "float(v) == 6.0"),
+])
+def test_a_function_given_in_another_place_goes_where_it_is_taken(
+        loaded: Notebook, cell: str, label: str, check: str) -> None:
+    """The parameter that takes the function got data, and one other argument is the one
+    function of the call: swapped, each goes where the signature takes it."""
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {"v": loaded["v"]})
+
+
+def test_a_function_is_not_swapped_into_an_axis(loaded: Notebook) -> None:
+    bundle = _card(loaded, "v = jax.vmap(jnp.ones(3), lambda t: t)")
+    assert bundle["fixes"] == []
+
+
+@pytest.mark.parametrize(("cell", "label", "check"), [
+    # JAX's message names the parameter: `pad_width` must be of integral type
+    ("v = jnp.pad(jnp.ones(2), 1.0)", "Use 1", "v.shape == (4,)"),
+    # "indices must have an integer type": the array bound to `indices` holds whole floats
+    ("i = jnp.array([2.0, 0.0])\nv = jnp.take(jnp.arange(3.0) * 10, i)", 'Use i.astype("int32")',
+     "v.tolist() == [20.0, 0.0]"),
+])
+def test_the_argument_jax_names_is_made_an_integer(loaded: Notebook, cell: str, label: str,
+                                                   check: str) -> None:
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {"v": loaded["v"]})
+
+
 def test_a_dtype_after_the_shape_is_not_a_spread_dimension(loaded: Notebook) -> None:
     bundle = _card(loaded, "v = jnp.zeros(2, 'not a dtype')")
     assert bundle["recommended"] is None

@@ -39,6 +39,24 @@ NumPy's methods take them; the second one lands in another parameter (``Cannot i
 as a data type``). ``(2, 3)`` is those ints, in order. Only Python ints, passed positionally,
 with nothing after them.
 
+**Arrays passed apart where the function takes one sequence.** ``jnp.concatenate(x, y)``,
+``jnp.stack(a, b, c)``, ``jnp.vstack(x, y)``: the first parameter's annotation says it takes
+a sequence, the call lists arrays of one rank as separate arguments, and the second landed
+in a parameter that takes no array (``Only integer scalar arrays can be converted to a
+scalar index`` for the axis, ``Passing an array as a dtype argument`` for the dtype).
+``(x, y)`` is those arrays, in order.
+
+**A function given where data goes.** ``tree_map(tree, fn)``, ``lax.scan(init, step, xs)``:
+the parameter that takes a function (``Callable`` in its annotation, or named ``f``,
+``fun``, ...) got something that cannot be called, and exactly one other positional
+argument is a function. Swapped, each argument goes where the signature takes it. Never
+into an axis or an argument number (``jax.vmap(x, f)``: what was meant is not read).
+
+**An argument JAX's message names.** Where the message's subject is a parameter
+(```pad_width` must be of integral type``, ``indices must have an integer type``), the
+argument bound to it is the one the whole-number rule makes an integer, an array of floats
+included (``idx.astype("int32")`` where every element is whole).
+
 **A list of numbers scanned over.** ``lax.scan(step, init, [1.0, 2.0, 3.0])`` (``scan got
 value with no leading axis to scan over``): scan reads the list as a tree of three leaves,
 each to be scanned along its own leading axis, and a number has none. Scanned along the list
@@ -52,25 +70,30 @@ that gave JAX its "Indexer must have integer or boolean type" message), mlech26l
 reading as a tuple, and the message that prescribes an array); numpy/numpy#13034 and
 numpy/numpy#12046 (``zeros(2, 3)``, the dimensions read as a dtype; NumPy declined to guess in
 its message), sebastian-hofstaetter/teaching#89 (a dimension passed as an extra argument,
-read as the dtype).
+read as the dtype); numpy/numpy#9549 (``concatenate(x, zrs)``, the second array read as
+the axis) and numpy/numpy#4926 (the same mistake, ``concatenate([1], [2])``, given a better
+message); r-xla/anvl#358 (a tree map whose function and tree were given in each other's
+places).
 """
 
 from __future__ import annotations
 
 import ast
 import inspect
+import re
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from jax_nbhelp.catalog import _scopes, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.rewrite.errors import CannotRewrite
 
-_INTEGER_WORDS = ("integer",)  # what JAX's messages say when it needs an integer
+_INTEGER_WORDS = ("integer", "integral")  # what JAX's messages say when it needs an integer
 _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 
 
@@ -78,7 +101,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
-                 _scanned_list_fix):
+                 _joined_arrays_fix, _swapped_function_fix, _scanned_list_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return (fix,)
@@ -232,9 +255,13 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     # message can be about.
     target = _at_index(call.node) if _INDEXER in ctx.top.message else None
     arrays = isinstance(call.node, ast.Subscript) or target is not None
+    named = _named_in_message(ctx, call)
     held: list[tuple[ast.expr, Any]] = []
     for node in (target,) if target is not None else _arguments(call.node):
         value = evaluate(node)
+        if node in named and _array_dtype_kind(value) == "f":
+            held.append((node, value))  # `indices must have an integer type`: this array
+            continue
         if value is CANNOT and arrays and isinstance(node, ast.Subscript) \
                 and _array_dtype_kind(evaluate(node.value)) == "f":
             value = _PART_OF_FLOATS  # `r[0]` of a float array: floats, not read here
@@ -247,7 +274,8 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     node, value = held[0]
     message = ctx.top.message
     rounded = _rounded_by(ctx, location, node)
-    if "float" not in message and _shown(value) not in message and rounded is None:
+    if "float" not in message and _shown(value) not in message and rounded is None \
+            and node not in named:
         return None  # JAX's complaint is about another value (`got foo`): not this float
     whole = _whole(value)
     if whole is False:
@@ -273,6 +301,21 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     label=f"Use {after}" if len(after) <= 28 else "Use integers",
                     need="the integer JAX needs there", safety=safety,
                     changes=None if whole else "drops the fraction of any value that has one")
+
+
+def _named_in_message(ctx: ErrorContext, call: _user_call.UserCall) -> set[ast.expr]:
+    """The arguments of the user's call bound to a parameter JAX's message names as its
+    subject: quoted, or as the word before "must" (``indices must have an integer type``
+    names ``jnp.take``'s ``indices``)."""
+    if not isinstance(call.node, ast.Call) or call.function is None:
+        return set()
+    _, bound, _ = _user_call.bind(call)
+    if bound is None:
+        return set()
+    message = ctx.top.message
+    return {given.node for name, given in bound.arguments.items()
+            if getattr(given, "node", None) is not None and re.search(
+                rf"(^|[`'\"]){re.escape(name)}([`'\"]|\s+(must|should)\b)", message)}
 
 
 def _whole_literal_passed(ctx: ErrorContext, location: Location, node: ast.expr) -> Fix | None:
@@ -483,17 +526,10 @@ def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     spread = args[start:]
     if not all(type(evaluate(a)) is int for a in spread):
         return None
-    line = location.line.strip()
-    written = _written(line, call.node)
-    if written is None:
+    grouped = _grouped(location, call.node, start)
+    if grouped is None:
         return None
-    tree = ast.parse(written, mode="eval").body
-    assert isinstance(tree, ast.Call)
-    raw = written.encode()
-    first, last = tree.args[start], tree.args[-1]
-    inside = raw[first.col_offset:last.end_col_offset].decode()
-    after_call = (raw[:first.col_offset].decode() + f"({inside})"
-                  + raw[last.end_col_offset:].decode())
+    written, inside, after_call = grouped
     lineno = location.lineno
     name = positional[start].name
 
@@ -505,6 +541,145 @@ def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                  "one tuple; then re-run."),
         safety=(f"Same dimensions: ({inside}) lists the ints the call gave, in their order, "
                 f"as the one {name} {call.spelled} takes."),
+        safe=True)
+
+
+def _grouped(location: Location, call: ast.Call,
+             start: int) -> tuple[str, str, str] | None:
+    """The call as its line writes it, the text of its positional arguments from ``start``
+    on, and the call with those arguments written as one tuple; None where the line does not
+    write the call once."""
+    written = _written(location.line.strip(), call)
+    if written is None:
+        return None
+    tree = ast.parse(written, mode="eval").body
+    assert isinstance(tree, ast.Call)
+    raw = written.encode()
+    first, last = tree.args[start], tree.args[-1]
+    inside = raw[first.col_offset:last.end_col_offset].decode()
+    return written, inside, (raw[:first.col_offset].decode() + f"({inside})"
+                             + raw[last.end_col_offset:].decode())
+
+
+# -- several arrays where the function takes one sequence of them ------------------------------
+
+def _joined_arrays_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.concatenate(x, y)``, ``jnp.stack(a, b, c)``, ``jnp.vstack(x, y)``: the function
+    takes its arrays as one sequence (its first parameter's annotation says ``Sequence``),
+    the call passes them as separate arguments, and the second landed in a parameter that
+    takes no array (an axis, a dtype). Read as one tuple, they are the arrays the call lists,
+    in order. Only arrays of one number of dimensions, only positional, nothing after."""
+    call = ctx.user_call
+    location = diagnosis.location
+    if call is None or location is None or call.location != location \
+            or not isinstance(call.node, ast.Call) or call.function is None \
+            or call.method_of is not None:
+        return None
+    signature = _user_call.signature_of(call.function)
+    if signature is None:
+        return None
+    positional = [p for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    args = call.node.args
+    if not positional or "Sequence" not in str(positional[0].annotation) or len(args) < 2 \
+            or len(args) > len(positional) or any(isinstance(a, ast.Starred) for a in args) \
+            or any(k.arg in {p.name for p in positional[:len(args)]}
+                   for k in call.node.keywords):
+        return None
+    if any("Array" in str(p.annotation) for p in positional[1:len(args)]):
+        return None  # a later parameter takes an array too: the call may mean it
+    evaluate = Evaluator(call.frame)
+    dimensions = {getattr(value, "ndim", None) if _array_dtype_kind(value) is not None else None
+                  for value in map(evaluate, args)}
+    if len(dimensions) != 1 or None in dimensions or dimensions == {0}:
+        return None
+    grouped = _grouped(location, call.node, 0)
+    if grouped is None:
+        return None
+    written, inside, after_call = grouped
+    name = positional[0].name
+    transform = _call_replaced(location.lineno, written, written, lambda: after_call)
+    return rewrite_fix(
+        ctx, location, transform,
+        label=f"Pass ({inside}) as {name}" if len(inside) <= 20 else f"Pass {name} as one tuple",
+        summary=(f"Write `{after_call}` on line {location.lineno}: {call.spelled} takes its "
+                 f"{name} as one sequence, and `{ast.unparse(args[1])}` went to its "
+                 f"{positional[1].name}; then re-run."),
+        safety=(f"Same arrays: ({inside}) lists the arrays the call gave, in their order, as "
+                f"the one {name} {call.spelled} takes; its other parameters keep their "
+                "defaults."),
+        safe=True)
+
+
+# -- a function given where another argument goes ---------------------------------------------
+
+_CALLABLE_PARAMETERS = ("f", "fun", "fn", "func", "function", "body_fun", "cond_fun")
+
+
+def _takes_callable(parameter: inspect.Parameter) -> bool:
+    return "Callable" in str(parameter.annotation) or parameter.name in _CALLABLE_PARAMETERS
+
+
+def _is_callable(node: ast.expr, evaluate: Evaluator) -> bool | None:
+    """Whether the argument is a function (a lambda, or a value whose type can be called:
+    Python's ``callable`` reads the type, it calls nothing); None where it cannot be read."""
+    if isinstance(node, ast.Lambda):
+        return True
+    if isinstance(node, ast.Dict | ast.List | ast.Tuple | ast.Set | ast.Constant
+                  | ast.ListComp | ast.DictComp | ast.BinOp):
+        return False
+    value = evaluate(node)
+    return None if value is CANNOT else callable(value)
+
+
+def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.tree_util.tree_map(tree, fn)``, ``lax.scan(init, step, xs)``: the parameter that
+    takes a function got something that cannot be called, and exactly one other positional
+    argument is a function. Swapped, each goes where the signature takes it; kept only if the
+    call then runs."""
+    call = ctx.user_call
+    location = diagnosis.location
+    if call is None or location is None or call.location != location \
+            or not isinstance(call.node, ast.Call) or call.function is None \
+            or call.method_of is not None or not ctx.top.is_a("TypeError"):
+        return None
+    signature = _user_call.signature_of(call.function)
+    args = call.node.args
+    if signature is None or any(isinstance(a, ast.Starred) for a in args):
+        return None
+    positional = [p for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:len(args)]
+    evaluate = Evaluator(call.frame)
+    kinds = [_is_callable(a, evaluate) for a in args]
+    wanting = [i for i, p in enumerate(positional) if _takes_callable(p) and kinds[i] is False]
+    given = [i for i, kind in enumerate(kinds) if kind and i < len(positional)
+             and not _takes_callable(positional[i])]
+    if len(wanting) != 1 or len(given) != 1 \
+            or any(word in positional[given[0]].name for word in ("axis", "axes", "argnums")):
+        return None  # an axis or an argument number is not where data goes
+    want, give = wanting[0], given[0]
+    written = _written(location.line.strip(), call.node)
+    if written is None:
+        return None
+    tree = ast.parse(written, mode="eval").body
+    assert isinstance(tree, ast.Call)
+    raw = written.encode()
+    one, other = sorted((tree.args[want], tree.args[give]), key=lambda a: a.col_offset)
+    after_call = (raw[:one.col_offset] + raw[other.col_offset:other.end_col_offset]
+                  + raw[one.end_col_offset:other.col_offset]
+                  + raw[one.col_offset:one.end_col_offset]
+                  + raw[other.end_col_offset:]).decode()
+    function_text = ast.unparse(args[give])
+    name = positional[want].name
+    transform = _call_replaced(location.lineno, written, written, lambda: after_call)
+    return rewrite_fix(
+        ctx, location, transform, label=f"Pass {function_text} as {name}"
+        if len(function_text) <= 20 else f"Pass the function as {name}",
+        summary=(f"Write `{after_call}` on line {location.lineno}: {call.spelled} takes the "
+                 f"function as its {name}, and `{ast.unparse(args[want])}` where "
+                 f"`{function_text}` stands; then re-run."),
+        safety=(f"Same arguments, in the order {call.spelled} takes them: the function as "
+                f"{name}, `{ast.unparse(args[want])}` as {positional[give].name}."),
         safe=True)
 
 
