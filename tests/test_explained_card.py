@@ -215,6 +215,10 @@ def test_a_keyword_close_to_one_parameter_is_renamed(loaded: Notebook) -> None:
     ("parts = jax.random.split(jax.random.key(0), 4 / 2)", "Use int(4 / 2)", "parts",
      "parts.shape == (2,)"),
     ("i = np.float32(2.0)\nv = jnp.arange(5.0)[i]", "Use int(i)", "v", "float(v) == 2.0"),
+    # JAX only says it met a float ('float' object is not iterable); the parameter's
+    # annotation (axis: Axis, int | Sequence[int]) says an integer was needed
+    ("v = jnp.sum(jnp.ones((2, 3)), axis=1.0)", "Use 1", "v", "v.tolist() == [3.0, 3.0]"),
+    ("v = jnp.expand_dims(jnp.ones(3), 1.0)", "Use 1", "v", "v.shape == (3, 1)"),
 
 ])
 def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, label: str,
@@ -261,6 +265,7 @@ def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) 
 @pytest.mark.parametrize("cell", [
     "z = jnp.zeros(2.5)",  # a fraction: which integer was meant is the user's choice
     "z = jnp.full((2.0,), 1.5)",  # two floats: which one JAX meant is not read
+    "v = jnp.sum(jnp.ones((2, 3)), axis=1.5)",  # a fraction where the axis goes
     "s = jax.ops.segment_sum(jnp.ones(3), jnp.array([0.0, 1.0, 1.0]), 2)",  # arrays: data
     # two dtypes set against each other: an int for the float would change the arithmetic
     "q = jax.lax.div(jnp.arange(4), 2.0)",

@@ -11,6 +11,9 @@ needs an integer and that what it got is a float (``Shapes must be 1D sequences 
 values of integer type, got (3.0,)``, ``'float' object cannot be interpreted as an
 integer``, ``Indexer must have integer or boolean type, got indexer with type float32``),
 and exactly one argument of the user's call (or the index of a subscript) holds floats.
+Where JAX only says it met a float (``'float' object is not iterable`` from
+``jnp.sum(x, axis=1.0)``), the argument counts when the parameter it is bound to is annotated
+to take an integer (``axis: int | None``, ``Axis``, ``Shape``).
 A message that names another value (``Index type must be an integer, got foo``) is about
 that value, never the call's one float. Where its values are whole numbers (``n / 2`` that came out
 ``3.0``), the integer is the same number: ``int(n)``, ``(int(n), 3)`` in a written tuple,
@@ -246,7 +249,11 @@ def _at_index(node: ast.expr) -> ast.expr | None:
 def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     call = ctx.user_call
     location = diagnosis.location
-    if call is None or location is None or call.location != location or not _needs_integer(ctx):
+    if call is None or location is None or call.location != location:
+        return None
+    said = _needs_integer(ctx)
+    typed = _annotated_integer(call) if not said and "float" in ctx.top.message else set()
+    if not said and not typed:
         return None
     evaluate = Evaluator(call.frame)
     # A call's arguments count when they are numbers (a float, or a tuple of numbers holding
@@ -258,6 +265,8 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     named = _named_in_message(ctx, call)
     held: list[tuple[ast.expr, Any]] = []
     for node in (target,) if target is not None else _arguments(call.node):
+        if not said and node not in typed:
+            continue  # only JAX's type complaint about a float, at a parameter typed int
         value = evaluate(node)
         if node in named and _array_dtype_kind(value) == "f":
             held.append((node, value))  # `indices must have an integer type`: this array
@@ -301,6 +310,24 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     label=f"Use {after}" if len(after) <= 28 else "Use integers",
                     need="the integer JAX needs there", safety=safety,
                     changes=None if whole else "drops the fraction of any value that has one")
+
+
+_INTEGER_ANNOTATION = re.compile(r"^(Axis|Shape|DimSize|int)\b|^int \|")
+
+
+def _annotated_integer(call: _user_call.UserCall) -> set[ast.expr]:
+    """The arguments of the user's call bound to a parameter whose annotation takes an
+    integer first (``axis: int | None``, ``axis: Axis``, ``shape: Shape``): where JAX's
+    message only says it met a float there (``'float' object is not iterable``), the
+    signature says what was needed."""
+    if not isinstance(call.node, ast.Call) or call.function is None:
+        return set()
+    signature, bound, _ = _user_call.bind(call)
+    if signature is None or bound is None:
+        return set()
+    return {given.node for name, given in bound.arguments.items()
+            if getattr(given, "node", None) is not None and name in signature.parameters
+            and _INTEGER_ANNOTATION.search(str(signature.parameters[name].annotation))}
 
 
 def _named_in_message(ctx: ErrorContext, call: _user_call.UserCall) -> set[ast.expr]:
