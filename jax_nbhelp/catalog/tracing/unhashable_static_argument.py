@@ -9,7 +9,8 @@ line, the jitted ``def`` and its ``static_argnames``/``static_argnums`` (on the 
 
 Fixes: when the call passes a global name holding an integer array or list whose value the
 message shows, pass ``int(n)`` / ``tuple(n.tolist())`` / ``tuple(n)`` instead (the same
-numbers as a Python value jit can hash). It comes first: the parameter was marked static,
+numbers as a Python value jit can hash); a list of ints written in the call (``[2, 3]``) is
+written as the tuple ``(2, 3)``. It comes first: the parameter was marked static,
 so the code may need its value (a size, a shape), and a Python value works either way. Then
 stop marking the parameter static (same values when the code only uses it as data; when it
 needs the value, the re-run fails with a tracer error that is diagnosed in turn).
@@ -65,6 +66,14 @@ EXAMPLES = (
         check="out.tolist() == [1.0, 2.0, 3.0, 4.0]",
         fixed=(_IMPORTS, _RAMP, _RAMP_JIT, "n = jnp.int32(4)",
                "out = ramp_jit(jnp.ones(4), int(n))"),
+    ),
+    # A shape written as a list in the call: the tuple of the same ints hashes.
+    Example(
+        setup=(_IMPORTS, _TILE),
+        failing="out = tiled(1.0, [2, 3])",
+        fix="Pass (2, 3)",
+        check="out.shape == (2, 3) and float(out.sum()) == 6.0",
+        fixed=(_IMPORTS, _TILE, "out = tiled(1.0, (2, 3))"),
     ),
     # A shape held in a list: a tuple of the same ints hashes.
     Example(
@@ -213,6 +222,18 @@ def _kind_matches(node: ast.expr, ctx: ErrorContext, type_name: str, module_leve
         and ctx.type_of(node.id) == f"builtins.{type_name}"
 
 
+def _ints_listed(node: ast.expr) -> bool:
+    """``[2, 3]`` written in the call: a list literal of int literals."""
+    return isinstance(node, ast.List) and bool(node.elts) and all(
+        isinstance(item, ast.Constant) and type(item.value) is int for item in node.elts)
+
+
+def _as_tuple(code: str, node: ast.expr) -> str:
+    assert isinstance(node, ast.List)
+    items = [_tracing.segment(code, item) for item in node.elts]
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
 def _conversion(type_name: str, value: str, name: str) -> str | None:
     """``int(n)``/``tuple(n.tolist())``/``tuple(n)`` when the shown value is integers."""
     value = value.strip()
@@ -286,6 +307,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 if conversion is not None:
                     fixes.append(_convert_fix(ctx, caller, node, node.id, conversion,
                                               parameter, site.function))
+            elif _ints_listed(node) and caller is not None:
+                fixes.append(_convert_fix(ctx, caller, node, expression,
+                                          _as_tuple(code, node), parameter, site.function))
             fixes.append(_unstatic_fix(ctx, site, parameter))
     notes.append("If the parameter is data your code computes with, don't mark it static: "
                  "jit traces it like any array. If it is a setting (a size, a shape, a loop "
