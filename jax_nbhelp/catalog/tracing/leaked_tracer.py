@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _nondiff, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -149,8 +149,8 @@ TRIGGERS = (ERROR,)
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = _tracing.error_link(ctx, ERROR)
-    if link is None:
-        return None
+    if link is None or _nondiff.array_in_nondiff(ctx) is not None:
+        return None  # an array in a custom rule's nondiff_argnums: JNH528's
     use = ctx.deepest_user_location()
     leaked = _LEAKED_IN.search(link.message)
     function = leaked.group("function") if leaked else None
