@@ -20,9 +20,8 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, replace
 
-from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog import _entry, _static_fix, _static_site, _tracing
 from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.core.protocol import is_top_level
@@ -97,117 +96,6 @@ _VALUE_RE = re.compile(r"hash an object of type <class '(?P<type>[^']+)'>, (?P<v
 _ARRAY_TYPES = ("ArrayImpl", "numpy.ndarray")
 _INT_RE = re.compile(r"-?\d+")
 _INTS_RE = re.compile(r"\[\s*(?:-?\d+(?:,?\s+|,?\s*(?=\])))*\]")
-_JITTED = ("PjitFunction", "JitWrapped")
-
-
-@dataclass(frozen=True)
-class _JitSite:
-    function: str
-    func: ast.FunctionDef
-    static: tuple[str, ...]  # parameter names jit treats as static
-    names_listed: tuple[str, ...]
-    nums_listed: tuple[int, ...]
-    location: Location  # the cell holding the jit, at its line
-
-
-def _literal_strings(node: ast.expr) -> tuple[str, ...]:
-    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
-    return tuple(i.value for i in items if isinstance(i, ast.Constant)
-                 and isinstance(i.value, str))
-
-
-def _literal_ints(node: ast.expr) -> tuple[int, ...]:
-    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
-    return tuple(i.value for i in items if isinstance(i, ast.Constant)
-                 and isinstance(i.value, int) and not isinstance(i.value, bool))
-
-
-def _options(call: ast.Call) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    names: tuple[str, ...] = ()
-    nums: tuple[int, ...] = ()
-    for keyword in call.keywords:
-        if keyword.arg == "static_argnames":
-            names = _literal_strings(keyword.value)
-        elif keyword.arg == "static_argnums":
-            nums = _literal_ints(keyword.value)
-    return names, nums
-
-
-def _jit_options(decorator: ast.expr) -> ast.Call | None:
-    if isinstance(decorator, ast.Call) and _tracing.jits(decorator):
-        return decorator
-    return None
-
-
-def _site(func: ast.FunctionDef, function: str, options: ast.Call | None,
-          location: Location) -> _JitSite | None:
-    if options is None:
-        return None
-    names, nums = _options(options)
-    positional = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
-    static = list(names)
-    static += [positional[n] for n in nums if 0 <= n < len(positional)
-               and positional[n] not in static]
-    if not static:
-        return None
-    return _JitSite(function, func, tuple(static), names, nums, location)
-
-
-def _history(ctx: ErrorContext) -> list[tuple[Location, ast.Module]]:
-    cells = []
-    for number in sorted(ctx.cell_sources, reverse=True):
-        place = ctx.cell(number)
-        parsed = _tracing.parse(place.source) if place is not None else None
-        if place is not None and parsed is not None:
-            cells.append((place, parsed[0]))
-    return cells
-
-
-def _latest_def(cells: list[tuple[Location, ast.Module]],
-                function: str) -> tuple[Location, ast.FunctionDef] | None:
-    for place, tree in cells:
-        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function]
-        if defs:
-            return place, defs[-1]
-    return None
-
-
-def _find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> _JitSite | None:
-    """The jitted function ``call`` calls and its static options."""
-    cells = _history(ctx)
-    func = call.func
-    if isinstance(func, ast.Call) and _tracing.is_jit(func.func) and func.args \
-            and isinstance(func.args[0], ast.Name):  # jax.jit(f, ...)(...)
-        function = func.args[0].id
-        found = _latest_def(cells, function)
-        if found is None:
-            return None
-        return _site(found[1], function, func, replace(caller, line=""))
-    if not isinstance(func, ast.Name) or not (ctx.type_of(func.id) or "").endswith(_JITTED):
-        return None
-    qualified = ctx.object_names.get(func.id, "")
-    function = qualified.rpartition(".")[2]
-    if not function.isidentifier():
-        return None
-    found = _latest_def(cells, function)
-    if found is None:
-        return None
-    place, definition = found
-    if func.id == function:  # a decorated def
-        options = next((o for d in definition.decorator_list
-                        if (o := _jit_options(d)) is not None), None)
-        lineno = min([definition.lineno, *(d.lineno for d in definition.decorator_list)])
-        return _site(definition, function, options, replace(place, lineno=lineno, line=""))
-    for cell, tree in cells:  # `alias = jax.jit(function, ...)`
-        for node in tree.body:
-            if (isinstance(node, ast.Assign) and len(node.targets) == 1
-                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == func.id
-                    and isinstance(node.value, ast.Call) and _tracing.is_jit(node.value.func)
-                    and node.value.args
-                    and _tracing.names_function(node.value.args[0], function)):
-                return _site(definition, function, node.value,
-                             replace(cell, lineno=node.value.lineno, line=""))
-    return None
 
 
 def _kind_matches(node: ast.expr, ctx: ErrorContext, type_name: str, module_level: bool) -> bool:
@@ -274,7 +162,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         tree, code = parsed
         for call in [n for n in ast.walk(tree) if isinstance(n, ast.Call)
                      and n.lineno <= caller.lineno <= (n.end_lineno or n.lineno)]:
-            site = _find_site(ctx, call, caller)
+            site = _static_site.find_site(ctx, call, caller)
             if site is None:
                 continue
             candidates = []
@@ -320,7 +208,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                             fixes=fixes, notes=notes)
 
 
-def _unstatic_fix(ctx: ErrorContext, site: _JitSite, parameter: str) -> Fix:
+def _unstatic_fix(ctx: ErrorContext, site: _static_site.JitSite, parameter: str) -> Fix:
     positional = [a.arg for a in [*site.func.args.posonlyargs, *site.func.args.args]]
     index = positional.index(parameter) if parameter in positional else None
     label = f"Stop treating {parameter} as static"

@@ -1,0 +1,126 @@
+"""Where a jitted function that a user's line calls is jitted, and which of its parameters
+that jit treats as static: the decorator on its ``def``, a ``g = jax.jit(f, ...)`` line in any
+cell, or ``jax.jit(f, ...)(...)`` on the calling line. Read from the cells' source, for the
+entries about static arguments (one that cannot be hashed, one that holds an array).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, replace
+
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+
+_JITTED = ("PjitFunction", "JitWrapped")
+
+
+@dataclass(frozen=True)
+class JitSite:
+    function: str
+    func: ast.FunctionDef
+    static: tuple[str, ...]  # parameter names jit treats as static
+    names_listed: tuple[str, ...]
+    nums_listed: tuple[int, ...]
+    location: Location  # the cell holding the jit, at its line
+
+
+def _literal_strings(node: ast.expr) -> tuple[str, ...]:
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+    return tuple(i.value for i in items if isinstance(i, ast.Constant)
+                 and isinstance(i.value, str))
+
+
+def _literal_ints(node: ast.expr) -> tuple[int, ...]:
+    items = node.elts if isinstance(node, (ast.Tuple, ast.List)) else [node]
+    return tuple(i.value for i in items if isinstance(i, ast.Constant)
+                 and isinstance(i.value, int) and not isinstance(i.value, bool))
+
+
+def _options(call: ast.Call) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    names: tuple[str, ...] = ()
+    nums: tuple[int, ...] = ()
+    for keyword in call.keywords:
+        if keyword.arg == "static_argnames":
+            names = _literal_strings(keyword.value)
+        elif keyword.arg == "static_argnums":
+            nums = _literal_ints(keyword.value)
+    return names, nums
+
+
+def _jit_options(decorator: ast.expr) -> ast.Call | None:
+    if isinstance(decorator, ast.Call) and _tracing.jits(decorator):
+        return decorator
+    return None
+
+
+def _site(func: ast.FunctionDef, function: str, options: ast.Call | None,
+          location: Location) -> JitSite | None:
+    if options is None:
+        return None
+    names, nums = _options(options)
+    positional = [a.arg for a in [*func.args.posonlyargs, *func.args.args]]
+    static = list(names)
+    static += [positional[n] for n in nums if 0 <= n < len(positional)
+               and positional[n] not in static]
+    if not static:
+        return None
+    return JitSite(function, func, tuple(static), names, nums, location)
+
+
+def _history(ctx: ErrorContext) -> list[tuple[Location, ast.Module]]:
+    cells = []
+    for number in sorted(ctx.cell_sources, reverse=True):
+        place = ctx.cell(number)
+        parsed = _tracing.parse(place.source) if place is not None else None
+        if place is not None and parsed is not None:
+            cells.append((place, parsed[0]))
+    return cells
+
+
+def _latest_def(cells: list[tuple[Location, ast.Module]],
+                function: str) -> tuple[Location, ast.FunctionDef] | None:
+    for place, tree in cells:
+        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function]
+        if defs:
+            return place, defs[-1]
+    return None
+
+
+def find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> JitSite | None:
+    """The jitted function ``call`` calls and its static options."""
+    cells = _history(ctx)
+    func = call.func
+    if isinstance(func, ast.Call) and _tracing.is_jit(func.func) and func.args \
+            and isinstance(func.args[0], ast.Name):  # jax.jit(f, ...)(...)
+        function = func.args[0].id
+        found = _latest_def(cells, function)
+        if found is None:
+            return None
+        return _site(found[1], function, func, replace(caller, line=""))
+    if not isinstance(func, ast.Name) or not (ctx.type_of(func.id) or "").endswith(_JITTED):
+        return None
+    qualified = ctx.object_names.get(func.id, "")
+    function = qualified.rpartition(".")[2]
+    if not function.isidentifier():
+        return None
+    found = _latest_def(cells, function)
+    if found is None:
+        return None
+    place, definition = found
+    if func.id == function:  # a decorated def
+        options = next((o for d in definition.decorator_list
+                        if (o := _jit_options(d)) is not None), None)
+        lineno = min([definition.lineno, *(d.lineno for d in definition.decorator_list)])
+        return _site(definition, function, options, replace(place, lineno=lineno, line=""))
+    for cell, tree in cells:  # `alias = jax.jit(function, ...)`
+        for node in tree.body:
+            if (isinstance(node, ast.Assign) and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Name) and node.targets[0].id == func.id
+                    and isinstance(node.value, ast.Call) and _tracing.is_jit(node.value.func)
+                    and node.value.args
+                    and _tracing.names_function(node.value.args[0], function)):
+                return _site(definition, function, node.value,
+                             replace(cell, lineno=node.value.lineno, line=""))
+    return None
