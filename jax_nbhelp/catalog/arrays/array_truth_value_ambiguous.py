@@ -81,7 +81,14 @@ def _condition(location_source: str | None, lineno: int) -> tuple[str, str, str]
 MATCH = Match(MESSAGE, "ValueError")
 
 
+# jit's own comparisons of static arguments and pytree aux data, which raised it: JNH553's
+_JIT_COMPARED = ("static arguments should be comparable using __eq__",
+                 "checking equality of metadata fields of pytree")
+
+
 def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
+    if any(text in other.message for other in ctx.chain for text in _JIT_COMPARED):
+        return None
     location = ctx.deepest_user_location()
     found = _condition(location.source, location.lineno) if location is not None else None
     jnp = ctx.alias("jax.numpy") or "jnp"
