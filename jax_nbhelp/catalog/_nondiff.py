@@ -35,6 +35,7 @@ class NondiffCall:
     kind: str  # "custom_jvp" or "custom_vjp"
     positions: tuple[int, ...]  # its nondiff_argnums
     location: Location | None  # the calling line
+    all_arrays: bool  # every argument at those positions is an array (traced or not)
 
 
 def _kind(function: object) -> str | None:
@@ -59,7 +60,11 @@ def array_in_nondiff(ctx: ErrorContext) -> NondiffCall | None:
         kind = _kind(function)
         if call is None or kind is None or not _positions(function):
             return None
-        return NondiffCall(call.spelled, function, kind, _positions(function), call.location)
+        positions = _positions(function)
+        passed = _passed(call.frames[call.index + 1:], function)
+        arrays = passed is not None and len(passed) > max(positions) and all(
+            _is_array(passed[p]) for p in positions)
+        return NondiffCall(call.spelled, function, kind, positions, call.location, arrays)
     created = _CREATED.search(link.message)
     if created is None:
         return None
@@ -81,5 +86,31 @@ def array_in_nondiff(ctx: ErrorContext) -> NondiffCall | None:
         if function is not None and positions and not any(
                 isinstance(a, ast.Starred) for a in node.args) \
                 and max(positions) < len(node.args):
-            found.append(NondiffCall(node.func.id, function, "custom_jvp", positions, place))
+            arrays = not any(_setting(ctx, node.args[p]) for p in positions)
+            found.append(NondiffCall(node.func.id, function, "custom_jvp", positions, place,
+                                     arrays))
     return found[0] if len(found) == 1 else None
+
+
+def _setting(ctx: ErrorContext, node: ast.expr) -> bool:
+    """Whether the argument is plainly not an array: a literal, a lambda, or a global whose
+    value's class is known and is not an array's."""
+    if isinstance(node, ast.Constant | ast.Lambda):
+        return True
+    kind = ctx.type_of(node.id) if isinstance(node, ast.Name) else None
+    return kind is not None and not any(word in kind for word in ("Array", "ndarray"))
+
+
+def _passed(frames: list[Any], function: object) -> tuple[Any, ...] | None:
+    """The arguments JAX's ``__call__`` of ``function`` received (its own frame's
+    ``args``, JAX's data)."""
+    for frame in frames:
+        if frame.f_code.co_name == "__call__" and frame.f_locals.get("self") is function:
+            args = frame.f_locals.get("args")
+            return args if type(args) is tuple else None
+    return None
+
+
+def _is_array(value: object) -> bool:
+    module = (type(value).__module__ or "").split(".", 1)[0]
+    return module in ("jax", "jaxlib", "numpy") and hasattr(type(value), "dtype")

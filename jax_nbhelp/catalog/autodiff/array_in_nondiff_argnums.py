@@ -262,8 +262,8 @@ def _indent(code: str, node: ast.stmt) -> str:
 
 
 def _fix(ctx: ErrorContext, found: _nondiff.NondiffCall, parameters: list[str]) -> Fix | None:
-    if len(parameters) != len(found.positions) or not found.positions:
-        return None
+    if len(parameters) != len(found.positions) or not found.positions or not found.all_arrays:
+        return None  # a setting among them stays in nondiff_argnums: not rewritten here
     try:
         edits = _jvp_edits(ctx, found) if found.kind == "custom_jvp" else _vjp_edits(ctx, found)
     except CannotRewrite:

@@ -1,0 +1,95 @@
+"""Arrays where JAX does not trace them: in what jit compares (a static argument, a pytree's aux
+data: JNH553) and in a custom derivative's nondiff_argnums (JNH528). Each error is raised by
+real JAX in a real IPython shell; the edges are where the cards must stay silent or explain
+without a fix."""
+
+from __future__ import annotations
+
+from conftest import Notebook
+
+_IMPORTS = "import dataclasses\nfrom functools import partial\nimport jax, jax.numpy as jnp"
+
+
+def _code(loaded: Notebook, *cells: str) -> tuple[str | None, list[str]]:
+    loaded.ok(_IMPORTS)
+    for cell in cells[:-1]:
+        loaded.ok(cell)
+    failed = loaded.run(cells[-1])
+    assert failed.error is not None
+    if not failed.diagnoses:
+        return None, []
+    bundle = failed.diagnoses[0]
+    return bundle["code"], [fix["label"] for fix in bundle["fixes"]]
+
+
+def test_a_static_argument_whose_eq_fails_otherwise_is_not_about_arrays(
+        loaded: Notebook) -> None:
+    """JAX's comparison failed, but not on an array's ==: the user's own __eq__ raised."""
+    code, _ = _code(
+        loaded,
+        "class Opts:\n    def __hash__(self):\n        return 1\n"
+        "    def __eq__(self, other):\n        raise RuntimeError('no')\n\n"
+        "@partial(jax.jit, static_argnames='opts')\ndef f(x, opts):\n    return x\n\n"
+        "a = f(1.0, Opts())",
+        "b = f(1.0, Opts())")
+    assert code != "JNH553"
+
+
+def test_a_static_dataclass_named_in_a_global_is_registered(loaded: Notebook) -> None:
+    """The instance is a global: its fields are read from its __dict__ (an array, a float),
+    and the fix registers the class with the array as data, the float as metadata."""
+    loaded.ok(_IMPORTS)
+    loaded.ok("@dataclasses.dataclass(frozen=True)\nclass Grid:\n    points: jax.Array\n"
+              "    step: float\n    def __hash__(self):\n        return 0\n\n"
+              "@partial(jax.jit, static_argnums=1)\ndef walk(x, grid):\n"
+              "    return x + grid.points * grid.step\n\n"
+              "g1 = Grid(jnp.arange(3.0), 0.5)\ng2 = Grid(jnp.ones(3), 0.5)\nr1 = walk(1.0, g1)")
+    failed = loaded.run("r2 = walk(1.0, g2)")
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH553"
+    assert "points holds an array" in bundle["explanation"]
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Trace grid's arrays"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["r2"].tolist() == [1.5, 1.5, 1.5]
+    assert loaded["r1"].tolist() == [1.0, 1.5, 2.0]
+
+
+def test_a_plain_class_held_static_is_explained_without_a_fix(loaded: Notebook) -> None:
+    code, fixes = _code(
+        loaded,
+        "class Table:\n    def __init__(self, t):\n        self.t = t\n"
+        "    def __hash__(self):\n        return 0\n"
+        "    def __eq__(self, other):\n        return self.t == other.t\n\n"
+        "@partial(jax.jit, static_argnames='table')\ndef look(i, table):\n"
+        "    return table.t[i]\n\nv = look(0, Table(jnp.arange(3.0)))",
+        "w = look(0, Table(jnp.arange(3.0)))")
+    assert code == "JNH553"
+    assert fixes == []
+
+
+def test_a_function_in_nondiff_argnums_is_left_alone(loaded: Notebook) -> None:
+    """nondiff_argnums holding a function is what it is for: a tracer that escapes from
+    elsewhere keeps the escaped-tracer card."""
+    code, _ = _code(
+        loaded,
+        "@partial(jax.custom_jvp, nondiff_argnums=(0,))\ndef apply(fn, x):\n    return fn(x)\n\n"
+        "@apply.defjvp\ndef apply_jvp(fn, primals, tangents):\n"
+        "    return jax.jvp(fn, primals, tangents)\n\n"
+        "kept = []\n@jax.jit\ndef g(x):\n    kept.append(x)\n    return apply(jnp.sin, x)\n\n"
+        "out = g(1.0)",
+        "bad = kept[0] + 1")
+    assert code == "JNH306"
+
+
+def test_a_nondiff_array_with_a_setting_beside_it_gets_no_fix(loaded: Notebook) -> None:
+    """nondiff_argnums also names a Python setting: moving only some of them would change
+    the rule's parameters in a way not read here, so the card explains."""
+    code, fixes = _code(
+        loaded,
+        "@partial(jax.custom_vjp, nondiff_argnums=(0, 1))\ndef scale(mode, s, x):\n"
+        "    return x * s\n\ndef scale_fwd(mode, s, x):\n    return x * s, None\n\n"
+        "def scale_bwd(mode, s, res, g):\n    return (g * s,)\n\n"
+        "scale.defvjp(scale_fwd, scale_bwd)",
+        "g = jax.jit(jax.grad(lambda x, s: scale('a', s, x)))(1.0, 2.0)")
+    assert code == "JNH528"
+    assert fixes == []
