@@ -93,3 +93,14 @@ def test_a_nondiff_array_with_a_setting_beside_it_gets_no_fix(loaded: Notebook) 
         "g = jax.jit(jax.grad(lambda x, s: scale('a', s, x)))(1.0, 2.0)")
     assert code == "JNH528"
     assert fixes == []
+
+
+def test_no_where_rewrite_where_the_sides_differ_in_shape(loaded: Notebook) -> None:
+    """An if on a whole array's sum that returns the array or a number: jnp.where would
+    return the array's shape on both sides, so the if is explained, not rewritten."""
+    code, fixes = _code(
+        loaded,
+        "@jax.jit\ndef f(v):\n    if v.sum() > 0:\n        return v\n    return 0.0",
+        "out = f(jnp.ones(3))")
+    assert code == "JNH301"
+    assert "Use jnp.where" not in fixes

@@ -9,8 +9,12 @@ passes ``True``. Two stories, told apart by what the call site passes:
   ``lax.cond``; ``@pl.when`` in a Pallas kernel). Where the branch picks one of two values
   (``a if c else b``; an ``if``/``else`` whose sides each return, or assign one name, one
   value) and the condition is one True or False per element, ``jnp.where(c, a, b)`` is that
-  choice as one operation: the fix rewrites it so and runs it. Any other branch (several
-  statements, a loop, an ``elif``, a comment inside) is explained, never rewritten.
+  choice as one operation: the fix rewrites it so and runs it. Under jit the condition is
+  one True or False where JAX's message shows it converted a ``bool[]`` (``v.sum() > 0``);
+  the rewrite is then offered where both sides have one shape and one kind of number, read
+  from the arrays they compute with, so the result keeps the ``if``'s shape and dtype. Any
+  other branch (several statements, a loop, an ``elif``, a comment inside) is explained,
+  never rewritten.
 
 Reports (the statement form): jax-ml/jax#1076 (an ``if``/``else`` returning one of two
 values of a vmapped scalar), mlysy/pfjax#3 (a branch on traced values rewritten without
@@ -115,6 +119,13 @@ EXAMPLES = (
     # Data, one scalar: the if/else returning one of two values is rewritten as jnp.where.
     corrected(_IMPORTS, _RELU, "@jax.jit\ndef relu(x):\n    return jnp.where(x > 0, x, 0.0)",
               "out = relu(jnp.float32(2.0))", "Use jnp.where", "float(out) == 2.0"),
+    # One condition about a whole array (JAX converted a bool[]), and both sides of the
+    # array's shape and kind: jnp.where returns what the if returned.
+    corrected(_IMPORTS, "@jax.jit\ndef boosted(v):\n    if v.sum() > 0:\n        return v * 2\n"
+                        "    return v - 1.0",
+              "@jax.jit\ndef boosted(v):\n    return jnp.where(v.sum() > 0, v * 2, v - 1.0)",
+              "out = boosted(jnp.array([1.0, -0.5]))", "Use jnp.where",
+              "out.tolist() == [2.0, -1.0]"),
     # `and` in the condition: the two conditions joined as one array, then jnp.where.
     corrected(_IMPORTS, "def band(v):\n    if v > 0 and v < 1:\n        return v\n"
                         "    return 0.0",
@@ -402,15 +413,87 @@ def _scalar_condition(ctx: ErrorContext, location: Location, cond: ast.expr) -> 
     return bool(arrays) and all(v.shape == () for v in arrays)
 
 
+_SCALAR_BOOL = "traced array with shape bool[]"
+_KINDS = "bifc"  # NumPy's kind letters, in the order JAX promotes them
+
+
+def _one_condition_same_sides(ctx: ErrorContext, location: Location, test: ast.expr,
+                              then: str, other: str) -> bool:
+    """Whether the ``if`` asked one True or False (JAX's message shows the condition it
+    converted as ``bool[]``, and the test is that one condition, not an ``and``/``or`` of
+    several) and both sides have one shape and one kind of number, read from the names they
+    compute with: then ``jnp.where`` returns what the ``if`` returned, its shape and dtype
+    included (``v * 2`` or ``v`` for an array ``v``, never ``v`` or ``0.0``)."""
+    if _SCALAR_BOOL not in ctx.top.message or isinstance(test, ast.BoolOp):
+        return False
+    try:
+        sides = [_shape_of(ctx, location, ast.parse(text, mode="eval").body)
+                 for text in (then, other)]
+    except SyntaxError:
+        return False
+    return sides[0] is not None and sides[0] == sides[1]
+
+
+def _shape_of(ctx: ErrorContext, location: Location,
+              node: ast.expr) -> tuple[tuple[int, ...], str, bool] | None:
+    """(shape, kind, weak) of an elementwise expression of names and number literals, as
+    JAX computes it (a literal is weakly typed: it takes the array's type); None for
+    anything else."""
+    if isinstance(node, ast.Constant) and type(node.value) in (bool, int, float):
+        return (), {bool: "b", int: "i", float: "f"}[type(node.value)], True
+    if isinstance(node, ast.Name):
+        value = ctx.value_named(location, node.id)
+        if value is None or value.shape is None or not value.dtype \
+                or value.dtype[0] not in "bifuc":
+            return None
+        kind = "i" if value.dtype[0] == "u" else value.dtype[0]
+        return value.shape, kind, value.weak
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        return _shape_of(ctx, location, node.operand)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult
+                                                  | ast.Div):
+        left, right = (_shape_of(ctx, location, node.left),
+                       _shape_of(ctx, location, node.right))
+        if left is None or right is None:
+            return None
+        shape = _broadcast(left[0], right[0])
+        if shape is None:
+            return None
+        strong = [side for side in (left, right) if not side[2]]
+        if len(strong) == 1:  # a literal takes the array's kind, unless it is a higher one
+            kind = max(left[1], right[1], key=_KINDS.index) if strong[0][1] in "bi" and \
+                (left if strong[0] is right else right)[1] in "fc" else strong[0][1]
+        else:
+            kind = max(left[1], right[1], key=_KINDS.index)
+        if isinstance(node.op, ast.Div) and kind in "bi":
+            kind = "f"
+        return shape, kind, not strong
+    return None
+
+
+def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
+    longer, shorter = (a, b) if len(a) >= len(b) else (b, a)
+    padded = (1,) * (len(longer) - len(shorter)) + shorter
+    shape = []
+    for x, y in zip(longer, padded, strict=True):
+        if x != y and 1 not in (x, y):
+            return None
+        shape.append(max(x, y))
+    return tuple(shape)
+
+
 def _statement_where_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
                          node: ast.If, jnp: str) -> Fix | None:
     """``if c: return a`` / ``else: return b`` (or ``y = a`` / ``y = b``) as one
     ``return jnp.where(c, a, b)`` (``y = jnp.where(c, a, b)``), where the condition is one
     True or False per element; None for any other ``if``."""
     picked = _picked(tree, code, node, jnp)
-    if picked is None or not _scalar_condition(ctx, location, node.test):
+    if picked is None:
         return None
     last, statement, cond, then, other = picked
+    if not _scalar_condition(ctx, location, node.test) \
+            and not _one_condition_same_sides(ctx, location, node.test, then, other):
+        return None
     first = node.lineno
     span = code.splitlines()[first - 1:last]
     if any("#" in line for line in span):
