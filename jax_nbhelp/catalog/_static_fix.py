@@ -111,15 +111,16 @@ def unhashable_sentence(call: _tracing.JitCall) -> str:
 def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
     """Add the traced parameters to ``static_argnames`` where ``jit`` wraps the function."""
     names = list(call.origin.arguments)
-    function = call.origin.function
+    function = "the lambda" if call.origin.function == _tracing.LAMBDA else call.origin.function
     shown = _tracing.quoted(names)
     label = f"Make {shown} static"
     values = _tracing.plural(len(names), "a Python value", "Python values")
     summary = (f"Add static_argnames={tuple(names)!r} where jax.jit wraps {function}, so "
                f"jit passes {shown} through as {values}.")
     passed = _tracing.plural(len(names), "value", "values")
+    subject = "The lambda" if function == "the lambda" else function
     safety = (
-        f"Same values: {function} runs as written, with the Python {passed} the call passes."
+        f"Same values: {subject} runs as written, with the Python {passed} the call passes."
         f" jit compiles {function} again for each new value of {shown}; a "
         "call passing an array there would fail (\"Non-hashable static arguments\")."
     )

@@ -322,7 +322,13 @@ def _calls_on_line(tree: ast.Module, lineno: int) -> list[ast.Call]:
     ]
 
 
+LAMBDA = "<lambda>"  # how Python and JAX's messages name a lambda's code
+
+
 def names_function(node: ast.AST, function: str) -> bool:
+    """Whether ``node`` names ``function`` (``f``, ``mod.f``; a lambda is ``<lambda>``)."""
+    if function == LAMBDA:
+        return isinstance(node, ast.Lambda)
     name = dotted(node)
     return name is not None and (name == function or name.endswith("." + function))
 
@@ -397,7 +403,7 @@ def classify(node: ast.expr, ctx: ErrorContext, module_level: bool) -> ArgumentK
     return "unknown"
 
 
-def bind_argument(call: ast.Call, func: ast.FunctionDef | ast.AsyncFunctionDef,
+def bind_argument(call: ast.Call, func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
                   parameter: str) -> ast.expr | None:
     """The expression ``call`` passes for ``parameter`` of ``func`` (None if unclear)."""
     for keyword in call.keywords:
@@ -438,7 +444,12 @@ def jit_call(ctx: ErrorContext, origin: TraceOrigin,
         return JitCall(origin, definition, caller, callee, arguments, module_level)
 
     parsed_def = parse(definition.source) if definition is not None else None
-    func = find_def(parsed_def[0], origin.function, origin.lineno) if parsed_def else None
+    func: ast.FunctionDef | ast.Lambda | None = (
+        find_def(parsed_def[0], origin.function, origin.lineno) if parsed_def else None)
+    if func is None and parsed_def is not None and origin.function == LAMBDA:
+        lambdas = [node for node in ast.walk(parsed_def[0]) if isinstance(node, ast.Lambda)
+                   and node.lineno == origin.lineno]
+        func = lambdas[0] if len(lambdas) == 1 else None  # `jax.jit(lambda v, n: ...)`
     parsed_call = parse(caller.source) if caller is not None else None
     if func is None or parsed_call is None or caller is None:
         return result(unknown)

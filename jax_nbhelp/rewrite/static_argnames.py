@@ -48,6 +48,8 @@ def _names_function(expr: cst.BaseExpression, function: str) -> bool:
         first = expr.args[0]
         return (wrapper.rsplit(".", 1)[-1] in SIGNATURE_KEEPING and first.keyword is None
                 and not first.star and _names_function(first.value, function))
+    if function == "<lambda>":  # a lambda's code is named so: the lambda jit wraps
+        return isinstance(expr, cst.Lambda)
     name = dotted_name(expr)
     return name is not None and (name == function or name.endswith("." + function))
 

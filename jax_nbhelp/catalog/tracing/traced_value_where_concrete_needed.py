@@ -82,6 +82,15 @@ def damped(x):
 
 EXAMPLES = (
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
+    # A lambda jitted where it is written: static_argnames on that jax.jit call.
+    Example(
+        setup=(_IMPORTS, "ramp = jax.jit(lambda x, n: x + jnp.arange(n))"),
+        failing="out = ramp(1.0, 3)",
+        fix="Make n static",
+        check="out.tolist() == [1.0, 2.0, 3.0]",
+        fixed=(_IMPORTS, "ramp = jax.jit(lambda x, n: x + jnp.arange(n), static_argnames='n')",
+               "out = ramp(1.0, 3)"),
+    ),
     # The size arrives as an array: static, and passed as the Python int it holds.
     static_from_array(_RAMP, "n = jnp.int32(4)", "out = ramp(jnp.ones(4), n)", "n", "int(n)",
                       "out = ramp(jnp.ones(4), int(n))", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
