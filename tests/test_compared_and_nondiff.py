@@ -104,3 +104,15 @@ def test_no_where_rewrite_where_the_sides_differ_in_shape(loaded: Notebook) -> N
         "out = f(jnp.ones(3))")
     assert code == "JNH301"
     assert "Use jnp.where" not in fixes
+
+
+def test_a_while_loop_with_a_call_in_its_body_is_not_rewritten(loaded: Notebook) -> None:
+    """A statement other than an assignment (a print, an append) runs once per step in
+    Python and once in all under lax.while_loop: the loop is explained, not rewritten."""
+    code, fixes = _code(
+        loaded,
+        "@jax.jit\ndef f(v):\n    t = v.sum()\n    while t > 1:\n        print(t)\n"
+        "        t = t / 2\n    return t",
+        "out = f(jnp.ones(3))")
+    assert code == "JNH301"
+    assert not any("while_loop" in label for label in fixes)

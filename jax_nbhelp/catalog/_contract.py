@@ -613,8 +613,9 @@ def _joined_arrays_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             or any(k.arg in {p.name for p in positional[:len(args)]}
                    for k in call.node.keywords):
         return None
-    if any("Array" in str(p.annotation) for p in positional[1:len(args)]):
-        return None  # a later parameter takes an array too: the call may mean it
+    if any("Array" in str(p.annotation) for p in positional[1:len(args)]) or any(
+            p.default is p.empty for p in positional[1:]):
+        return None  # a later parameter takes an array too, or must be given: not this
     evaluate = Evaluator(call.frame)
     dimensions = {getattr(value, "ndim", None) if _array_dtype_kind(value) is not None else None
                   for value in map(evaluate, args)}

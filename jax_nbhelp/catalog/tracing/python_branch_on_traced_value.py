@@ -14,7 +14,9 @@ passes ``True``. Two stories, told apart by what the call site passes:
   the rewrite is then offered where both sides have one shape and one kind of number, read
   from the arrays they compute with, so the result keeps the ``if``'s shape and dtype. Any
   other branch (several statements, a loop, an ``elif``, a comment inside) is explained,
-  never rewritten.
+  never rewritten. A ``while`` loop whose body only assigns names that have values before
+  it, asking one True or False, becomes ``lax.while_loop`` carrying those names, its
+  condition and body kept as written in two functions.
 
 Reports (the statement form): jax-ml/jax#1076 (an ``if``/``else`` returning one of two
 values of a vmapped scalar), mlysy/pfjax#3 (a branch on traced values rewritten without
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog import _entry, _scopes, _static_fix, _tracing
 from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, corrected, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -126,6 +128,18 @@ EXAMPLES = (
               "@jax.jit\ndef boosted(v):\n    return jnp.where(v.sum() > 0, v * 2, v - 1.0)",
               "out = boosted(jnp.array([1.0, -0.5]))", "Use jnp.where",
               "out.tolist() == [2.0, -1.0]"),
+    # A while loop on a traced value, its body assignments only: lax.while_loop carrying
+    # the names the body assigns, the condition and body as written.
+    corrected(_IMPORTS, "@jax.jit\ndef halvings(v):\n    t = v.sum()\n    count = 0\n"
+                        "    while t > 1:\n        t = t / 2\n        count += 1\n"
+                        "    return count",
+              "@jax.jit\ndef halvings(v):\n    t = v.sum()\n    count = 0\n"
+              "    def cond_fun(state):\n        t, count = state\n        return t > 1\n"
+              "    def body_fun(state):\n        t, count = state\n        t = t / 2\n"
+              "        count += 1\n        return t, count\n"
+              "    t, count = jax.lax.while_loop(cond_fun, body_fun, (t, count))\n"
+              "    return count",
+              "out = halvings(jnp.array([3.0, 5.0]))", "Use jax.lax.while_loop", "int(out) == 3"),
     # `and` in the condition: the two conditions joined as one array, then jnp.where.
     corrected(_IMPORTS, "def band(v):\n    if v > 0 and v < 1:\n        return v\n"
                         "    return 0.0",
@@ -272,6 +286,10 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
     tree, code = parsed
     if isinstance(test, ast.Call):
         return _builtin_pick_fix(ctx, location, tree, code, test, jnp)
+    loop = next((node for node in ast.walk(tree) if isinstance(node, ast.While)
+                 and any(_same_place(part, test) for part in _conditions(node.test))), None)
+    if loop is not None:
+        return _while_loop_fix(ctx, location, tree, code, loop, jnp)
     found = next((node for node in ast.walk(tree) if isinstance(node, ast.IfExp)
                   and _same_place(node.test, test)), None)
     if found is None:
@@ -480,6 +498,81 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
             return None
         shape.append(max(x, y))
     return tuple(shape)
+
+
+def _while_loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
+                    loop: ast.While, jnp: str) -> Fix | None:
+    """``while t > 1: t = t / 2`` under jit as ``lax.while_loop``: the names the body
+    assigns are the loop's state, the condition and the body become its two functions, as
+    written. Only a body of assignments to names, each bound before the loop, with one True
+    or False asked (JAX converted a ``bool[]``); anything else is explained."""
+    _, lax = _tracing.spellings(ctx)
+    function = _scopes.enclosing_function(tree, loop.lineno)
+    if function is None or loop.orelse or _SCALAR_BOOL not in ctx.top.message:
+        return None
+    state: list[str] = []
+    for statement in loop.body:
+        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            targets: list[ast.expr] = [statement.target]
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            targets = list(target.elts) if isinstance(target, ast.Tuple) else [target]
+        else:
+            return None  # a call, a branch, a break: not a loop of values alone
+        if not all(isinstance(t, ast.Name) for t in targets) or any(
+                isinstance(n, ast.Lambda | ast.NamedExpr | ast.Yield | ast.Await)
+                for n in ast.walk(statement)):
+            return None
+        state += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in state]
+    parameters = {a.arg for a in [*function.args.posonlyargs, *function.args.args,
+                                  *function.args.kwonlyargs]}
+    before = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
+              and isinstance(n.ctx, ast.Store) and n.lineno < loop.lineno}
+    if not state or any(name not in parameters | before for name in state):
+        return None  # a name the loop makes first: it has no value to start from
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+        f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
+    cond_name = next(n for n in ("cond_fun", "loop_cond", "keep_going") if n not in used)
+    body_name = next(n for n in ("body_fun", "loop_body", "step_once") if n not in used)
+    lines = code.split("\n")
+    span = lines[loop.lineno - 1:loop.end_lineno]
+    first = span[0]
+    indent = first[:len(first) - len(first.lstrip())]
+    inner = lines[loop.body[0].lineno - 1]
+    step = inner[:len(inner) - len(inner.lstrip())]
+    body = lines[loop.body[0].lineno - 1:loop.end_lineno]
+    if any(not line.startswith(step) and line.strip() for line in body):
+        return None
+    one = len(state) == 1
+    packed = state[0] if one else ", ".join(state)
+    argument = state[0] if one else "state"
+    unpack = [] if one else [f"{step}{packed} = state"]
+    block = [f"{indent}def {cond_name}({argument}):", *unpack,
+             f"{step}return {_logical(code, loop.test, jnp)}",
+             f"{indent}def {body_name}({argument}):", *unpack, *body,
+             f"{step}return {packed}",
+             f"{indent}{packed} = {lax}.while_loop({cond_name}, {body_name}, "
+             f"{packed if one else '(' + packed + ')'})"]
+    start, end = loop.lineno, loop.end_lineno or loop.lineno
+    original = "\n".join(span)
+
+    def transform(source: str) -> str:
+        current = source.split("\n")
+        if "\n".join(current[start - 1:end]) != original:
+            raise CannotRewrite(f"the while loop on line {start} is no longer as it was")
+        return "\n".join([*current[:start - 1], *block, *current[end:]])
+
+    names = _tracing.quoted(state)
+    return rewrite_fix(
+        ctx, location, transform, label=f"Use {lax}.while_loop",
+        summary=(f"Rewrite the while loop on line {start} as `{lax}.while_loop`, carrying "
+                 f"{names}: its condition and body become two functions, as written; then "
+                 "re-run."),
+        safety=(f"Same values: the loop runs its body while `{_tracing.segment(code, loop.test)}`"
+                f" holds, as the Python loop would, inside the compiled program. "
+                f"{names} must keep {'its' if one else 'their'} shape and dtype from one "
+                "step to the next; reverse-mode grad through it is not supported."),
+        safe=True)
 
 
 def _statement_where_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
