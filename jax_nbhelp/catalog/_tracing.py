@@ -446,10 +446,13 @@ def jit_call(ctx: ErrorContext, origin: TraceOrigin,
     parsed_def = parse(definition.source) if definition is not None else None
     func: ast.FunctionDef | ast.Lambda | None = (
         find_def(parsed_def[0], origin.function, origin.lineno) if parsed_def else None)
-    if func is None and parsed_def is not None and origin.function == LAMBDA:
+    if func is None and parsed_def is not None and origin.function == LAMBDA \
+            and definition is not None and definition.kind == "cell":
         lambdas = [node for node in ast.walk(parsed_def[0]) if isinstance(node, ast.Lambda)
                    and node.lineno == origin.lineno]
-        func = lambdas[0] if len(lambdas) == 1 else None  # `jax.jit(lambda v, n: ...)`
+        # `jax.jit(lambda v, n: ...)` in a cell (a file is never rewritten: its lambdas are
+        # not bound, which spares reading a long module's statement again)
+        func = lambdas[0] if len(lambdas) == 1 else None
     parsed_call = parse(caller.source) if caller is not None else None
     if func is None or parsed_call is None or caller is None:
         return result(unknown)
