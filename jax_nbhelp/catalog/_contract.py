@@ -527,33 +527,44 @@ def _list_index_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 _SHAPE_PARAMETERS = ("shape", "newshape", "axes")
 
 
-def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
-    """``jnp.zeros(2, 3)``, ``jnp.reshape(x, 2, 3)``, ``jnp.transpose(x, 2, 0, 1)``: the
-    function takes the dimensions as one tuple (its ``shape``, ``newshape`` or ``axes``
-    parameter), the call lists them as separate ints, and the ints after the first landed in
-    other parameters (a dtype, an order) or past the last. Read as one tuple, they are the
-    dimensions the call lists, in order. Only Python ints, only positional, nothing after."""
+def _plain_call(ctx: ErrorContext, diagnosis: Diagnosis
+                ) -> tuple[_user_call.UserCall, Location, ast.Call] | None:
+    """The user's call on the card's line, where it is a plain call of a function (not a
+    method, not an operator) whose callee is known."""
     call = ctx.user_call
     location = diagnosis.location
     if call is None or location is None or call.location != location \
             or not isinstance(call.node, ast.Call) or call.function is None \
             or call.method_of is not None:
         return None
+    return call, location, call.node
+
+
+def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.zeros(2, 3)``, ``jnp.reshape(x, 2, 3)``, ``jnp.transpose(x, 2, 0, 1)``: the
+    function takes the dimensions as one tuple (its ``shape``, ``newshape`` or ``axes``
+    parameter), the call lists them as separate ints, and the ints after the first landed in
+    other parameters (a dtype, an order) or past the last. Read as one tuple, they are the
+    dimensions the call lists, in order. Only Python ints, only positional, nothing after."""
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None:
+        return None
+    call, location, node = plain
     try:
         parameters = list(inspect.signature(call.function).parameters.values())
     except (TypeError, ValueError):
         return None
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     start = next((i for i, p in enumerate(positional) if p.name in _SHAPE_PARAMETERS), None)
-    args = call.node.args
+    args = node.args
     if start is None or len(args) < start + 2 or any(isinstance(a, ast.Starred) for a in args) \
-            or any(k.arg == positional[start].name for k in call.node.keywords):
+            or any(k.arg == positional[start].name for k in node.keywords):
         return None
     evaluate = Evaluator(call.frame)
     spread = args[start:]
     if not all(type(evaluate(a)) is int for a in spread):
         return None
-    grouped = _grouped(location, call.node, start)
+    grouped = _grouped(location, node, start)
     if grouped is None:
         return None
     written, inside, after_call = grouped
@@ -596,22 +607,20 @@ def _joined_arrays_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     the call passes them as separate arguments, and the second landed in a parameter that
     takes no array (an axis, a dtype). Read as one tuple, they are the arrays the call lists,
     in order. Only arrays of one number of dimensions, only positional, nothing after."""
-    call = ctx.user_call
-    location = diagnosis.location
-    if call is None or location is None or call.location != location \
-            or not isinstance(call.node, ast.Call) or call.function is None \
-            or call.method_of is not None:
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None:
         return None
+    call, location, node = plain
     signature = _user_call.signature_of(call.function)
     if signature is None:
         return None
     positional = [p for p in signature.parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    args = call.node.args
+    args = node.args
     if not positional or "Sequence" not in str(positional[0].annotation) or len(args) < 2 \
             or len(args) > len(positional) or any(isinstance(a, ast.Starred) for a in args) \
             or any(k.arg in {p.name for p in positional[:len(args)]}
-                   for k in call.node.keywords):
+                   for k in node.keywords):
         return None
     if any("Array" in str(p.annotation) for p in positional[1:len(args)]) or any(
             p.default is p.empty for p in positional[1:]):
@@ -621,7 +630,7 @@ def _joined_arrays_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                   for value in map(evaluate, args)}
     if len(dimensions) != 1 or None in dimensions or dimensions == {0}:
         return None
-    grouped = _grouped(location, call.node, 0)
+    grouped = _grouped(location, node, 0)
     if grouped is None:
         return None
     written, inside, after_call = grouped
@@ -665,14 +674,12 @@ def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
     takes a function got something that cannot be called, and exactly one other positional
     argument is a function. Swapped, each goes where the signature takes it; kept only if the
     call then runs."""
-    call = ctx.user_call
-    location = diagnosis.location
-    if call is None or location is None or call.location != location \
-            or not isinstance(call.node, ast.Call) or call.function is None \
-            or call.method_of is not None or not ctx.top.is_a("TypeError"):
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None or not ctx.top.is_a("TypeError"):
         return None
+    call, location, node = plain
     signature = _user_call.signature_of(call.function)
-    args = call.node.args
+    args = node.args
     if signature is None or any(isinstance(a, ast.Starred) for a in args):
         return None
     positional = [p for p in signature.parameters.values()
@@ -686,7 +693,7 @@ def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
             or any(word in positional[given[0]].name for word in ("axis", "axes", "argnums")):
         return None  # an axis or an argument number is not where data goes
     want, give = wanting[0], given[0]
-    written = _written(location.line.strip(), call.node)
+    written = _written(location.line.strip(), node)
     if written is None:
         return None
     tree = ast.parse(written, mode="eval").body

@@ -124,3 +124,19 @@ def find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> JitSite | 
                 return _site(definition, function, node.value,
                              replace(cell, lineno=node.value.lineno, line=""))
     return None
+
+
+def sites_on_line(ctx: ErrorContext, caller: Location) -> list[tuple[ast.Call, JitSite, str]]:
+    """Each call on the caller's line of a jitted function whose jit site is found, with
+    that site and the line's code: the calls a static argument can have been passed to."""
+    parsed = _tracing.parse(caller.source)
+    if parsed is None:
+        return []
+    tree, code = parsed
+    found = []
+    for call in [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                 and n.lineno <= caller.lineno <= (n.end_lineno or n.lineno)]:
+        site = find_site(ctx, call, caller)
+        if site is not None:
+            found.append((call, site, code))
+    return found

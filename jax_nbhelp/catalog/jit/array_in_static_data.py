@@ -174,15 +174,7 @@ def _static_argument(ctx: ErrorContext, caller: Location, short: str
                      ) -> tuple[_static_site.JitSite, str, ast.expr] | None:
     """The jit site, the static parameter and the expression the call passes for it: the one
     static parameter given an instance of the compared class (or the only static one)."""
-    parsed = _tracing.parse(caller.source)
-    if parsed is None:
-        return None
-    tree, _ = parsed
-    for call in [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-                 and n.lineno <= caller.lineno <= (n.end_lineno or n.lineno)]:
-        site = _static_site.find_site(ctx, call, caller)
-        if site is None:
-            continue
+    for call, site, _ in _static_site.sites_on_line(ctx, caller):
         passed = [(name, node) for name in site.static
                   if (node := _tracing.bind_argument(call, site.func, name)) is not None]
         chosen = [(name, node) for name, node in passed if _instance_of(ctx, node, short)]

@@ -157,22 +157,16 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     notes: list[str] = []
     site = parameter = node = None
     code = ""
-    parsed = _tracing.parse(caller.source) if caller is not None else None
-    if caller is not None and parsed is not None:
-        tree, code = parsed
-        for call in [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-                     and n.lineno <= caller.lineno <= (n.end_lineno or n.lineno)]:
-            site = _static_site.find_site(ctx, call, caller)
-            if site is None:
-                continue
-            candidates = []
-            for name in site.static:
-                passed = _tracing.bind_argument(call, site.func, name)
-                if passed is not None and _kind_matches(passed, ctx, type_name, module_level):
-                    candidates.append((name, passed))
-            if len(candidates) == 1:
-                (parameter, node), = candidates
-            break
+    on_line = _static_site.sites_on_line(ctx, caller) if caller is not None else []
+    if on_line:  # the first call on the line of a function jitted with static options
+        call, site, code = on_line[0]
+        candidates = []
+        for name in site.static:
+            passed = _tracing.bind_argument(call, site.func, name)
+            if passed is not None and _kind_matches(passed, ctx, type_name, module_level):
+                candidates.append((name, passed))
+        if len(candidates) == 1:
+            (parameter, node), = candidates
     line = f"`{caller.line.strip()}`" if caller is not None else "A call"
     where = f" at {caller.label}" if caller is not None else ""
     if site is None:
