@@ -26,6 +26,17 @@ def _card(loaded: Notebook, cell: str) -> dict:
     return bundle
 
 
+def _fixed_by_contract(loaded: Notebook, cell: str, label: str, check: str) -> None:
+    """The explained card offers exactly the fix ``label``, recommends it, and it runs and
+    leaves ``v`` with what ``check`` says."""
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == [label]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert eval(check, {}, {"v": loaded["v"]})
+
+
 def _argument(bundle: dict, parameter: str) -> dict:
     return next(a for a in bundle["binding"]["arguments"] if a["parameter"] == parameter)
 
@@ -340,12 +351,7 @@ def test_dimensions_spread_over_arguments_become_one_tuple(loaded: Notebook, cel
                                                            label: str, check: str) -> None:
     """The function takes one shape (or axes) tuple; the ints the call lists, in order, are
     that tuple."""
-    bundle = _card(loaded, cell)
-    assert bundle["code"] == "JNH001"
-    assert [fix["label"] for fix in bundle["fixes"]] == [label]
-    assert bundle["recommended"] == 1
-    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
-    assert eval(check, {}, {"v": loaded["v"]})
+    _fixed_by_contract(loaded, cell, label, check)
 
 
 @pytest.mark.parametrize(("cell", "label", "check"), [
@@ -359,12 +365,7 @@ def test_arrays_passed_apart_become_the_one_sequence(loaded: Notebook, cell: str
                                                       check: str) -> None:
     """The function takes its arrays as one sequence; the second array landed in its axis
     (or dtype) parameter. The arrays the call lists, in order, are that sequence."""
-    bundle = _card(loaded, cell)
-    assert bundle["code"] == "JNH001"
-    assert [fix["label"] for fix in bundle["fixes"]] == [label]
-    assert bundle["recommended"] == 1
-    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
-    assert eval(check, {}, {"v": loaded["v"]})
+    _fixed_by_contract(loaded, cell, label, check)
 
 
 @pytest.mark.parametrize("cell", [
@@ -387,12 +388,7 @@ def test_a_function_given_in_another_place_goes_where_it_is_taken(
         loaded: Notebook, cell: str, label: str, check: str) -> None:
     """The parameter that takes the function got data, and one other argument is the one
     function of the call: swapped, each goes where the signature takes it."""
-    bundle = _card(loaded, cell)
-    assert bundle["code"] == "JNH001"
-    assert [fix["label"] for fix in bundle["fixes"]] == [label]
-    assert bundle["recommended"] == 1
-    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
-    assert eval(check, {}, {"v": loaded["v"]})
+    _fixed_by_contract(loaded, cell, label, check)
 
 
 def test_a_function_is_not_swapped_into_an_axis(loaded: Notebook) -> None:
@@ -409,12 +405,7 @@ def test_a_function_is_not_swapped_into_an_axis(loaded: Notebook) -> None:
 ])
 def test_the_argument_jax_names_is_made_an_integer(loaded: Notebook, cell: str, label: str,
                                                    check: str) -> None:
-    bundle = _card(loaded, cell)
-    assert bundle["code"] == "JNH001"
-    assert [fix["label"] for fix in bundle["fixes"]] == [label]
-    assert bundle["recommended"] == 1
-    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
-    assert eval(check, {}, {"v": loaded["v"]})
+    _fixed_by_contract(loaded, cell, label, check)
 
 
 def test_a_dtype_after_the_shape_is_not_a_spread_dimension(loaded: Notebook) -> None:

@@ -587,11 +587,10 @@ def _grouped(location: Location, call: ast.Call,
     """The call as its line writes it, the text of its positional arguments from ``start``
     on, and the call with those arguments written as one tuple; None where the line does not
     write the call once."""
-    written = _written(location.line.strip(), call)
-    if written is None:
+    found = _written_call(location, call)
+    if found is None:
         return None
-    tree = ast.parse(written, mode="eval").body
-    assert isinstance(tree, ast.Call)
+    written, tree = found
     raw = written.encode()
     first, last = tree.args[start], tree.args[-1]
     inside = raw[first.col_offset:last.end_col_offset].decode()
@@ -693,11 +692,10 @@ def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
             or any(word in positional[given[0]].name for word in ("axis", "axes", "argnums")):
         return None  # an axis or an argument number is not where data goes
     want, give = wanting[0], given[0]
-    written = _written(location.line.strip(), node)
-    if written is None:
+    found = _written_call(location, node)
+    if found is None:
         return None
-    tree = ast.parse(written, mode="eval").body
-    assert isinstance(tree, ast.Call)
+    written, tree = found
     raw = written.encode()
     one, other = sorted((tree.args[want], tree.args[give]), key=lambda a: a.col_offset)
     after_call = (raw[:one.col_offset] + raw[other.col_offset:other.end_col_offset]
@@ -811,6 +809,16 @@ def _written(line: str, call: ast.expr) -> str | None:
         raw = code.encode()
         return raw[found[0].col_offset:found[0].end_col_offset].decode()
     return None
+
+
+def _written_call(location: Location, call: ast.Call) -> tuple[str, ast.Call] | None:
+    """The call as the line writes it, and that text parsed (its arguments' offsets are
+    the text's)."""
+    written = _written(location.line.strip(), call)
+    if written is None:
+        return None
+    tree = ast.parse(written, mode="eval").body
+    return (written, tree) if isinstance(tree, ast.Call) else None
 
 
 def _edited(written: str, text: str, after: str) -> str:
