@@ -64,8 +64,10 @@ def test_hints_keep_fixes_back_in_text_card_and_bundle(loaded: Notebook) -> None
 
 def test_hints_on_an_error_without_fixes_still_says_so(loaded: Notebook) -> None:
     loaded.ok("%jax_nbhelp hints")
-    # a Python while loop on a traced value: explained, with no mechanical fix
-    loaded.ok("@jax.jit\ndef f(x):\n    while x > 0:\n        x = x - 1\n    return x")
+    # a Python while loop on a traced value that prints in its body: explained, with no
+    # mechanical fix (lax.while_loop would print once, not once per step)
+    loaded.ok("@jax.jit\ndef f(x):\n    while x > 0:\n        print(x)\n        x = x - 1\n"
+              "    return x")
     text = _bundle(loaded.run("f(1.0)"))["text/plain"]
     assert "JNH301" in text
     assert "ready but hidden" not in text

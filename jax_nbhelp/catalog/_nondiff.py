@@ -59,7 +59,9 @@ def array_in_nondiff(ctx: ErrorContext) -> NondiffCall | None:
         function = call.function if call is not None else None
         kind = _kind(function)
         if call is None or kind is None or not _positions(function):
-            return None
+            # JAX's message says it, but no call of the user's shows which function (an
+            # exec'd string, a callback's text): the card says what JAX said, without a fix
+            return NondiffCall("a custom_vjp function", None, "custom_vjp", (), None, False)
         positions = _positions(function)
         passed = _passed(call.frames[call.index + 1:], function)
         arrays = passed is not None and len(passed) > max(positions) and all(

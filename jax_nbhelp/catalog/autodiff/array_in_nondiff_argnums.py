@@ -140,10 +140,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     parameters = _parameter_names(found.function, found.positions)
     names = _tracing.quoted(parameters) if parameters else "an argument"
     at = _entry.at(found.location)
+    marked = (f"{found.kind}'s nondiff_argnums={found.positions} marks" if found.positions
+              else f"the {found.kind}'s nondiff_argnums marks")
     explanation = (f"The call of {found.name}{at} passes a traced array as {names}, which "
-                   f"{found.kind}'s nondiff_argnums={found.positions} marks as not "
-                   "differentiable: JAX hands such arguments to the rule outside the trace, "
-                   "so a traced array there escapes it.")
+                   f"{marked} as not differentiable: JAX hands such arguments to the rule "
+                   "outside the trace, so a traced array there escapes it.")
     fix = _fix(ctx, found, parameters)
     notes = ("Pass arrays as ordinary arguments: a custom_jvp rule then finds them in "
              "primals (and ignores their tangents); a custom_vjp's forward rule saves them "

@@ -121,12 +121,25 @@ TRIGGERS = (STATIC, METADATA)
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     link = next((link for link in ctx.chain
                  if STATIC in link.message or METADATA in link.message), None)
-    if link is None or not any(_AMBIGUOUS in other.message for other in ctx.chain):
-        return None  # the comparison failed for another reason: not an array's ==
+    if link is None:
+        return None
     caller = ctx.call_site()
+    if not any(_AMBIGUOUS in other.message for other in ctx.chain):
+        # the comparison failed for a reason the chain does not show (a callback's text
+        # keeps only JAX's message): for aux data, JAX's own note is all that is said
+        return _unread_metadata(ctx, caller) if METADATA in link.message else None
     if STATIC in link.message:
         return _static(ctx, link.message, caller)
     return _metadata(ctx, caller)
+
+
+def _unread_metadata(ctx: ErrorContext, caller: Location | None) -> Diagnosis:
+    line = f"`{caller.line.strip()}`{_entry.at(caller)}" if caller is not None else "The call"
+    explanation = (f"{line} passes a pytree whose aux data (what tree_flatten returns besides "
+                   "its children) jit could not compare with == against what it compiled "
+                   "for. JAX's note: aux data must be hashable with a plain ==, and arrays "
+                   "cannot be aux data.")
+    return _entry.diagnosis(ctx, __name__, explanation, location=caller)
 
 
 # -- a static argument ----------------------------------------------------------------------
