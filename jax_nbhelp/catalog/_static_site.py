@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+
+_Defined = TypeVar("_Defined", ast.FunctionDef, ast.ClassDef)
 
 _JITTED = ("PjitFunction", "JitWrapped")
 
@@ -79,13 +82,19 @@ def _history(ctx: ErrorContext) -> list[tuple[Location, ast.Module]]:
     return cells
 
 
-def _latest_def(cells: list[tuple[Location, ast.Module]],
-                function: str) -> tuple[Location, ast.FunctionDef] | None:
+def _latest(cells: list[tuple[Location, ast.Module]], kind: type[_Defined],
+            name: str) -> tuple[Location, _Defined] | None:
     for place, tree in cells:
-        defs = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function]
+        defs = [n for n in tree.body if isinstance(n, kind) and n.name == name]
         if defs:
             return place, defs[-1]
     return None
+
+
+def latest_top_level(ctx: ErrorContext, kind: type[_Defined],
+                     name: str) -> tuple[Location, _Defined] | None:
+    """The latest cell's top-level ``def`` or ``class`` named ``name`` (``kind`` says which)."""
+    return _latest(_history(ctx), kind, name)
 
 
 def find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> JitSite | None:
@@ -95,7 +104,7 @@ def find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> JitSite | 
     if isinstance(func, ast.Call) and _tracing.is_jit(func.func) and func.args \
             and isinstance(func.args[0], ast.Name):  # jax.jit(f, ...)(...)
         function = func.args[0].id
-        found = _latest_def(cells, function)
+        found = _latest(cells, ast.FunctionDef, function)
         if found is None:
             return None
         return _site(found[1], function, func, replace(caller, line=""))
@@ -105,7 +114,7 @@ def find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> JitSite | 
     function = qualified.rpartition(".")[2]
     if not function.isidentifier():
         return None
-    found = _latest_def(cells, function)
+    found = _latest(cells, ast.FunctionDef, function)
     if found is None:
         return None
     place, definition = found

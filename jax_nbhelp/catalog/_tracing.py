@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
@@ -200,8 +200,25 @@ def replacing(node: ast.AST, before: str, after: str) -> Callable[[str], str]:
     return transform
 
 
-def segment(code: str, node: ast.AST) -> str:
-    """The source text of ``node`` in ``code`` (its lines split once per source)."""
+def replacing_lines(first: int, last: int, before: str, after: Sequence[str],
+                    what: str) -> Callable[[str], str]:
+    """The rewrite that writes the lines ``after`` in place of lines ``first`` to ``last``,
+    whose text is ``before``; it refuses where they are no longer so (``what`` names them)."""
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.errors import CannotRewrite
+
+        lines = source.split("\n")
+        if "\n".join(lines[first - 1:last]) != before:
+            raise CannotRewrite(f"{what} on line {first} is no longer as it was")
+        return "\n".join([*lines[:first - 1], *after, *lines[last:]])
+
+    return transform
+
+
+def segment(code: str, node: ast.AST, strip: bool = True) -> str:
+    """The source text of ``node`` in ``code`` (its lines split once per source), stripped
+    unless ``strip`` is false (then exactly as the source holds it)."""
     lineno, end = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
     col, end_col = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
     if lineno is None or end is None or col is None or end_col is None:
@@ -214,7 +231,7 @@ def segment(code: str, node: ast.AST) -> str:
     else:
         text = (lines[0].encode()[col:].decode(errors="replace") + "".join(lines[1:-1])
                 + lines[-1].encode()[:end_col].decode(errors="replace"))
-    return text.strip()
+    return text.strip() if strip else text
 
 
 def is_jit(node: ast.AST) -> bool:

@@ -154,12 +154,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                             fixes=(fix,) if fix is not None else (), notes=notes)
 
 
-def _parameter_names(function: Any, positions: Sequence[int]) -> list[str]:
+def _parameter_names(function: Any, positions: Sequence[int] | None = None) -> list[str]:
+    """The names of the custom function's parameters at ``positions`` (all without them)."""
     code = getattr(getattr(function, "fun", None), "__code__", None)
     if code is None:
         return []
     names = code.co_varnames[:code.co_argcount]
-    return [names[p] for p in positions if p < len(names)]
+    return list(names) if positions is None else [names[p] for p in positions
+                                                    if p < len(names)]
 
 
 # -- the rewrite ------------------------------------------------------------------------------
@@ -198,12 +200,7 @@ def _span(code: str, node: ast.AST, after: str) -> Edit:
 
 
 def _exact(code: str, node: ast.AST) -> str:
-    """The text of ``node`` as the source holds it (``_tracing.segment`` strips it)."""
-    lines = code.split("\n")[node.lineno - 1:node.end_lineno]  # type: ignore[attr-defined]
-    if len(lines) == 1:
-        return lines[0].encode()[node.col_offset:node.end_col_offset].decode()  # type: ignore[attr-defined]
-    return "\n".join([lines[0].encode()[node.col_offset:].decode(),  # type: ignore[attr-defined]
-                      *lines[1:-1], lines[-1].encode()[:node.end_col_offset].decode()])  # type: ignore[attr-defined]
+    return _tracing.segment(code, node, strip=False)
 
 
 def _def_of(ctx: ErrorContext, function: Any) -> tuple[Location, ast.FunctionDef, str] | None:
@@ -360,8 +357,7 @@ def _vjp_edits(ctx: ErrorContext, found: _nondiff.NondiffCall
         out, res = node.value.elts
         edits.append((f_place, _span(f_code, node.value,
                                      f"{_exact(f_code, out)}, ({_exact(f_code, res)}, {extra})")))
-    count = len(found.function.fun.__code__.co_varnames[
-        :found.function.fun.__code__.co_argcount]) if hasattr(found.function, "fun") else 0
+    count = len(_parameter_names(found.function))
     for node in b_returns:
         if not isinstance(node.value, ast.Tuple) or len(node.value.elts) != count - k or any(
                 isinstance(e, ast.Starred) for e in node.value.elts):

@@ -158,7 +158,7 @@ def _static(ctx: ErrorContext, message: str, caller: Location | None) -> Diagnos
         return _entry.diagnosis(ctx, __name__, explanation, location=caller)
     site, parameter, node = found
     fields = _fields(ctx, caller, node, qualified)  # type: ignore[arg-type]
-    declared = _class_def(ctx, short)
+    declared = _static_site.latest_top_level(ctx, ast.ClassDef, short)
     if fields is not None:
         arrays = [name for name, value in fields.items() if value.kind in _ARRAYS]
     elif declared is not None:  # built in the call: the fields its class declares as arrays
@@ -217,19 +217,6 @@ def _fields(ctx: ErrorContext, caller: Location, node: ast.expr,
     return described[0] if len(described) == 1 else None
 
 
-def _class_def(ctx: ErrorContext, name: str) -> tuple[Location, ast.ClassDef] | None:
-    """The latest cell's top-level ``class name``."""
-    for number in sorted(ctx.cell_sources, reverse=True):
-        place = ctx.cell(number)
-        parsed = _tracing.parse(place.source) if place is not None else None
-        if place is None or parsed is None:
-            continue
-        found = [n for n in parsed[0].body if isinstance(n, ast.ClassDef) and n.name == name]
-        if found:
-            return place, found[-1]
-    return None
-
-
 def _is_dataclass(node: ast.ClassDef) -> bool:
     for decorator in node.decorator_list:
         target = decorator.func if isinstance(decorator, ast.Call) else decorator
@@ -248,7 +235,7 @@ def _annotations(definition: ast.ClassDef) -> dict[str, str]:
 def _register_fix(ctx: ErrorContext, site: _static_site.JitSite, parameter: str,
                   short: str, arrays: list[str]) -> Fix | None:
     jax = ctx.alias("jax")
-    found = _class_def(ctx, short)
+    found = _static_site.latest_top_level(ctx, ast.ClassDef, short)
     if jax is None or found is None or not _is_dataclass(found[1]):
         return None
     place, definition = found
@@ -336,7 +323,7 @@ def _aux_class(ctx: ErrorContext, caller: Location) -> tuple[str, str, list[str]
     candidates = [(name, kind[2]) for name, kind in sorted(names.items())
                   if kind[0] == "__main__"] + [(None, name) for name in sorted(made)]
     for name, short in candidates:
-        found = _class_def(ctx, short)
+        found = _static_site.latest_top_level(ctx, ast.ClassDef, short)
         flatten = next((n for n in found[1].body if isinstance(n, ast.FunctionDef)
                         and n.name == "tree_flatten"), None) if found is not None else None
         returns = [n for n in ast.walk(flatten) if isinstance(n, ast.Return)] if flatten else []

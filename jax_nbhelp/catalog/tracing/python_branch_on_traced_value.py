@@ -554,13 +554,7 @@ def _while_loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module, cod
              f"{indent}{packed} = {lax}.while_loop({cond_name}, {body_name}, "
              f"{packed if one else '(' + packed + ')'})"]
     start, end = loop.lineno, loop.end_lineno or loop.lineno
-    original = "\n".join(span)
-
-    def transform(source: str) -> str:
-        current = source.split("\n")
-        if "\n".join(current[start - 1:end]) != original:
-            raise CannotRewrite(f"the while loop on line {start} is no longer as it was")
-        return "\n".join([*current[:start - 1], *block, *current[end:]])
+    transform = _tracing.replacing_lines(start, end, "\n".join(span), block, "the while loop")
 
     names = _tracing.quoted(state)
     return rewrite_fix(
@@ -593,12 +587,7 @@ def _statement_where_fix(ctx: ErrorContext, location: Location, tree: ast.Module
         return None  # a comment would be lost: explained only
     before = "\n".join(span)
     indent = span[0][:len(span[0]) - len(span[0].lstrip())]
-
-    def transform(source: str) -> str:
-        lines = source.split("\n")
-        if "\n".join(lines[first - 1:last]) != before:
-            raise CannotRewrite(f"the if on line {first} is no longer as it was")
-        return "\n".join([*lines[:first - 1], indent + statement, *lines[last:]])
+    transform = _tracing.replacing_lines(first, last, before, [indent + statement], "the if")
 
     where = f"lines {first}-{last}" if last > first else f"line {first}"
     return rewrite_fix(
