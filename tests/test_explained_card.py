@@ -287,16 +287,30 @@ def test_no_integer_fix_without_one_whole_float(loaded: Notebook, cell: str) -> 
 
 
 def test_a_traced_float_index_is_offered_with_what_it_changes(loaded: Notebook) -> None:
-    """Inside jit the index's values cannot be read: the conversion is offered with the
-    fraction it drops, never recommended."""
+    """Inside jit the index's values cannot be read where the jitted function's argument is
+    computed by a call on the calling line: the conversion is offered with the fraction it
+    drops, never recommended."""
     loaded.ok("import jax, jax.numpy as jnp")
     loaded.ok("w = jnp.array([0.5, 2.0])\nrows = jnp.array([[0.0, 1.5], [1.0, 3.0]])")
-    bundle = _card(loaded, "t = jax.jit(lambda r: w[r[0]] * r[1])(rows[1])")
+    bundle = _card(loaded, "t = jax.jit(lambda r: w[r[0]] * r[1])(jnp.flip(rows)[0])")
     assert bundle["code"] == "JNH001"
     (fix,) = bundle["fixes"]
     assert fix["label"] == 'Use r[0].astype("int32")'
     assert fix["safe"] is False
     assert bundle["recommended"] is None
+
+
+def test_a_traced_float_index_passed_as_a_row_of_a_global_is_read(loaded: Notebook) -> None:
+    """The jitted lambda's argument is a row of a concrete array the calling line names:
+    its values are read there, and a whole number is the same integer."""
+    loaded.ok("import jax, jax.numpy as jnp")
+    loaded.ok("w = jnp.array([0.5, 2.0])\nrows = jnp.array([[0.0, 1.5], [1.0, 3.0]])")
+    bundle = _card(loaded, "t = jax.jit(lambda r: w[r[0]] * r[1])(rows[1])")
+    assert bundle["recommended"] == 1
+    assert bundle["fixes"][0]["safe"]
+    assert "come from `rows[1]`" in bundle["fixes"][0]["safety"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert float(loaded["t"]) == 6.0
 
 
 @pytest.mark.parametrize(("cell", "label", "check"), [
@@ -428,9 +442,14 @@ def test_a_whole_float_literal_passed_as_an_index_becomes_an_int(loaded: Noteboo
 
 
 def test_a_float_parameter_used_as_a_number_too_is_not_rewritten(loaded: Notebook) -> None:
+    """``i`` is a number in ``t[i] * i`` too: the call keeps its float, and only the index,
+    whose value 2.0 the call passes in, is written as an integer."""
     cell = ("t = jnp.array([10.0, 20.0, 30.0])\n@jax.jit\ndef pick(i):\n"
             "    return t[i] * i\nv = pick(2.0)")
-    assert _card(loaded, cell)["recommended"] is None
+    bundle = _card(loaded, cell)
+    assert [fix["label"] for fix in bundle["fixes"]] == ['Use i.astype("int32")']
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert float(loaded["v"]) == 60.0
 
 
 @pytest.mark.parametrize(("cell", "check"), [

@@ -22,8 +22,11 @@ that value, never the call's one float. Where its values are whole numbers (``n 
 with what it changes (a fraction is dropped), never as the recommended fix, except where the
 traced value is a parameter of the jitted function that it uses only as an index, and the
 call writes a whole float literal for it (``pick(2.0)``): the call is written with the int
-(``pick(2)``), which indexes the same element. A fraction that is there (``2.5``) gets no
-fix: which integer was meant is the user's choice.
+(``pick(2)``), which indexes the same element; and except where the traced values can be
+followed to the concrete array they came from (``_provenance``: ``row[0]`` of a step that
+``lax.scan`` runs over ``data``, which the calling line passes to the jitted function): where
+every one of them is whole, the integers are the same numbers. A fraction that is there
+(``2.5``) gets no fix: which integer was meant is the user's choice.
 
 **A one-element array where JAX needs a scalar.** ``float(loss)`` of a ``float32[1]``
 (``Only scalar arrays can be converted to Python scalars; got arr.ndim=1``): its one
@@ -69,8 +72,10 @@ type.
 Reports: MarkusAI/rA9#5 (``Shapes must be 1D sequences of concrete values of integer type``
 from a shape computed as a float), jax-ml/jax#2495 (a float used as an index, the report
 that gave JAX its "Indexer must have integer or boolean type" message), mlech26l/gigastep#13
-(that message from a float index inside ``vmap``); jax-ml/jax#4564 (the list index JAX stopped
-reading as a tuple, and the message that prescribes an array); numpy/numpy#13034 and
+(that message from a float index inside ``vmap``), jax-ml/jax#2486 (a slot id read from
+the rows ``scan`` runs over, which a float array holds as floats); jax-ml/jax#4564 (the list
+index JAX stopped reading as a tuple, and the message that prescribes an array);
+numpy/numpy#13034 and
 numpy/numpy#12046 (``zeros(2, 3)``, the dimensions read as a dtype; NumPy declined to guess in
 its message), sebastian-hofstaetter/teaching#89 (a dimension passed as an extra argument,
 read as the dtype); numpy/numpy#9549 (``concatenate(x, zrs)``, the second array read as
@@ -88,7 +93,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from jax_nbhelp.catalog import _scopes, _tracing
+from jax_nbhelp.catalog import _provenance, _scopes, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -168,6 +173,15 @@ def _whole(value: object) -> bool | None:
         return bool(numpy.isfinite(held).all() and (numpy.mod(held, 1) == 0).all())
     except Exception:
         return None
+
+
+def _whole_within_int32(values: Any) -> bool | None:
+    """Whether every one of ``values`` (a NumPy array) is a whole number int32 holds."""
+    whole = _whole(values)
+    if not whole:
+        return whole
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and bool((numpy.abs(values) < 2 ** 31).all())
 
 
 def _holds_float(value: object, arrays: bool = False) -> bool:
@@ -290,10 +304,15 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if whole is False:
         return None  # a fraction is there: which integer was meant is the user's choice
     text = ast.unparse(node)
+    behind = None
     if whole is None and rounded is None:
         passed = _whole_literal_passed(ctx, location, node)
         if passed is not None:
             return passed
+        behind = _provenance.values_behind(ctx, location, node)
+        whole = _whole_within_int32(behind.values) if behind is not None else None
+        if whole is False:
+            return None  # a fraction is there (or a number int32 cannot hold)
     after = _as_integer(node, value, text)
     if after is None:
         return None
@@ -301,6 +320,11 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         whole = True
         safety = (f"Same values: `{text}` comes from `{rounded}`, which makes whole numbers, "
                   f"so `{after}` holds the same numbers as integers (within int32's range).")
+    elif behind is not None:
+        safety = (f"Same values: `{text}` is traced here, but its values come from "
+                  f"`{behind.source}`, which {behind.location.label} passes in, and every one "
+                  f"of them is a whole number, so `{after}` holds the same numbers as "
+                  "integers.")
     else:
         safety = (f"Same values: `{text}` holds whole numbers, so `{after}` holds the same "
                   "numbers as integers." if whole else

@@ -293,12 +293,21 @@ class ErrorContext:
                 return frame.location
         return None
 
-    def _live_frame(self, location: Location) -> FrameType | None:
+    def live_frame(self, location: Location) -> FrameType | None:
         """The live frame of the chain that was at ``location`` (frames of JAX's stack
         before transformation are lines only, without variables: skipped)."""
         for link, (_, live) in zip(self.chain, frames_of(self._exc), strict=False):
             for frame, real in zip(reversed(link.frames), reversed(live), strict=False):
                 if frame.location == location and (real.f_locals or real.f_globals):
+                    return real
+        return None
+
+    def live_frame_of(self, wanted: Frame) -> FrameType | None:
+        """The live frame of ``wanted``, one of the chain's frames (told apart from another
+        frame at the same line: a lambda's and its caller's)."""
+        for link, (_, live) in zip(self.chain, frames_of(self._exc), strict=False):
+            for frame, real in zip(reversed(link.frames), reversed(live), strict=False):
+                if frame is wanted and (real.f_locals or real.f_globals):
                     return real
         return None
 
@@ -308,7 +317,7 @@ class ErrorContext:
         failed converting ``x > 0`` gives that comparison's place); None where unknown."""
         if location is None or self._exc is None:
             return None
-        frame = self._live_frame(location)
+        frame = self.live_frame(location)
         if frame is None or frame.f_lasti < 0:
             return None
         try:
@@ -326,7 +335,7 @@ class ErrorContext:
             return ()
         key = (location.filename, location.lineno)
         if key not in self._values:
-            frame = self._live_frame(location)
+            frame = self.live_frame(location)
             self._values[key] = (read_line(location.source, location.lineno, frame)
                                  if frame is not None else ())
         return self._values[key]
@@ -334,7 +343,7 @@ class ErrorContext:
     def fields_at(self, location: Location, name: str) -> dict[str, Value] | None:
         """The attributes of the object ``name`` holds at ``location`` (its own
         ``__dict__``, described as values), or None (``line_values.instance_fields``)."""
-        frame = self._live_frame(location) if self._exc is not None else None
+        frame = self.live_frame(location) if self._exc is not None else None
         if frame is None:
             return None
         value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
@@ -343,7 +352,7 @@ class ErrorContext:
     def value_named(self, location: Location, name: str) -> Value | None:
         """What the name ``name`` held in the live frame at ``location`` (a local, else a
         global), as plain data (``line_values.describe``); None where unknown."""
-        frame = self._live_frame(location) if self._exc is not None else None
+        frame = self.live_frame(location) if self._exc is not None else None
         if frame is None:
             return None
         value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
@@ -352,7 +361,7 @@ class ErrorContext:
     def other_names_for(self, location: Location, name: str) -> list[str]:
         """The other global names bound to the very object that ``name`` holds at
         ``location`` (``y`` after ``y = x``): what sharing it means for a rewrite."""
-        frame = self._live_frame(location) if self._exc is not None else None
+        frame = self.live_frame(location) if self._exc is not None else None
         if frame is None:
             return []
         value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
