@@ -116,3 +116,52 @@ def test_a_while_loop_with_a_call_in_its_body_is_not_rewritten(loaded: Notebook)
         "out = f(jnp.ones(3))")
     assert code == "JNH301"
     assert not any("while_loop" in label for label in fixes)
+
+
+_UNPACKED = ("@jax.tree_util.register_pytree_node_class\nclass Pair:\n"
+             "    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n\n"
+             "    def tree_flatten(self):\n        return (self.y,), (self.x,)\n\n"
+             "    @classmethod\n    def tree_unflatten(cls, aux, children):\n"
+             "        x, = children\n        y, = aux\n        return cls(x, y)")
+
+
+def test_an_aux_array_becomes_a_child_and_the_objects_are_made_again(
+        loaded: Notebook) -> None:
+    """The objects were made in a middle cell, under the old class: the fix re-runs the class
+    and the statements that made them, and each statement of the failing cell runs once."""
+    loaded.ok(_IMPORTS)
+    loaded.ok(_UNPACKED)
+    loaded.ok("a = Pair(jnp.array([1, 2]), jnp.array([2.5, 3.5]))\n"
+              "b = Pair(jnp.array([1, 2]), jnp.array([0.5, 1.5]))\n"
+              "total = jax.jit(lambda p: jnp.sum(p.x) + jnp.sum(p.y))\nra = total(a)")
+    failed = loaded.run("rb = total(b)")
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH553"
+    (fix,) = bundle["fixes"]
+    assert fix["label"] == "Make the arrays children"
+    assert fix["safe"]
+    assert "return (self.y, self.x), None" in fix["diff"]
+    assert "x, y = children" in fix["diff"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert float(loaded["ra"]) == 9.0
+    assert float(loaded["rb"]) == 5.0
+    # the class is a pytree of two children now: y as before, then the x that moved
+    leaves = loaded.shell.ev("jax.tree_util.tree_leaves(b)")
+    assert [leaf.tolist() for leaf in leaves] == [[0.5, 1.5], [1, 2]]
+
+
+def test_children_spread_whole_leave_the_aux_explained(loaded: Notebook) -> None:
+    """``cls(*children, *aux)``: an item added to the children would shift what the spread
+    passes, so no rewrite is offered."""
+    code, fixes = _code(
+        loaded,
+        "@jax.tree_util.register_pytree_node_class\nclass Pair:\n"
+        "    def __init__(self, x, y):\n        self.x, self.y = x, y\n\n"
+        "    def tree_flatten(self):\n        return (self.x,), (self.y,)\n\n"
+        "    @classmethod\n    def tree_unflatten(cls, aux, children):\n"
+        "        return cls(*children, *aux)\n\n"
+        "p, q = Pair(jnp.ones(2), jnp.ones(2)), Pair(jnp.ones(2), jnp.ones(2))\n"
+        "f = jax.jit(lambda p: p.x + p.y)\nr = f(p)",
+        "s = f(q)")
+    assert code == "JNH553"
+    assert fixes == []

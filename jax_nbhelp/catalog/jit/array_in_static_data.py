@@ -13,9 +13,18 @@ class and its aux expression (from its ``tree_flatten``), and the array field.
 Fix, for a dataclass passed as a static argument, defined and jitted in cells: register the
 dataclass as a pytree, its array fields as data and its other fields as metadata
 (``jax.tree_util.register_dataclass``, after the class), and stop marking the parameter
-static. jit then traces the arrays and still compares the other fields. A pytree class's
-aux data is explained: moving an array into the children changes the class, and instances
-made before the fix keep the old one.
+static. jit then traces the arrays and still compares the other fields.
+
+Fix, for a ``register_pytree_node_class`` class: its ``tree_flatten`` returns the aux items
+that hold arrays at the end of its children, and its ``tree_unflatten`` reads them there
+(``aux[0]`` becomes ``children[1]``; ``x, = children`` and ``y, = aux`` become ``x, y =
+children``), so it builds every object from the same values. Which items hold arrays is read
+from the passed object's own fields (or another object of the class a global holds); the
+fix is offered only where every aux item is a field read so or a constant, both results are
+written as a tuple or list (the aux may be one field), and ``tree_unflatten`` reads them by
+constant index or unpacks each once. The class's cell is re-run, and so are the statements
+after it that made objects of it, like any fix that edits an earlier cell. Otherwise the
+card explains.
 
 Reports: patrick-kidger/equinox#746 (a static data object holding an array, failing on the
 second call), jax-ml/jax#883 (an array passed as a static argument, failing at the cache
@@ -31,8 +40,9 @@ from __future__ import annotations
 import ast
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 
-from jax_nbhelp.catalog import _entry, _static_site, _tracing
+from jax_nbhelp.catalog import _entry, _scopes, _static_site, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -93,7 +103,20 @@ EXAMPLES = (
         fixed=(TRACING_IMPORTS + "\nimport dataclasses", _TABLE_FIXED,
                "second = apply(jnp.ones(3), Lookup(jnp.arange(3.0) + 1.0, 2.0))"),
     ),
-    # An array in a pytree class's aux data: explained (the class itself must change).
+    # An array in a pytree class's aux data: made a child, read from the children.
+    Example(
+        setup=(TRACING_IMPORTS, _PAIR, "left = Pair(jnp.arange(2.0), jnp.ones(3))\n"
+               "right = Pair(jnp.arange(2.0), jnp.ones(3))"),
+        failing="second = total(right)",
+        fix="Make the arrays children",
+        check="float(second) == 4.0 and float(first) == 4.0",
+        fixed=(TRACING_IMPORTS, _PAIR.replace("return (self.b,), (self.a,)",
+                                              "return (self.b, self.a), None").replace(
+            "return cls(aux[0], children[0])", "return cls(children[1], children[0])"),
+               "left = Pair(jnp.arange(2.0), jnp.ones(3))\n"
+               "right = Pair(jnp.arange(2.0), jnp.ones(3))", "second = total(right)"),
+    ),
+    # Built in the call, and no global holds one: which aux item is an array is not read.
     Example(
         setup=(TRACING_IMPORTS, _PAIR),
         failing="second = total(Pair(jnp.arange(2.0), jnp.ones(3)))",
@@ -290,27 +313,47 @@ def _registered(name: str, registration: str) -> Callable[[str], str]:
 def _metadata(ctx: ErrorContext, caller: Location | None) -> Diagnosis | None:
     line = f"`{caller.line.strip()}`{_entry.at(caller)}" if caller is not None else "The call"
     found = _aux_class(ctx, caller) if caller is not None else None
+    fixes: list[Fix] = []
     if found is None:
         explanation = (f"{line} passes a pytree whose aux data (what tree_flatten returns "
                        "besides its children) holds an array. jit compares aux data with == "
                        "against what it compiled for, and == on arrays is elementwise: there "
                        "is no single True or False.")
     else:
-        name, aux, arrays = found
-        held = (f"; {_tracing.quoted(arrays)} "
-                f"{'holds an array' if len(arrays) == 1 else 'hold arrays'}" if arrays else "")
-        explanation = (f"{line} passes a {name}, whose tree_flatten returns `{aux}` as aux "
-                       f"data{held}. jit compares aux data with == against what it compiled "
-                       "for, and == on arrays is elementwise: there is no single True or False.")
+        held = (f"; {_tracing.quoted(found.arrays)} "
+                f"{'holds an array' if len(found.arrays) == 1 else 'hold arrays'}"
+                if found.arrays else "")
+        explanation = (f"{line} passes a {found.name}, whose tree_flatten returns "
+                       f"`{found.aux_text}` as aux data{held}. jit compares aux data with == "
+                       "against what it compiled for, and == on arrays is elementwise: there "
+                       "is no single True or False.")
+        fix = _children_fix(ctx, found)
+        if fix is not None:
+            fixes.append(fix)
     notes = ("Return arrays among the children (the first element of tree_flatten's result) "
              "and keep only hashable settings in the aux data; tree_unflatten then takes them "
-             "from children.",)
-    return _entry.diagnosis(ctx, __name__, explanation, location=caller, notes=notes)
+             "from children.",) if not fixes else ()
+    return _entry.diagnosis(ctx, __name__, explanation, location=caller, fixes=fixes,
+                            notes=notes)
 
 
-def _aux_class(ctx: ErrorContext, caller: Location) -> tuple[str, str, list[str]] | None:
+@dataclass(frozen=True)
+class _AuxClass:
+    """A pytree class whose tree_flatten returns aux data naming an array field."""
+
+    name: str
+    place: Location  # the cell of its class statement
+    definition: ast.ClassDef
+    aux: ast.expr  # the aux expression tree_flatten returns
+    children: ast.expr
+    aux_text: str
+    arrays: list[str]  # the fields the aux names that hold arrays
+    fields: dict[str, Value] | None  # the passed instance's fields, where a name holds it
+
+
+def _aux_class(ctx: ErrorContext, caller: Location) -> _AuxClass | None:
     """The pytree class the call passes whose ``tree_flatten`` returns aux data naming an
-    array field: its name, the aux expression, and those fields."""
+    array field."""
     parsed = _tracing.parse(caller.source)
     if parsed is None:
         return None
@@ -324,17 +367,178 @@ def _aux_class(ctx: ErrorContext, caller: Location) -> tuple[str, str, list[str]
                   if kind[0] == "__main__"] + [(None, name) for name in sorted(made)]
     for name, short in candidates:
         found = _static_site.latest_top_level(ctx, ast.ClassDef, short)
-        flatten = next((n for n in found[1].body if isinstance(n, ast.FunctionDef)
-                        and n.name == "tree_flatten"), None) if found is not None else None
+        flatten = _method(found[1], "tree_flatten") if found is not None else None
         returns = [n for n in ast.walk(flatten) if isinstance(n, ast.Return)] if flatten else []
         if found is None or len(returns) != 1 or not isinstance(returns[0].value, ast.Tuple) \
                 or len(returns[0].value.elts) != 2:
             continue
-        aux = returns[0].value.elts[1]
+        children, aux = returns[0].value.elts
         read = {n.attr for n in ast.walk(aux) if isinstance(n, ast.Attribute)
                 and isinstance(n.value, ast.Name) and n.value.id == "self"}
-        fields = (ctx.fields_at(caller, name) or {}) if name is not None else {}
-        arrays = sorted(f for f in read if f in fields and fields[f].kind in _ARRAYS)
-        if arrays or (name is None and read):
-            return short, ast.unparse(aux), arrays
+        fields = ctx.fields_at(caller, name) if name is not None else _an_instance(ctx, short)
+        arrays = sorted(f for f in read if f in (fields or {})
+                        and (fields or {})[f].kind in _ARRAYS)
+        if arrays or (fields is None and read):
+            return _AuxClass(short, found[0], found[1], aux, children, ast.unparse(aux),
+                             arrays, fields)
     return None
+
+
+def _an_instance(ctx: ErrorContext, short: str) -> dict[str, Value] | None:
+    """The fields of a global instance of the user's class ``short`` (its own ``__dict__``),
+    for a call that builds its instance in the call; None where no global holds one."""
+    for _, value in ctx.globals_of_type(f"__main__.{short}"):
+        return instance_fields(value)
+    return None
+
+
+def _method(definition: ast.ClassDef, name: str) -> ast.FunctionDef | None:
+    return next((n for n in definition.body if isinstance(n, ast.FunctionDef)
+                 and n.name == name), None)
+
+
+# -- the fix: the aux data's arrays become children -----------------------------------------
+
+def _children_fix(ctx: ErrorContext, found: _AuxClass) -> Fix | None:
+    """tree_flatten returns the aux items that hold arrays at the end of its children, and
+    tree_unflatten reads them there; every other read stays where it was. Only where the
+    passed instance's fields say which aux items hold arrays and which do not, the children
+    and aux are written as tuples (the aux may be one field), and tree_unflatten reads them
+    by constant index or unpacks each once."""
+    if found.fields is None or not isinstance(found.children, ast.Tuple | ast.List):
+        return None
+    items = found.aux.elts if isinstance(found.aux, ast.Tuple) else [found.aux]
+    held = [_holds_array(item, found.fields) for item in items]
+    if None in held or not any(held):
+        return None  # an item whose value is not read: which to move is not known
+    unflatten = _method(found.definition, "tree_unflatten")
+    arguments = unflatten.args.args if unflatten is not None else []
+    if unflatten is None or len(arguments) != 3 or unflatten.args.vararg is not None:
+        return None
+    aux_name, children_name = arguments[1].arg, arguments[2].arg
+    count = len(found.children.elts)
+    moved = [i for i, h in enumerate(held) if h]
+    kept = [i for i, h in enumerate(held) if not h]
+    whole = not isinstance(found.aux, ast.Tuple)
+    # where each aux item goes: ("children", index) or ("aux", index)
+    goes = {i: ("children", count + moved.index(i)) if i in moved else ("aux", kept.index(i))
+            for i in range(len(items))}
+    code = found.place.source or ""
+    edits = _reads_moved(unflatten, code, aux_name, children_name, goes, count, whole)
+    if edits is None:
+        return None
+    text = [_tracing.segment(code, e) for e in found.children.elts]
+    new_children = [*text, *(_tracing.segment(code, items[i]) for i in moved)]
+    new_aux = ("None" if not kept else _tracing.segment(code, items[kept[0]]) if whole
+               else f"({', '.join(_tracing.segment(code, items[i]) for i in kept)}"
+                    f"{',' if len(kept) == 1 else ''})")
+    flatten_return = next(n for n in ast.walk(_method(found.definition, "tree_flatten"))  # type: ignore[arg-type]
+                          if isinstance(n, ast.Return))
+    assert flatten_return.value is not None
+    listed = ", ".join(new_children)
+    edits.append((flatten_return.value, (f"[{listed}]" if isinstance(found.children, ast.List)
+                                         else f"({listed})") + f", {new_aux}"))
+    transform = _edits(code, edits)
+    if transform is None:
+        return None
+    fields = [items[i].attr for i in moved]  # type: ignore[attr-defined]  # self.field
+    one = len(fields) == 1
+    return rewrite_fix(
+        ctx, found.place, transform, label="Make the arrays children",
+        summary=(f"In {found.name}'s tree_flatten, return {_tracing.quoted(fields)} among the "
+                 "children instead of the aux data, and read "
+                 f"{'it' if one else 'them'} from the children in "
+                 "tree_unflatten; then re-run."),
+        safety=(f"Same values: tree_unflatten builds each {found.name} from the same values "
+                f"as before; jit now traces {_tracing.quoted(fields)} like any array instead "
+                f"of comparing {'it' if one else 'them'}."),
+        safe=True)
+
+
+def _holds_array(item: ast.expr, fields: dict[str, Value]) -> bool | None:
+    """Whether the aux item ``self.field`` holds an array (None: not a field read, or a
+    field the instance does not hold)."""
+    if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name) \
+            and item.value.id == "self" and item.attr in fields:
+        return fields[item.attr].kind in _ARRAYS
+    if isinstance(item, ast.Constant):
+        return False
+    return None
+
+
+def _reads_moved(unflatten: ast.FunctionDef, code: str, aux_name: str, children_name: str,
+                 goes: dict[int, tuple[str, int]], count: int, whole: bool
+                 ) -> list[tuple[ast.AST, str]] | None:
+    """The edits of tree_unflatten's reads of the aux data: ``aux[i]`` becomes
+    ``children[j]`` (or ``aux[k]``), and ``x, = children`` / ``y, = aux`` unpack the moved
+    names with the children; None where the aux or children are read otherwise."""
+    parents = _scopes.parents(unflatten)
+    edits: list[tuple[ast.AST, str]] = []
+    unpack: dict[str, ast.Assign] = {}
+    for name in (aux_name, children_name):
+        for use in _scopes.loads(unflatten, name):
+            parent = parents.get(use)
+            if isinstance(parent, ast.Subscript) and parent.value is use \
+                    and isinstance(parent.slice, ast.Constant) \
+                    and type(parent.slice.value) is int and not (whole and name == aux_name):
+                if name == aux_name:
+                    if parent.slice.value not in goes:
+                        return None
+                    where, index = goes[parent.slice.value]
+                    edits.append((parent, f"{children_name if where == 'children' else name}"
+                                          f"[{index}]"))
+            elif isinstance(parent, ast.Assign) and parent.value is use \
+                    and len(parent.targets) == 1 and isinstance(parent.targets[0], ast.Tuple) \
+                    and name not in unpack and all(isinstance(t, ast.Name)
+                                                   for t in parent.targets[0].elts):
+                unpack[name] = parent
+            elif name == aux_name and whole and len(goes) == 1:
+                edits.append((use, f"{children_name}[{count}]"))
+            else:
+                return None
+    if _scopes.stores(unflatten, aux_name) or _scopes.stores(unflatten, children_name) \
+            or _scopes.read_elsewhere(unflatten, aux_name):
+        return None
+    if aux_name in unpack:
+        if children_name not in unpack:
+            return None
+        targets = [_tracing.segment(code, t) for t in unpack[aux_name].targets[0].elts]  # type: ignore[attr-defined]
+        had = [_tracing.segment(code, t) for t in unpack[children_name].targets[0].elts]  # type: ignore[attr-defined]
+        if len(targets) != len(goes) or len(had) != count:
+            return None
+        into = [*had, *(targets[i] for i in sorted(goes) if goes[i][0] == "children")]
+        rest = [targets[i] for i in sorted(goes) if goes[i][0] == "aux"]
+        edits.append((unpack[children_name].targets[0],
+                      ", ".join(into) + ("," if len(into) == 1 else "")))
+        edits.append((unpack[aux_name], "" if not rest else
+                      f"{', '.join(rest)}{',' if len(rest) == 1 else ''} = {aux_name}"))
+    elif children_name in unpack and any(where == "children" for where, _ in goes.values()):
+        return None  # children unpacked, the aux read by index: two ways to keep in step
+    return edits
+
+
+def _edits(code: str, edits: list[tuple[ast.AST, str]]) -> Callable[[str], str] | None:
+    """The rewrite making each edit (a one-line node and its new text, "" to drop a whole
+    statement's line), last first; None where a node spans lines."""
+    ordered = sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset),  # type: ignore[attr-defined]
+                     reverse=True)
+    steps = []
+    for node, after in ordered:
+        if node.end_lineno != node.lineno:  # type: ignore[attr-defined]
+            return None
+        before = _tracing.segment(code, node, strip=False)
+        if after == "" and isinstance(node, ast.stmt):
+            line = code.split("\n")[node.lineno - 1]
+            if line.strip() != before.strip():
+                return None  # another statement shares the line
+            steps.append(_tracing.replacing_lines(node.lineno, node.lineno, line, [],
+                                                  "the statement"))
+        else:
+            steps.append(_tracing.replacing(node, before, after))
+
+    def transform(source: str) -> str:
+        for step in steps:
+            source = step(source)
+        return source
+
+    return transform
