@@ -1,5 +1,6 @@
 """Arrays where JAX does not trace them: in what jit compares (a static argument, a pytree's aux
-data: JNH553) and in a custom derivative's nondiff_argnums (JNH528). Each error is raised by
+data: JNH553) and in a custom derivative's nondiff_argnums (JNH528); and a function where jit
+traces (inside a pytree argument: JNH552). Each error is raised by
 real JAX in a real IPython shell; the edges are where the cards must stay silent or explain
 without a fix."""
 
@@ -164,4 +165,32 @@ def test_children_spread_whole_leave_the_aux_explained(loaded: Notebook) -> None
         "f = jax.jit(lambda p: p.x + p.y)\nr = f(p)",
         "s = f(q)")
     assert code == "JNH553"
+    assert fixes == []
+
+
+def test_a_function_in_a_nested_dict_argument_is_held_in_a_partial(loaded: Notebook) -> None:
+    """JNH552: jit cannot trace ``cfg['layer']['act']``; the dict display that built ``cfg``
+    holds it in a Partial, and the call computes what it would have."""
+    loaded.ok(_IMPORTS)
+    loaded.ok("cfg = {'layer': {'w': jnp.ones(2), 'act': jnp.tanh}}\n\n@jax.jit\n"
+              "def run(cfg, x):\n    return cfg['layer']['act'](cfg['layer']['w'] * x)")
+    failed = loaded.run("y = run(cfg, 1.0)")
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH552"
+    (fix,) = bundle["fixes"]
+    assert fix["label"] == "Hold it in a Partial"
+    assert "'act': jax.tree_util.Partial(jnp.tanh)" in fix["diff"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert abs(float(loaded["y"][0]) - 0.7615942) < 1e-6
+
+
+def test_a_function_the_display_no_longer_holds_is_explained(loaded: Notebook) -> None:
+    """The dict was changed after its display ran: the display does not write what was
+    passed, so no rewrite of it is offered."""
+    code, fixes = _code(
+        loaded,
+        "cfg = {'w': jnp.ones(2), 'act': jnp.tanh}\ncfg['act'] = jnp.sin\n\n@jax.jit\n"
+        "def run(cfg, x):\n    return cfg['act'](cfg['w'] * x)",
+        "y = run(cfg, 1.0)")
+    assert code == "JNH552"
     assert fixes == []

@@ -193,9 +193,9 @@ def _argument(call: ast.Call, code: CodeType, position: int, name: str,
         wrapper = (dotted(func.func) or "").rpartition(".")[2]
         if wrapper not in ("jit", "vmap"):
             return None, False
-        return _bound(call, position, name), wrapper == "vmap"
+        return bound(call, position, name), wrapper == "vmap"
     if _is_code(evaluate(func), code):
-        return _bound(call, position, name), False
+        return bound(call, position, name), False
     return None, False
 
 
@@ -208,7 +208,8 @@ def _given(call: ast.Call, names: tuple[str, ...]) -> dict[str, ast.expr]:
     return given
 
 
-def _bound(call: ast.Call, position: int, name: str) -> ast.expr | None:
+def bound(call: ast.Call, position: int, name: str) -> ast.expr | None:
+    """The expression ``call`` passes for the parameter ``name`` at ``position``."""
     for keyword in call.keywords:
         if keyword.arg == name:
             return keyword.value
@@ -229,13 +230,19 @@ def _names_code(node: ast.expr, evaluate: Evaluator, code: CodeType) -> bool:
 
 def _is_code(value: object, code: CodeType) -> bool:
     """Whether ``value`` is the function whose code is ``code``, or JAX's jit of it."""
+    return function_code(value) is code
+
+
+def function_code(value: object) -> CodeType | None:
+    """The code of a Python function, or of the function JAX's jit wrapped (read from the
+    wrapper's data, never by calling anything); None for anything else."""
     if getattr(type(value), "__name__", "") == "function":
-        return object.__getattribute__(value, "__code__") is code
+        return object.__getattribute__(value, "__code__")  # type: ignore[no-any-return]
     if library_type(type(value)) and callable(value):
         wrapped = getattr(value, "__wrapped__", None)  # JAX's own wrapper: data
-        return getattr(type(wrapped), "__name__", "") == "function" and \
-            object.__getattribute__(wrapped, "__code__") is code
-    return False
+        if getattr(type(wrapped), "__name__", "") == "function":
+            return object.__getattribute__(wrapped, "__code__")  # type: ignore[no-any-return]
+    return None
 
 
 def _traced(value: object) -> bool:

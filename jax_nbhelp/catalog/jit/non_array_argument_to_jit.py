@@ -8,23 +8,47 @@ value is a whole parameter, hashable (a string, a number, None, or a function: a
 function or a jitted one, which hash by identity), and the function is jitted in a cell (its
 decorator or ``g = jax.jit(f)``), the fix adds it to ``static_argnames``: jit then compiles
 once per value and hands the value to the code as it is. A NumPy function (``np.cos``) gets
-no fix: static, it would be handed tracers it cannot take. A leaf inside a pytree, a
-NamedTuple's string field say, is explained (a dataclass registered with that field in
-``meta_fields``).
+no fix: static, it would be handed tracers it cannot take. A function inside a pytree
+argument (``model['activation']``) is held in ``jax.tree_util.Partial`` where the dict, list
+or tuple display that built the argument writes it (``"activation":
+jax.tree_util.Partial(jax.nn.relu)``): a Partial is a pytree with no leaves that keeps its
+function as static data, so jit traces the arrays beside it and calling it calls the
+function. Offered where the calling line passes a name that the latest top-level ``name =
+{...}`` of a cell built, and that display still writes the very function passed. Any other
+leaf inside a pytree, a NamedTuple's string field say, is explained (a dataclass registered
+with that field in ``meta_fields``).
 
 Reports: jax-ml/jax#5228 (``jit`` called with a NumPy array of strings),
 BirkhoffG/jax-dataloader#2 (a DataLoader object passed to a jitted step),
-pyro-ppl/numpyro#1078 (``None`` passed through a transformed function), jax-ml/jax#953 and
-jax-ml/jax#4416 (a function passed to a jitted helper). JAX's docs teach the
+pyro-ppl/numpyro#1078 (``None`` passed through a transformed function), jax-ml/jax#953 (a
+NamedTuple of an optimizer's functions passed to jit), jax-ml/jax#4416 (a function passed to
+a jitted helper), patrick-kidger/equinox#1127 (a model dict that holds its activation
+function, passed to a plain jax.jit), patrick-kidger/equinox#239 (the FAQ entry for a model
+with a function in its pytree). JAX's docs teach the
 pytree case in "Custom pytrees".
 """
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry, _jit_arguments, _static_fix, _tracing
+import ast
+import re
+from types import FrameType
+
+from jax_nbhelp.catalog import (
+    _entry,
+    _jit_arguments,
+    _provenance,
+    _scopes,
+    _static_fix,
+    _tracing,
+)
 from jax_nbhelp.catalog._example import NO_FIX, Example, corrected, made_static
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+_UNSET = object()
 
 CODE = "JNH552"
 TITLE = "A jitted function called with an argument that is not an array"
@@ -45,6 +69,9 @@ _TWICE = "@jax.jit\ndef twice(step, x):\n    return step(step(x))"
 _PENALTY = ("def penalty(w, norm):\n"
             "    return jnp.sum(w ** 2) if norm == 'l2' else jnp.sum(jnp.abs(w))")
 _GRADIENT = "g = jax.jit(jax.grad(penalty))(jnp.array([1.0, -2.0]), 'l1')"
+_LAYER = ("layer = {'scale': jnp.array([1.0, 2.0]), 'act': jax.nn.relu}\n\n@jax.jit\n"
+          "def apply(layer, x):\n    return layer['act'](layer['scale'] * x)")
+_APPLIED = "y = apply(layer, jnp.array([-1.0, 1.0]))"
 
 EXAMPLES = (
     made_static(_ACTIVATE, "y = activate(jnp.array([-1.0, 2.0]), 'relu')", "kind",
@@ -56,6 +83,12 @@ EXAMPLES = (
             fix="Make norm static", check="g.tolist() == [1.0, -1.0]",
             fixed=("import jax, jax.numpy as jnp", _PENALTY, _GRADIENT.replace(
                 "jax.grad(penalty))", "jax.grad(penalty), static_argnames=('norm',))"))),
+    # a function inside a dict argument: held in a Partial where the dict is written
+    Example(setup=("import jax, jax.numpy as jnp", _LAYER), failing=_APPLIED,
+            fix="Hold it in a Partial", check="y.tolist() == [0.0, 2.0]",
+            fixed=("import jax, jax.numpy as jnp",
+                   _LAYER.replace("jax.nn.relu", "jax.tree_util.Partial(jax.nn.relu)"),
+                   _APPLIED)),
     corrected("import jax, jax.numpy as jnp", _POINT, _POINT_FIXED,
               "r = norm(Point('a', 3.0, 4.0))", NO_FIX, "float(r) == 5.0"),
 )
@@ -94,6 +127,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         fix = _static(ctx, function, bad.parameter, location)
         if fix is not None:
             fixes.append(fix)
+    if not fixes and bad.parameter is None and location is not None \
+            and bad.short_type in _FUNCTIONS:
+        fix = _partial_fix(ctx, function, bad.path or "", location)
+        if fix is not None:
+            fixes.append(fix)
     if not fixes:
         notes.append(f"Mark {bad.path} static if it is a setting (static_argnames, or for a "
                      "field of your own class, a dataclass registered with that field in "
@@ -106,8 +144,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
 def _static(ctx: ErrorContext, function: str, parameter: str,
             caller: Location) -> Fix | None:
     """static_argnames for ``parameter`` where the notebook jits ``function``."""
-    import ast
-
     for number in sorted(ctx.cell_sources, reverse=True):
         parsed = _tracing.parse(ctx.cell_sources[number])
         if parsed is None:
@@ -123,4 +159,118 @@ def _static(ctx: ErrorContext, function: str, parameter: str,
         callee = _tracing.callee_on_line(ctx, caller, function) or function
         call = _tracing.JitCall(origin, definition, caller, callee, (argument,), True)
         return _static_fix.static_argnames_fix(ctx, call)
+    return None
+
+
+# -- a function inside a pytree argument: held as a Partial -----------------------------------
+
+# the functions a Partial can hold for jit: a Python function, JAX's custom derivatives and
+# jitted functions (a NumPy ufunc would be handed tracers it cannot take)
+_FUNCTIONS = frozenset({"function", "custom_jvp", "custom_vjp", "PjitFunction",
+                        "builtin_function_or_method", "partial"})
+_PATH = re.compile(r"^(?P<root>[A-Za-z_]\w*)(?P<steps>(?:\[(?:'[^']*'|\"[^\"]*\"|\d+)\])+)$")
+_STEP = re.compile(r"\[(?:'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\"|(?P<index>\d+))\]")
+
+
+def _partial_fix(ctx: ErrorContext, function: str, path: str, caller: Location) -> Fix | None:
+    """``jax.tree_util.Partial(f)`` for the function ``f`` the literal that built the passed
+    dict (list, tuple) holds at ``path`` (``model['activation']``). A Partial is a pytree
+    with no leaves that keeps its function as static data: jit compiles once per function,
+    and calling it calls the function."""
+    found = _PATH.match(path)
+    jax = ctx.alias("jax")
+    frame = ctx.live_frame(caller)
+    if found is None or jax is None or frame is None:
+        return None
+    steps: list[str | int] = [m["single"] if m["single"] is not None else m["double"]
+                              if m["double"] is not None else int(m["index"])
+                              for m in _STEP.finditer(found["steps"])]
+    passed = _passed_for(caller, frame, function, found["root"])
+    if len(passed) != 1 or not isinstance(passed[0], ast.Name):
+        return None
+    name = passed[0].id
+    value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
+    for step in steps:
+        if not (type(value) is dict and type(step) is str and step in value) and not (
+                type(value) in (list, tuple) and type(step) is int and step < len(value)):
+            return None
+        value = value[step]  # a builtin container's item: data
+    literal = _literal_at(ctx, name, steps)
+    if literal is None:
+        return None
+    place, node = literal
+    evaluate = Evaluator(frame.f_globals)
+    if evaluate(node) is not value or node.end_lineno != node.lineno:
+        return None  # the literal no longer holds what was passed
+    code = place.source or ""
+    before = _tracing.segment(code, node, strip=False)
+    after = f"{jax}.tree_util.Partial({before})"
+    return rewrite_fix(
+        ctx, place, _tracing.replacing(node, before, after),
+        label="Hold it in a Partial",
+        summary=(f"Write `{after}` for `{before}` on {place.label}, where {name} is built: "
+                 "a Partial is a pytree that keeps its function as static data, so jit "
+                 f"traces {name}'s arrays and compiles once per function; then re-run."),
+        safety=(f"Same values: calling the Partial calls `{before}` with the same arguments. "
+                "Tree functions (tree_map, tree_leaves) no longer meet the function as a "
+                "leaf."),
+        safe=True)
+
+
+def _passed_for(caller: Location, frame: FrameType, function: str, parameter: str
+                ) -> list[ast.expr | None]:
+    """What each call on the caller's line of the jitted ``function`` (``g(...)`` of a jitted
+    ``g``, ``jax.jit(f)(...)``) passes for its ``parameter``."""
+    parsed = _tracing.parse(caller.source)
+    if parsed is None:
+        return []
+    evaluate = Evaluator(frame)
+    passed = []
+    for call in ast.walk(parsed[0]):
+        if not isinstance(call, ast.Call) or not (
+                call.lineno <= caller.lineno <= (call.end_lineno or call.lineno)):
+            continue
+        func = call.func
+        target = func.args[0] if isinstance(func, ast.Call) and _tracing.is_jit(func.func) \
+            and func.args else func
+        code = _provenance.function_code(evaluate(target))
+        if code is None or code.co_name != function:
+            continue
+        names = code.co_varnames[:code.co_argcount]
+        if parameter in names:
+            passed.append(_provenance.bound(call, names.index(parameter), parameter))
+    return passed
+
+
+def _literal_at(ctx: ErrorContext, name: str, steps: list[str | int]
+                ) -> tuple[Location, ast.expr] | None:
+    """The expression at ``steps`` inside the literal of the latest top-level ``name = {...}``
+    (a dict, list or tuple display), with its cell."""
+    for number in sorted(ctx.cell_sources, reverse=True):
+        place = ctx.cell(number)
+        parsed = _tracing.parse(place.source) if place is not None else None
+        if place is None or parsed is None:
+            continue
+        assigned = [n for n in parsed[0].body if isinstance(n, ast.Assign)
+                    and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                    and n.targets[0].id == name]
+        if not assigned:
+            if _scopes.stores(parsed[0], name):
+                return None  # bound another way in that cell
+            continue
+        node: ast.expr | None = assigned[-1].value
+        for step in steps:
+            node = _item(node, step)
+        return (place, node) if node is not None else None
+    return None
+
+
+def _item(node: ast.expr | None, step: str | int) -> ast.expr | None:
+    if isinstance(node, ast.Dict) and type(step) is str:
+        keys = [i for i, k in enumerate(node.keys)
+                if isinstance(k, ast.Constant) and k.value == step]
+        return node.values[keys[0]] if len(keys) == 1 and None not in node.keys else None
+    if isinstance(node, ast.List | ast.Tuple) and type(step) is int and step < len(node.elts) \
+            and not any(isinstance(e, ast.Starred) for e in node.elts):
+        return node.elts[step]
     return None
