@@ -131,14 +131,28 @@ def test_flag_read_in_a_helper_is_made_static_on_the_jitted_function(loaded: Not
     assert loaded["out"].tolist() == [4.0, 4.0, 4.0]
 
 
-def test_value_unknown_from_a_calling_function_gets_no_fix(loaded: Notebook) -> None:
+def test_a_setting_a_calling_function_passes_is_read_in_its_frame(loaded: Notebook) -> None:
+    """``run`` passes its own ``flag`` on: the calling frame holds True, a Python setting,
+    so the static fix is offered for ``step``."""
     loaded.ok(FLAG)
     loaded.ok("def run(x, flag):\n    return step(x, flag)")
     loaded.run("out = run(jnp.ones(3), True)")
     diagnosis = _diagnosis("JNH301")
-    assert diagnosis.fixes == ()
+    assert [fix.label for fix in diagnosis.fixes] == ["Make add_one static"]
     assert diagnosis.call_site is not None
     assert diagnosis.call_site.function == "run"
+    _apply(diagnosis.fixes[0])
+    assert loaded["out"].tolist() == [2.0, 2.0, 2.0]
+
+
+def test_value_traced_in_the_calling_function_gets_no_fix(loaded: Notebook) -> None:
+    """``run`` is jitted too: its ``flag`` is a tracer where it calls ``step``, so marking
+    ``add_one`` static would not help."""
+    loaded.ok(FLAG)
+    loaded.ok("@jax.jit\ndef run(x, flag):\n    return step(x, flag)")
+    loaded.run("out = run(jnp.ones(3), True)")
+    diagnosis = _diagnosis("JNH301")
+    assert not any(fix.label.startswith("Make") for fix in diagnosis.fixes)
     assert any("static_argnames=('add_one',)" in note for note in diagnosis.notes)
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.diagnosis.line_values import Value
+from jax_nbhelp.diagnosis.line_values import Value, describe
+from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 
@@ -91,21 +92,23 @@ def _stores_its_arguments(node: ast.ClassDef, fields: set[str]) -> bool:
     return stored == fields
 
 
-def registration(ctx: ErrorContext, location: Location, instance: str,
+def registration(ctx: ErrorContext, location: Location, instance: str | None,
                  class_name: str) -> Registration | str:
-    """How to register the class of the object ``instance`` names at ``location``, or why
-    jax_nbhelp cannot say."""
+    """How to register the class of the object ``instance`` names at ``location`` (None: the
+    object the line builds, ``Params(2.0, 1.0)``), or why jax_nbhelp cannot say."""
     from jax_nbhelp.jaxapi.jax_probe import attribute
 
     if attribute("jax.tree_util", "register_dataclass") is None:
         return "this JAX has no jax.tree_util.register_dataclass"
-    fields = ctx.fields_at(location, instance)
-    if not fields:
-        return f"jax_nbhelp could not read the fields of {instance}"
     found = _class_def(ctx, class_name)
     if found is None:
         return f"class {class_name} is not defined in a cell of this notebook"
     place, node = found
+    fields = (ctx.fields_at(location, instance) if instance is not None
+              else _built_on_line(ctx, location, node))
+    if not fields:
+        return (f"jax_nbhelp could not read the fields of {instance}" if instance is not None
+                else f"jax_nbhelp could not find the {class_name} object on the calling line")
     if not _stores_its_arguments(node, set(fields)):
         return (f"{class_name}.__init__ does more than store its arguments, so JAX could not "
                 "rebuild it from its fields")
@@ -117,6 +120,49 @@ def registration(ctx: ErrorContext, location: Location, instance: str,
     return Registration(class_name, place,
                         tuple(n for n, k in kinds.items() if k == "data"),
                         tuple(n for n, k in kinds.items() if k == "meta"))
+
+
+def _built_on_line(ctx: ErrorContext, location: Location,
+                   node: ast.ClassDef) -> dict[str, Value] | None:
+    """The fields of the object the line builds with ``Cls(...)``, where ``__init__`` only
+    stores its arguments: each argument as the line passes it, read in the line's live frame
+    without running anything (a default written as a constant where one is not passed)."""
+    init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
+                 and s.name == "__init__"), None)
+    parsed = _tracing.parse(location.source)
+    frame = ctx.live_frame(location)
+    if init is None or parsed is None or frame is None \
+            or not _stores_its_arguments(node, {a.arg for a in init.args.args[1:]}):
+        return None
+    calls = [c for c in ast.walk(parsed[0]) if isinstance(c, ast.Call)
+             and isinstance(c.func, ast.Name) and c.func.id == node.name
+             and c.lineno <= location.lineno <= (c.end_lineno or c.lineno)]
+    if len(calls) != 1:
+        return None
+    parameters = init.args.args[1:]
+    defaults = dict(zip([a.arg for a in parameters[len(parameters) - len(init.args.defaults):]],
+                        init.args.defaults, strict=True))
+    call = calls[0]
+    if len(call.args) > len(parameters) or any(isinstance(a, ast.Starred) for a in call.args) \
+            or any(k.arg is None for k in call.keywords):
+        return None
+    passed = {**{p.arg: a for p, a in zip(parameters, call.args, strict=False)},
+              **{k.arg: k.value for k in call.keywords if k.arg is not None}}
+    evaluate = Evaluator(frame)
+    fields: dict[str, Value] = {}
+    for argument in parameters:
+        given = passed.get(argument.arg, defaults.get(argument.arg))
+        if given is None or (given is defaults.get(argument.arg)
+                             and not isinstance(given, ast.Constant)):
+            return None
+        value = evaluate(given)
+        if value is not CANNOT:
+            fields[argument.arg] = describe(argument.arg, value)
+        elif _tracing.classify(given, ctx, module_level=True) == "array":  # jnp.ones(2)
+            fields[argument.arg] = Value(ast.unparse(given), "array", "an array")
+        else:
+            return None
+    return fields
 
 
 def registration_fix(ctx: ErrorContext, found: Registration, summary: str,

@@ -29,6 +29,7 @@ from jax_nbhelp.diagnosis import line_values
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame, Link
 from jax_nbhelp.diagnosis.line_values import parsed_source
 from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.rewrite.transforms import SIGNATURE_KEEPING
 
 _ORIGIN_RE = re.compile(
@@ -442,17 +443,18 @@ _TIMED_RE = re.compile(r"\s*(?:[\w.]+\s*=\s*)?%time(?:it)?(?:\s+-\w+(?:\s*\d+)?)
 
 
 def jit_call(ctx: ErrorContext, origin: TraceOrigin,
-             definition: Location | None = None) -> JitCall:
+             definition: Location | None = None, calling: Frame | None = None) -> JitCall:
     """Find the traced function's ``def`` and what its caller passed for each argument
     (items of a sequence, ``shape[0]``, by their parameter: ``TraceOrigin.by_parameter``).
 
-    ``definition`` (the def's first line) is found from JAX's message when not given.
+    ``definition`` (the def's first line) is found from JAX's message when not given, and
+    the ``calling`` frame from the traceback (the user frame before the traced function's).
     """
     origin = origin.by_parameter()
     if definition is None:
         definition = (ctx.place(origin.filename, origin.lineno)
                       if origin.filename is not None and origin.lineno is not None else None)
-    caller_frame = _caller(ctx, origin)
+    caller_frame = calling or _caller(ctx, origin)
     caller = caller_frame.location if caller_frame is not None else None
     module_level = caller_frame is not None and is_top_level(caller_frame.function)
     unknown = tuple(PassedArgument(name, None, "unknown") for name in origin.arguments)
@@ -494,10 +496,28 @@ def jit_call(ctx: ErrorContext, origin: TraceOrigin,
         if node is None:
             passed.append(PassedArgument(name, None, "unknown"))
         else:
-            passed.append(PassedArgument(name, segment(code, node),
-                                         classify(node, ctx, module_level),
+            kind = classify(node, ctx, module_level)
+            if kind == "unknown" and caller_frame is not None and as_parsed:
+                kind = _classify_live(ctx, caller_frame, node)
+            passed.append(PassedArgument(name, segment(code, node), kind,
                                          node if as_parsed else None))
     return result(tuple(passed), segment(code, call.func))
+
+
+def _classify_live(ctx: ErrorContext, caller: Frame, node: ast.expr) -> ArgumentKind:
+    """The kind of what ``node`` held in the caller's live frame (``self.n`` in a method, a
+    local of the calling function), read without running anything (``safe_eval``)."""
+    frame = ctx.live_frame_of(caller)
+    if frame is None:
+        return "unknown"
+    value = Evaluator(frame)(node)
+    kind = f"{type(value).__module__}.{type(value).__qualname__}"
+    if kind in _PYTHON_TYPES or (type(value) is tuple and len(value) <= 64 and all(
+            type(item) in (int, bool, str) for item in value)):
+        return "python"
+    if kind in _SCALAR_TYPES:
+        return "scalar"
+    return "array" if kind in _ARRAY_TYPES else "unknown"
 
 
 # -- what the call passes, in words ------------------------------------------------------

@@ -74,7 +74,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
               "problem.")
     instance = _jit_arguments.passed_object(ctx, location, method, bad.type_name)
     found = (_pytree_class.registration(ctx, location, instance, cls)
-             if instance is not None and location is not None else
+             if location is not None else
              "jax_nbhelp could not find the object on the calling line")
     return _pytree_class.registration_diagnosis(
         ctx, __name__, explanation, location, found, notes=(static,),

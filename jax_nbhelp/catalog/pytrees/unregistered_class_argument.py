@@ -6,9 +6,10 @@ value is of type <class '__main__.Params'> ...``).
 
 JAX transforms arrays and pytrees of arrays. Registering the class as a pytree
 (``jax.tree_util.register_dataclass`` with its array fields as data and its settings as
-meta fields, read from the live object) lets every transformation see through it; the fix
-is offered where ``__init__`` only stores its arguments (or the class is a dataclass) and
-verified by running the call. Objects of libraries' classes are explained.
+meta fields, read from the live object, or for an object the line builds,
+``Params(jnp.ones(2), 0.5)``, from what the line passes to it) lets every transformation see
+through it; the fix is offered where ``__init__`` only stores its arguments (or the class is
+a dataclass) and verified by running the call. Objects of libraries' classes are explained.
 
 Reports: google/objax#260 (a ``TrainVar`` passed to the differentiated function),
 BirkhoffG/jax-dataloader#2 (a DataLoader object passed to a jitted function),
@@ -35,9 +36,14 @@ _REGISTERED = _PARAMS.replace(
     "\n\ndef loss", "\n\njax.tree_util.register_dataclass(Params, data_fields=['w', 'b'], "
     "meta_fields=[])\n\ndef loss")
 
+_BUILT = "v = jax.jit(loss)(Params(jnp.ones(2), 0.5), jnp.ones(2))"
+
 EXAMPLES = (
     corrected(JAX_IMPORTS, _PARAMS, _REGISTERED, "g = jax.grad(loss)(params, jnp.ones(2))",
               "Register Params as a pytree", "g.w.tolist() == [3.0, 3.0] and float(g.b) == 6.0"),
+    # built in the call: its fields are what the line passes to Params(...)
+    corrected(JAX_IMPORTS, _PARAMS, _REGISTERED, _BUILT, "Register Params as a pytree",
+              "float(v) == 4.5"),
 )
 
 WHY = _entry.prose("""
@@ -68,7 +74,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     instance = _jit_arguments.passed_object(ctx, location, None, bad.type_name)
     user_class = bad.type_name.split(".", 1)[0] == "__main__"
     found = (_pytree_class.registration(ctx, location, instance, cls)
-             if instance is not None and location is not None and user_class else
+             if location is not None and user_class else
              f"{cls} is not a class of this notebook")
     return _pytree_class.registration_diagnosis(
         ctx, __name__, explanation, location, found,
