@@ -14,6 +14,9 @@ replacement is ``tree_map``), ott-jax/ott#620, lnccbrown/HSSM#293 and rstudio/re
 Code written with PyTorch's habits uses its names for jax.numpy's functions (``jnp.cat``,
 ``jnp.clamp``, ``jnp.unsqueeze``) and its ``dim=`` keyword for ``axis=``; where jax.numpy's
 function does the same with the same positional arguments, the call is spelled JAX's way.
+Code written with NumPy's random API passes ``low=``, ``high=`` and ``size=`` where
+``jax.random``'s samplers take ``minval=``, ``maxval=`` and ``shape=`` (jax-ml/jax#4033
+sets ``np.random.uniform(low=..., high=..., size=...)`` beside its JAX spelling).
 """
 
 from __future__ import annotations
@@ -152,6 +155,15 @@ EXAMPLES = (
         fix="Pass axis= instead of dim=",
         check="totals.tolist() == [3.0, 3.0]",
         fixed=(_PRELUDE + "totals = jnp.sum(jnp.ones((2, 3)), axis=1)",),
+    ),
+    # NumPy's random API: low= and high= are JAX's minval= and maxval=, renamed together
+    Example(
+        setup=(),
+        failing="u = jax.random.uniform(jax.random.PRNGKey(0), (4,), low=1.0, high=2.0)",
+        fix="Pass minval=, maxval= instead of low=, high=",
+        check="u.shape == (4,) and bool(((u >= 1.0) & (u < 2.0)).all())",
+        fixed=(_PRELUDE + "u = jax.random.uniform(jax.random.PRNGKey(0), (4,), minval=1.0, "
+               "maxval=2.0)",),
     ),
     # the same keyword on an array's method
     Example(
@@ -431,7 +443,10 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
 
 # Keywords of another library's functions, and what JAX's functions that take the same
 # thing call it: the value means the same under either name.
-_OTHER_LIBRARIES = {"dim": ("axis", "PyTorch"), "keepdim": ("keepdims", "PyTorch")}
+_OTHER_LIBRARIES = {"dim": ("axis", "PyTorch"), "keepdim": ("keepdims", "PyTorch"),
+                    # NumPy's random API: np.random.uniform(low, high, size)
+                    "low": ("minval", "NumPy"), "high": ("maxval", "NumPy"),
+                    "size": ("shape", "NumPy")}
 
 
 def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object, old: str,
