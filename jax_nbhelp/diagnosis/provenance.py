@@ -9,7 +9,8 @@ frame: ``jit``'s argument checks) called from the innermost frame: that frame wa
 not executing a ``raise``. An import of a jax module or name that the installed JAX
 lacks counts too when Python's import system raised it (``from jax.config import
 config``), and so does a jax module's missing attribute when Python's attribute lookup
-raised it (``pl.load`` where ``pl`` has no module ``__getattr__``): what they say is a fact
+raised it (``pl.load`` where ``pl`` has no module ``__getattr__``), and so does a JAX
+array's missing attribute (``x.unsqueeze(0)`` on a ``jax.Array``): what they say is a fact
 about the installed JAX. One error of the user's own counts as well: a notebook's ``assert``
 on JAX's device count or kind (``assert jax.device_count() > 1, ...``), whose message is the
 notebook's but whose cause is the runtime JAX runs on (``device_guard``). Everything here
@@ -98,6 +99,17 @@ def _jax_module_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
     # The module first: disassembling the frame is the costly part, and most
     # AttributeErrors are not about a jax module at all.
     return (isinstance(name, str) and name.split(".", 1)[0] in _PACKAGES
+            and _instruction(tb) in _LOOKUPS)
+
+
+def _jax_array_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
+    """An attribute a JAX array lacks, raised by Python's own attribute lookup
+    (``x.unsqueeze``): Python recorded the array as ``obj``. The exact type only. (A
+    tracer's lookup fails in JAX's own ``__getattr__``, which the frames show.)"""
+    if type(exc) is not AttributeError or tb is None:
+        return False
+    owner = getattr(exc, "obj", None)
+    return (type(owner).__name__ == "ArrayImpl" and is_jax_object(owner)
             and _instruction(tb) in _LOOKUPS)
 
 
@@ -312,6 +324,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
         if ((_type_is_jax(current) and not carrier) or _raised_in(filename, roots)
                 or _raised_by_native_jax(current, innermost, strictly)
                 or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)
+                or _jax_array_lacks(current, innermost)
                 or _stored_into_at_helper(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
