@@ -610,3 +610,14 @@ def test_an_integer_complaint_about_another_value_gets_no_float_fix(loaded: Note
     call is an operand, and converting it would be a fix of the wrong argument."""
     bundle = _card(loaded, "out = jax.lax.switch('first', [lambda v: v, lambda v: -v], 1.0)")
     assert not any(fix["label"].startswith("Use ") for fix in bundle["fixes"])
+
+
+def test_one_int_where_jax_takes_a_sequence_is_a_one_dimensional_shape(
+        loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp")
+    bundle = _card(loaded, "v = jax.random.choice(jax.random.PRNGKey(0), 5, shape=3)")
+    assert bundle["code"] == "JNH001"
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Use (3,)"]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["v"].shape == (3,)

@@ -63,6 +63,11 @@ into an axis or an argument number (``jax.vmap(x, f)``: what was meant is not re
 argument bound to it is the one the whole-number rule makes an integer, an array of floats
 included (``idx.astype("int32")`` where every element is whole).
 
+**One int where JAX takes a sequence.** ``jax.random.choice(key, 5, shape=3)`` (``shape
+argument of jax.random.choice must be a sequence, got 3``): the argument the message names
+holds that int, and a shape of one number is the one-dimensional shape ``(3,)``, as NumPy
+reads it.
+
 **A list of numbers scanned over.** ``lax.scan(step, init, [1.0, 2.0, 3.0])`` (``scan got
 value with no leading axis to scan over``): scan reads the list as a tree of three leaves,
 each to be scanned along its own leading axis, and a number has none. Scanned along the list
@@ -109,7 +114,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
-                 _joined_arrays_fix, _swapped_function_fix, _scanned_list_fix):
+                 _joined_arrays_fix, _swapped_function_fix, _scanned_list_fix,
+                 _one_dimension_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return (fix,)
@@ -544,6 +550,39 @@ def _list_index_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     need="the array of indices JAX's message prescribes", changes=None,
                     safety=(f"Same values as NumPy gives for a list index: `{text}` is read as "
                             "an array of indices, as JAX's message prescribes."))
+
+
+# -- one int where JAX takes a sequence -------------------------------------------------------
+
+_SEQUENCE_WORDS = re.compile(r"\bmust be a (sequence|tuple)\b.*\bgot (?P<got>-?\d+)\b")
+
+
+def _one_dimension_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.random.choice(key, 5, shape=3)`` (``shape argument of jax.random.choice must be
+    a sequence, got 3``): the argument JAX's message names is an int where it takes a
+    sequence, and a shape of one int is the one-dimensional shape ``(3,)``, what NumPy reads
+    it as. Only where the message names the argument and the user's value is that int."""
+    found = _SEQUENCE_WORDS.search(ctx.top.message)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    if found is None or plain is None:
+        return None
+    call, location, node = plain
+    subject = ctx.top.message[:found.start()]  # "shape argument of jax.random.choice "
+    _, bound, _ = _user_call.bind(call)
+    named = {given.node for name, given in (bound.arguments.items() if bound else ())
+             if getattr(given, "node", None) is not None
+             and re.search(rf"(^|[\s`']){re.escape(name)}\b", subject)}
+    evaluate = Evaluator(call.frame)
+    held = [a for a in named if type(evaluate(a)) is int and evaluate(a) == int(found["got"])]
+    if len(held) != 1:
+        return None
+    argument = held[0]
+    text = ast.unparse(argument)
+    after = f"({text},)"
+    return _rewrite(ctx, location, node, text, after, True, label=f"Use {after}",
+                    need="the sequence JAX takes there", changes=None,
+                    safety=(f"Same values: a shape of one number {text} is the shape of one "
+                            f"dimension, `{after}`, as NumPy reads it."))
 
 
 # -- dimensions spread over several arguments ---------------------------------------------------
