@@ -288,3 +288,20 @@ def test_flag_fix_in_a_real_kernel() -> None:
     assert diagnosis["fixes"][0]["runs"][0]["label"] == "In [3]"
     printed = "".join(o.get("text", "") for o in notebook.cells[5].outputs)
     assert "numbers: [2.0, 2.0, 2.0]" in printed
+
+
+def test_a_conversion_only_to_print_becomes_jax_debug_print(loaded: Notebook) -> None:
+    """``print(f"... {loss.item():.3f}")`` under jit: printed with jax.debug.print, the
+    format kept; a Python value printed beside it (``x.shape``) leaves it explained, since
+    debug.print would show that value as an array."""
+    loaded.ok("@jax.jit\ndef step(x):\n    loss = jnp.sum(x ** 2)\n"
+              "    print(f'loss {loss.item():.3f}')\n    return loss")
+    loaded.run("y = step(jnp.ones(2))")
+    diagnosis = _diagnosis("JNH303")
+    assert [fix.label for fix in diagnosis.fixes] == ["Print with jax.debug.print"]
+    _apply(diagnosis.fixes[0])
+    assert float(loaded["y"]) == 2.0
+    loaded.ok("@jax.jit\ndef step2(x):\n    loss = jnp.sum(x ** 2)\n"
+              "    print(f'loss {loss.item():.3f} at {x.shape}')\n    return loss")
+    loaded.run("y2 = step2(jnp.ones(2))")
+    assert _diagnosis("JNH303").fixes == ()

@@ -10,6 +10,12 @@ float32, is the float32 operation). Any other use (a Python
 ``if``, a range, arithmetic with another Python float) could round differently or needs the
 number itself: no fix is offered there. Read from the line's function and its live frame,
 never by running the user's code.
+
+A conversion made only to print (``print("loss", float(loss))``, an f-string's
+``{loss.item():.3f}``) is written ``jax.debug.print("loss {}", loss)``: the function computes
+what it did, and the value is printed each time the compiled function runs (jax-ml/jax#196
+and jax-ml/jax#4615 ask how to print a value inside jit; jax-ml/jax#23475 is a format spec
+that older releases did not take there, which the fix's run would show).
 """
 
 from __future__ import annotations
@@ -146,3 +152,85 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
                 f"JAX would have turned the Python number from {conversion} back into "
                 f"{scalar['dtype']}."),
         safe=True)
+
+
+# -- a conversion only to print ---------------------------------------------------------------
+
+def debug_print_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
+    """``print("loss", float(loss))`` (an f-string's ``{loss.item():.3f}`` too) under jit:
+    the conversion is there only to print, and ``jax.debug.print("loss {}", loss)`` prints
+    the value each time the compiled function runs. The function computes what it did; only
+    the printing changes (each call, not once while tracing, in the array's own precision).
+    Only for a statement that is one ``print(...)`` of strings, conversions and values."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    jax = ctx.alias("jax")
+    if parsed is None or location is None or jax is None:
+        return None
+    tree, code = parsed
+    statement = next((n for n in ast.walk(tree) if isinstance(n, ast.Expr)
+                      and n.lineno == location.lineno == n.end_lineno), None)
+    call = statement.value if statement is not None else None
+    if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) \
+            or call.func.id != "print" or call.keywords or not call.args:
+        return None
+    pieces: list[str] = []
+    values: list[str] = []
+    converted: set[str] = set()
+    shown_as_is: set[str] = set()
+    for argument in call.args:
+        piece = _printed(argument, message, code, values, converted, shown_as_is)
+        if piece is None:
+            return None
+        pieces.append(piece)
+    if not converted or not _traced_by_jit(ctx, location, converted) or any(
+            (value := ctx.value_named(location, name)) is None or value.kind != "tracer"
+            for name in shown_as_is):
+        return None  # a Python value printed beside: debug.print would show it as an array
+    after = f"{jax}.debug.print({' '.join(pieces)!r}{''.join(', ' + v for v in values)})"
+    before = _tracing.segment(code, call)
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(call, before, after),
+        label="Print with jax.debug.print",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}: it prints the "
+                 "values each time the compiled function runs; then re-run."),
+        safety=("Same values: the function computes what it did, and the line only prints. "
+                "It now prints on every call rather than once while jit traces, each value "
+                "in its array's own precision (a float32 shows fewer digits than float() "
+                "did)."),
+        safe=True)
+
+
+def _printed(node: ast.expr, message: str, code: str, values: list[str],
+             converted: set[str], shown_as_is: set[str]) -> str | None:
+    """The format piece ``print`` would show for ``node`` (adding its value to
+    ``values``), or None for an argument that is not a string, a conversion or a name."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value.replace("{", "{{").replace("}", "}}")
+    if isinstance(node, ast.JoinedStr):
+        parts = []
+        for part in node.values:
+            if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                parts.append(part.value.replace("{", "{{").replace("}", "}}"))
+            elif isinstance(part, ast.FormattedValue) and part.conversion == -1:
+                spec = part.format_spec
+                if spec is not None and not (isinstance(spec, ast.JoinedStr) and all(
+                        isinstance(v, ast.Constant) for v in spec.values)):
+                    return None
+                shown = _printed(part.value, message, code, values, converted, shown_as_is)
+                if shown != "{}":
+                    return None
+                text = "".join(v.value for v in spec.values) if spec is not None else ""  # type: ignore[attr-defined]
+                parts.append("{:" + text + "}" if text else "{}")
+            else:
+                return None
+        return "".join(parts)
+    inner = _conversion(node, message) or (node if isinstance(node, ast.Name) else None)
+    if inner is None:
+        return None
+    text = _tracing.segment(code, inner)
+    values.append(text if isinstance(inner, _SIMPLE) else f"({text})")
+    if inner is not node:
+        converted |= {n.id for n in ast.walk(inner) if isinstance(n, ast.Name)}
+    elif isinstance(node, ast.Name):
+        shown_as_is.add(node.id)  # printed as it is: only a tracer prints the same way
+    return "{}"

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from jax_nbhelp.catalog import _conversion, _entry, _static_fix, _static_made_traced, _tracing
 from jax_nbhelp.catalog._example import (
+    JAX_IMPORTS,
     NO_FIX,
     TRACING_IMPORTS,
     Example,
+    corrected,
     made_static,
     static_from_array,
 )
@@ -80,7 +82,14 @@ def damped(x):
     total = float(x.sum())
     return x * (total * 0.1)'''
 
+_LOGGED = ("@jax.jit\ndef step(x):\n    loss = jnp.sum(x ** 2)\n"
+           "    print('loss', float(loss))\n    return loss")
+
 EXAMPLES = (
+    # a conversion only to print the value: jax.debug.print prints it at each call
+    corrected(JAX_IMPORTS, _LOGGED, _LOGGED.replace(
+        "print('loss', float(loss))", "jax.debug.print('loss {}', loss)"),
+        "y = step(jnp.ones(2))", "Print with jax.debug.print", "float(y) == 2.0"),
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
     # A lambda jitted where it is written: static_argnames on that jax.jit call.
     Example(
@@ -240,7 +249,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                                 else _tracing.data_sentence(call))
             notes.append(advice(ctx, link.message, function))
             held, fixes = _static_fix.held_in_array(ctx, call) if size else ("", ())
-            kept = (_conversion.keep_array_fix(ctx, location, link.message)
+            kept = ((_conversion.keep_array_fix(ctx, location, link.message)
+                     or _conversion.debug_print_fix(ctx, location, link.message))
                     if not fixes and origin.for_jit else None)
             fixes = (kept,) if kept is not None else fixes
             explanation += held
