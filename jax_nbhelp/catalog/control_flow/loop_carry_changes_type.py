@@ -9,7 +9,11 @@ differs and the body's dtype holds every value of the initial one (int32 to floa
 initial carry is given the body's dtype: the loop then computes what its body says, from the
 same starting values. A literal ``0`` never fails (it is weakly typed and takes the body's
 dtype); an explicit ``jnp.int32(0)`` or an int array does. Shapes and structures that change
-are explained with the user's names: which part changes, and how.
+are explained with the user's names: which part changes, and how, except a carry returned
+as a list for one started as a tuple (or the other way), which is returned as the container
+it started as, the same items in the same order. A ``scan`` step that returns one value
+(``scan body output must be a pair``) returns ``value, None``: the value is the new carry,
+and the step outputs nothing per element.
 
 Reports: jax-md/jax-md#99 (a FIRE minimisation's counter turning from int to float in a
 scan), google/brax#228 (a reward of shape ``()`` returned as ``(1,)``), jax-ml/jax#1686 (a
@@ -19,10 +23,11 @@ float32 carry to float64), instadeepai/Mava#1184 (a GAE scan whose carry changed
 
 from __future__ import annotations
 
+import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _operands, _tracing
-from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
+from jax_nbhelp.catalog import _entry, _operands, _scopes, _static_site, _tracing
+from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -33,6 +38,7 @@ TITLE = "A loop body returns a carry of another type than it was given"
 TYPES = "carry input and carry output must have equal types"
 STRUCTURE = "carry input and carry output must have the same pytree structure"
 OLD = "the input carry component"
+PAIR = "scan body output must be a pair"
 
 _LOOP_RE = re.compile(r"(?P<loop>scan|while_loop|fori_loop) body function carry")
 _TYPES_RE = re.compile(r"input carry (?:component )?(?P<path>\S+) has type (?P<given>\S+) but "
@@ -47,7 +53,18 @@ _INIT = {"scan": 1, "while_loop": 2, "fori_loop": 3}
 
 _STEP = "def step(total, x):\n    total = total + x / 2\n    return total, total"
 
+_GROW = "def grow(i, state):\n    a, b = state\n    return [a + 1.0, b * 2.0]"
+_ADD = "def add(total, x):\n    return total + x"
+
 EXAMPLES = (
+    # the body returns a list for a carry started as a tuple: the same items, as a tuple
+    corrected(LAX_IMPORTS, _GROW, _GROW.replace("[a + 1.0, b * 2.0]", "(a + 1.0, b * 2.0)"),
+              "a, b = lax.fori_loop(0, 3, grow, (0.0, 1.0))", "Return the carry as a tuple",
+              "float(a) == 3.0 and float(b) == 8.0"),
+    # a scan step that returns only its carry
+    corrected(LAX_IMPORTS, _ADD, _ADD.replace("total + x", "total + x, None"),
+              "total, _ = lax.scan(add, 0.0, jnp.arange(4.0))", "Return (carry, None)",
+              "float(total) == 6.0"),
     corrected_cell((LAX_IMPORTS, _STEP), "final, partial = lax.scan(step, jnp.int32(0), "
                                       "jnp.arange(4.0))",
                    "final, partial = lax.scan(step, jnp.float32(0), jnp.arange(4.0))",
@@ -100,7 +117,7 @@ def _widens(given: str, made: str) -> str | None:
 
 
 # JAX compares a loop's carry in one function, whatever the wording
-MATCH = Match(TYPES, "TypeError", also=(STRUCTURE, OLD),
+MATCH = Match(TYPES, "TypeError", also=(STRUCTURE, OLD, PAIR),
               sites=("lax/control_flow/loops.py:_check_carry_type",))
 
 
@@ -115,6 +132,8 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     subject = _tracing.quoted_line(location, "Your loop")
     types = _TYPES_RE.search(link.message)
     structure = _STRUCTURE_RE.search(link.message)
+    if PAIR in link.message:
+        return _pair(ctx, link, call, location, subject)
     fixes: list[Fix] = []
     notes: list[str] = []
     init = call.operands[_INIT[loop]].text if call is not None and \
@@ -138,6 +157,13 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
         explanation = (f"{subject} starts the carry ({init}) as {structure['given']}, and the "
                        f"body returns {structure['made']}.")
         difference = re.search(r"symmetric difference of key sets: (\{.*?\})", link.message)
+        kinds = {structure["given"].strip(): "given", structure["made"].strip(): "made"}
+        if call is not None and location is not None and _key(structure["path"]) is None \
+                and set(kinds) == {_CLASS.format("tuple"), _CLASS.format("list")}:
+            made = "list" if kinds.get(_CLASS.format("list")) == "made" else "tuple"
+            fix = _container_fix(ctx, call, loop, made)
+            if fix is not None:
+                fixes.append(fix)
         if difference is not None:
             notes.append(f"The keys that differ: {difference.group(1)}. Return every key of "
                          "the initial carry, even the ones a step does not change.")
@@ -146,6 +172,98 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
                             error=link.summary.split(", but they differ", 1)[0] + ".")
+
+
+def _pair(ctx: ErrorContext, link: Link, call: _operands.Operation | None,
+          location: Location | None, subject: str) -> Diagnosis:
+    """scan's step returned one value where scan takes (carry, y): where each return of the
+    step is one value that is not a tuple, ``, None`` makes it (carry, no y)."""
+    step = call.operands[0].text if call is not None and call.operands else "the step"
+    explanation = (f"{subject} runs {step}, which returns one value, and scan takes a pair from "
+                   "its step: the new carry and what the step outputs for that element.")
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, step) \
+        if step.isidentifier() else None
+    fixes: list[Fix] = []
+    if found is not None:
+        place, function = found
+        returns = [n for n in _scopes.own_nodes(function) if isinstance(n, ast.Return)]
+        code = place.source or ""
+        values = [r.value for r in returns if r.value is not None]
+        if returns and len(values) == len(returns) and all(
+                not isinstance(v, ast.Tuple) and v.end_lineno == v.lineno for v in values):
+            edits = [(v, _tracing.segment(code, v, strip=False)) for v in values]
+
+            def transform(source: str) -> str:
+                for node, before in sorted(edits, key=lambda e: e[0].lineno, reverse=True):
+                    source = _tracing.replacing(node, before, f"{before}, None")(source)
+                return source
+
+            fixes.append(rewrite_fix(
+                ctx, place, transform, label="Return (carry, None)",
+                summary=(f"Return `..., None` from {function.name}: the value it returns is "
+                         "the new carry, and None says the step outputs nothing per element; "
+                         "then re-run."),
+                safety=("Same values: the carry is what the step returned; scan's second "
+                        "result is None, as the step outputs nothing."),
+                safe=True))
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=fixes,
+                            error=link.summary.splitlines()[0])
+
+
+_CLASS = "a <class '{}'>"
+_BODY = {"scan": 0, "while_loop": 1, "fori_loop": 2}
+
+
+def _container_fix(ctx: ErrorContext, call: _operands.Operation, loop: str,
+                   made: str) -> Fix | None:
+    """The body's returned carry written as the container the loop started it as: a tuple
+    display for a list display (or the other way), the same items in the same order."""
+    if len(call.operands) <= _BODY[loop]:
+        return None
+    body = call.operands[_BODY[loop]].text
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, body) \
+        if body.isidentifier() else None
+    if found is None:
+        return None
+    place, function = found
+    returns = [n for n in _scopes.own_nodes(function) if isinstance(n, ast.Return)]
+    displays: list[ast.List | ast.Tuple] = []
+    for node in returns:
+        carry = node.value
+        if loop == "scan":
+            carry = carry.elts[0] if isinstance(carry, ast.Tuple) and len(carry.elts) == 2 \
+                else None
+        if not isinstance(carry, ast.List | ast.Tuple) \
+                or isinstance(carry, ast.List) != (made == "list") \
+                or carry.end_lineno != carry.lineno or any(
+                    isinstance(e, ast.Starred) for e in carry.elts):
+            return None
+        displays.append(carry)
+    code = place.source or ""
+    if not displays:
+        return None
+    wanted = "tuple" if made == "list" else "list"
+    edits = []
+    for display in displays:
+        items = ", ".join(_tracing.segment(code, e) for e in display.elts)
+        after = (f"({items}{',' if len(display.elts) == 1 else ''})" if wanted == "tuple"
+                 else f"[{items}]")
+        edits.append((display, _tracing.segment(code, display, strip=False), after))
+
+    def transform(source: str) -> str:
+        for node, before, after in sorted(edits, key=lambda e: (e[0].lineno, e[0].col_offset),
+                                          reverse=True):
+            source = _tracing.replacing(node, before, after)(source)
+        return source
+
+    return rewrite_fix(
+        ctx, place, transform, label=f"Return the carry as a {wanted}",
+        summary=(f"Write the carry {function.name} returns as a {wanted}, the container the "
+                 f"loop starts it as; then re-run."),
+        safety=(f"Same values: the same items in the same order; only the container is the "
+                f"{wanted} the loop was given."),
+        safe=True)
 
 
 def _fix(ctx: ErrorContext, location: Location, loop: str, key: int | str | None,
