@@ -621,3 +621,25 @@ def test_one_int_where_jax_takes_a_sequence_is_a_one_dimensional_shape(
     assert bundle["recommended"] == 1
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert loaded["v"].shape == (3,)
+
+
+def test_a_static_argname_close_to_one_parameter_is_that_parameter(loaded: Notebook) -> None:
+    """The names the function takes are read in JAX's frame that checked them."""
+    loaded.ok("import jax, jax.numpy as jnp\nfrom functools import partial")
+    bundle = _card(loaded, "@partial(jax.jit, static_argnames=('n_steps',))\n"
+                           "def run(x, nsteps):\n    for _ in range(nsteps):\n"
+                           "        x = x + 1\n    return x\n\ny = run(0.0, nsteps=3)")
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Name nsteps"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert float(loaded["y"]) == 3.0
+
+
+def test_an_array_argument_the_message_names_is_made_integer(loaded: Notebook) -> None:
+    """``take_along_axis indices must be of integer type``: the message's subject is the
+    ``indices`` parameter, bound to a float array of whole numbers."""
+    loaded.ok("import jax, jax.numpy as jnp")
+    loaded.ok("x = jnp.arange(6.0).reshape(2, 3)\nidx = jnp.array([[0.0], [2.0]])")
+    bundle = _card(loaded, "y = jnp.take_along_axis(x, idx, axis=1)")
+    assert [fix["label"] for fix in bundle["fixes"]] == ['Use idx.astype("int32")']
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["y"].tolist() == [[0.0], [5.0]]

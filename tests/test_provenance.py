@@ -64,3 +64,15 @@ def test_values_behind_a_users_property_are_never_read(loaded: Notebook) -> None
     assert bundle["code"] == "JNH001"
     assert not any(f["safe"] for f in bundle["fixes"])
     assert loaded["reads"] == [1]  # the user's line read it once; the card never did
+
+
+def test_rows_of_an_expression_scan_was_given_are_read_in_jaxs_frame(loaded: Notebook) -> None:
+    """``jnp.arange(3.0)`` is a call the card never runs: the array JAX's scan was given is
+    read in scan's own frame."""
+    bundle = _card(loaded, "table = jnp.array([1.0, 10.0, 100.0])\n"
+                           "def step(c, i):\n    return c + table[i], None",
+                   "total, _ = lax.scan(step, 0.0, jnp.arange(3.0))")
+    assert bundle["recommended"] == 1
+    assert "come from `jnp.arange(3.0)`" in bundle["fixes"][0]["safety"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert float(loaded["total"]) == 111.0

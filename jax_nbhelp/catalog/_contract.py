@@ -68,6 +68,11 @@ argument of jax.random.choice must be a sequence, got 3``): the argument the mes
 holds that int, and a shape of one number is the one-dimensional shape ``(3,)``, as NumPy
 reads it.
 
+**A static argument's name the function does not have.** ``static_argnames=('n_steps',)``
+for ``def run(x, nsteps)`` (``Jitted function has invalid argnames {'n_steps'}``): the
+names the function takes are read in JAX's frame that checked them, and where exactly one
+is close to the name written, the string is that name.
+
 **A list of numbers scanned over.** ``lax.scan(step, init, [1.0, 2.0, 3.0])`` (``scan got
 value with no leading axis to scan over``): scan reads the list as a tree of three leaves,
 each to be scanned along its own leading axis, and a number has none. Scanned along the list
@@ -92,10 +97,12 @@ places).
 from __future__ import annotations
 
 import ast
+import difflib
 import inspect
 import re
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any
 
 from jax_nbhelp.catalog import _provenance, _scopes, _tracing
@@ -115,7 +122,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
                  _joined_arrays_fix, _swapped_function_fix, _scanned_list_fix,
-                 _one_dimension_fix):
+                 _one_dimension_fix, _argname_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return (fix,)
@@ -372,7 +379,8 @@ def _named_in_message(ctx: ErrorContext, call: _user_call.UserCall) -> set[ast.e
     message = ctx.top.message
     return {given.node for name, given in bound.arguments.items()
             if getattr(given, "node", None) is not None and re.search(
-                rf"(^|[`'\"]){re.escape(name)}([`'\"]|\s+(must|should)\b)", message)}
+                rf"(^|[`'\"]){re.escape(name)}[`'\"]|(^|[\s`'\"]){re.escape(name)}\s+"
+                rf"(must|should)\b", message)}
 
 
 def _whole_literal_passed(ctx: ErrorContext, location: Location, node: ast.expr) -> Fix | None:
@@ -550,6 +558,50 @@ def _list_index_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     need="the array of indices JAX's message prescribes", changes=None,
                     safety=(f"Same values as NumPy gives for a list index: `{text}` is read as "
                             "an array of indices, as JAX's message prescribes."))
+
+
+# -- a static_argnames entry the function does not have ----------------------------------------
+
+_ARGNAMES = re.compile(r"invalid argnames \{(?P<names>[^}]*)\} in (?P<option>\w+)\. Function "
+                       r"does not take these args")
+
+
+def _argname_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``static_argnames=('n_steps',)`` for a function whose parameter is ``nsteps``
+    (``Jitted function has invalid argnames {'n_steps'} in static_argnames``): the names the
+    function takes are read in JAX's frame that checked them (its ``valid_kwargs``), and
+    where exactly one is close to the name written, the string is that name."""
+    found = _ARGNAMES.search(ctx.top.message)
+    location = diagnosis.location or ctx.deepest_user_location()
+    if found is None or location is None:
+        return None
+    names = re.findall(r"'([^']*)'", found["names"])
+    checker = next((f for f in reversed(ctx.top.frames)
+                    if f.function == "_validate_argnames" and not f.is_user), None)
+    live = ctx.live_frame_of(checker) if checker is not None else None
+    valid = live.f_locals.get("valid_kwargs") if live is not None else None
+    parsed = _tracing.parse(location.source)
+    if len(names) != 1 or not isinstance(valid, set | frozenset) or parsed is None:
+        return None
+    close = difflib.get_close_matches(names[0], sorted(str(v) for v in valid), n=2,
+                                      cutoff=0.6)
+    written = [n for k in ast.walk(parsed[0]) if isinstance(k, ast.keyword)
+               and k.arg == found["option"] for n in ast.walk(k.value)
+               if isinstance(n, ast.Constant) and n.value == names[0]]
+    if len(close) != 1 or len(written) != 1:
+        return None
+    node = written[0]
+    place = replace(location, lineno=node.lineno, line=location.source.splitlines()[  # type: ignore[union-attr]
+        node.lineno - 1])
+    before = _tracing.segment(location.source or "", node)
+    after = repr(close[0])
+    return rewrite_fix(
+        ctx, place, _tracing.replacing(node, before, after), label=f"Name {close[0]}",
+        summary=(f"Write {after} for {before} in {found['option']} on {place.label}: the "
+                 f"function's parameter is {close[0]}; then re-run."),
+        safety=(f"Same values: {found['option']} names the parameter jit treats that way, "
+                f"and {close[0]} is the one parameter whose name is close to {before}."),
+        safe=True)
 
 
 # -- one int where JAX takes a sequence -------------------------------------------------------

@@ -146,18 +146,47 @@ def _passed(ctx: ErrorContext, frames: Sequence[Frame], index: int, code: CodeTy
             continue
         if isinstance(argument, _Range):
             return _Found(argument.values, True, argument.text, caller)
-        held = _names(ctx, frames, index - 1, argument, depth + 1)
         numpy = sys.modules.get("numpy")
-        if held is None or numpy is None or any(f.each for f in held.values()):
+        if numpy is None:
             return None
-        value = _numeric(argument, {n: f.value for n, f in held.items()}, numpy)
+        held = _names(ctx, frames, index - 1, argument, depth + 1)
+        if held is not None and any(f.each for f in held.values()):
+            return None
+        value = _numeric(argument, {n: f.value for n, f in held.items()}, numpy) \
+            if held is not None else CANNOT
+        if value is CANNOT and each:
+            # `jnp.arange(3.0)`, any call: what JAX's own scan frame was given for xs
+            value, held = _concrete(_jax_local(ctx, frames[index - 1], frames[index],
+                                               "scan")), {}
         if value is CANNOT or (each and numpy.ndim(value) == 0):
             return None
-        inner = next((f for f in held.values() if f.source), None)
+        inner = next((f for f in (held or {}).values() if f.source), None)
         source = inner.source if inner is not None else _tracing.segment(caller.source or "",
                                                                          argument)
         return _Found(value, each, source, inner.location if inner is not None else caller)
     return None
+
+
+def _jax_local(ctx: ErrorContext, outer: Frame, inner: Frame, function: str) -> object:
+    """The ``xs`` JAX's own frame of ``function`` (scan) held between the user's frames
+    ``outer`` and ``inner``: the value JAX was given, whatever expression gave it (read as
+    ``xs``, or as the one leaf of ``xs_flat`` where scan has flattened it)."""
+    frames = ctx.top.frames
+    positions = [i for i, f in enumerate(frames) if f is outer or f is inner]
+    if len(positions) != 2:
+        return CANNOT
+    for frame in frames[positions[0] + 1:positions[1]]:
+        if frame.function == function and not frame.is_user:
+            live = ctx.live_frame_of(frame)
+            held = live.f_locals if live is not None else {}
+            if "xs" in held:
+                return held["xs"]
+            leaves = held.get("xs_flat")
+            if library_type(type(leaves)) and type(leaves) not in (list, tuple):
+                leaves = object.__getattribute__(leaves, "__dict__").get("vals")  # a FlatTree
+            return leaves[0] if isinstance(leaves, list | tuple) and len(leaves) == 1 \
+                else CANNOT
+    return CANNOT
 
 
 @dataclass(frozen=True)
