@@ -643,3 +643,15 @@ def test_an_array_argument_the_message_names_is_made_integer(loaded: Notebook) -
     assert [fix["label"] for fix in bundle["fixes"]] == ['Use idx.astype("int32")']
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert loaded["y"].tolist() == [[0.0], [5.0]]
+
+
+def test_a_float_array_for_a_parameter_documented_as_integers_is_made_integer(
+        loaded: Notebook) -> None:
+    """The message names no argument; segment_sum's docstring says segment_ids holds
+    integers, and the data beside it is a float array the docstring does not."""
+    loaded.ok("import jax, jax.numpy as jnp")
+    loaded.ok("data = jnp.arange(4.0)\nids = jnp.array([0.0, 0.0, 1.0, 1.0])")
+    bundle = _card(loaded, "s = jax.ops.segment_sum(data, ids, num_segments=2)")
+    assert [fix["label"] for fix in bundle["fixes"]] == ['Use ids.astype("int32")']
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["s"].tolist() == [1.0, 5.0]

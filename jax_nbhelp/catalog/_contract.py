@@ -61,7 +61,10 @@ into an axis or an argument number (``jax.vmap(x, f)``: what was meant is not re
 **An argument JAX's message names.** Where the message's subject is a parameter
 (```pad_width` must be of integral type``, ``indices must have an integer type``), the
 argument bound to it is the one the whole-number rule makes an integer, an array of floats
-included (``idx.astype("int32")`` where every element is whole).
+included (``idx.astype("int32")`` where every element is whole). Where the message says JAX
+needs an integer and names no argument (``Indexer must have integer or boolean type`` from
+inside ``jax.ops.segment_sum``), a float array bound to a parameter whose docstring describes
+integers (``segment_ids``: "an array with integer dtype") counts as named.
 
 **One int where JAX takes a sequence.** ``jax.random.choice(key, 5, shape=3)`` (``shape
 argument of jax.random.choice must be a sequence, got 3``): the argument the message names
@@ -289,7 +292,10 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     # message can be about.
     target = _at_index(call.node) if _INDEXER in ctx.top.message else None
     arrays = isinstance(call.node, ast.Subscript) or target is not None
-    named = _named_in_message(ctx, call)
+    # a float array bound to a parameter documented as integers counts as named
+    named = _named_in_message(ctx, call) | {
+        node for node in (_documented_integer(call) if said else ())
+        if _array_dtype_kind(evaluate(node)) == "f"}
     held: list[tuple[ast.expr, Any]] = []
     for node in (target,) if target is not None else _arguments(call.node):
         if not said and node not in typed:
@@ -381,6 +387,24 @@ def _named_in_message(ctx: ErrorContext, call: _user_call.UserCall) -> set[ast.e
             if getattr(given, "node", None) is not None and re.search(
                 rf"(^|[`'\"]){re.escape(name)}[`'\"]|(^|[\s`'\"]){re.escape(name)}\s+"
                 rf"(must|should)\b", message)}
+
+
+_DOCUMENTED_INTEGER = re.compile(r"\binteger\b|\bint\b")
+
+
+def _documented_integer(call: _user_call.UserCall) -> set[ast.expr]:
+    """The arguments bound to a parameter whose docstring describes integers first
+    (``segment_ids``: "an array with integer dtype that indicates the segments"), for a
+    message that says JAX needs an integer but names no argument."""
+    if not isinstance(call.node, ast.Call) or call.function is None:
+        return set()
+    _, bound, _ = _user_call.bind(call)
+    if bound is None:
+        return set()
+    docs = _user_call.parameter_docs(call.function)
+    return {given.node for name, given in bound.arguments.items()
+            if getattr(given, "node", None) is not None
+            and _DOCUMENTED_INTEGER.search(docs.get(name, "").split(".")[0])}
 
 
 def _whole_literal_passed(ctx: ErrorContext, location: Location, node: ast.expr) -> Fix | None:
