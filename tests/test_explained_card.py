@@ -655,3 +655,13 @@ def test_a_float_array_for_a_parameter_documented_as_integers_is_made_integer(
     assert [fix["label"] for fix in bundle["fixes"]] == ['Use ids.astype("int32")']
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert loaded["s"].tolist() == [1.0, 5.0]
+
+
+def test_of_two_floats_the_one_the_message_shows_is_made_integer(loaded: Notebook) -> None:
+    """``lax.switch(1.0, branches, 3.0)``: both are floats, and JAX's message shows the
+    index it got (``got 1.0``); the operand 3.0 stays a float."""
+    loaded.ok("import jax, jax.numpy as jnp")
+    bundle = _card(loaded, "y = jax.lax.switch(1.0, [lambda x: x + 1, lambda x: x * 2], 3.0)")
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Use 1"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert float(loaded["y"]) == 6.0

@@ -311,6 +311,9 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             value = _PART_OF_FLOATS  # `jnp.floor(t)`, `t // 2.0`: whole, not run here
         if value is not CANNOT and _holds_float(value, arrays or value is _PART_OF_FLOATS):
             held.append((node, value))
+    if len(held) > 1:  # several: the one whose value JAX's message shows (`got 1.0`)
+        held = [(node, value) for node, value in held
+                if re.search(rf"\bgot {re.escape(_shown(value))}(\b|$)", ctx.top.message)]
     if len(held) != 1:
         return None  # none, or several: which one JAX meant is not read
     node, value = held[0]

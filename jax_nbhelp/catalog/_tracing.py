@@ -159,16 +159,18 @@ def depends_on(origin: TraceOrigin) -> str:
 GRADS = ("grad", "value_and_grad")
 
 
-def grad_calls(location: Location) -> list[tuple[ast.Call, ast.Call]]:
+def grad_calls(location: Location, names: tuple[str, ...] = GRADS
+               ) -> list[tuple[ast.Call, ast.Call]]:
     """The calls ``jax.grad(f, ...)(args)`` (or ``value_and_grad``, by any alias of the
-    module) on the location's line, outermost first: the call and the grad call in it."""
+    module; or another of ``names``) on the location's line, outermost first: the call and
+    the grad call in it."""
     parsed = parse(location.source)
     if parsed is None:
         return []
     return [(node, node.func) for node in ast.walk(parsed[0])
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Call)
             and node.lineno <= location.lineno <= (node.end_lineno or 0)
-            and (dotted(node.func.func) or "").rsplit(".", 1)[-1] in GRADS]
+            and (dotted(node.func.func) or "").rsplit(".", 1)[-1] in names]
 
 
 def parse(source: str | None) -> tuple[ast.Module, str] | None:

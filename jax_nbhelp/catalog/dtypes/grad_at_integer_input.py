@@ -6,7 +6,8 @@ A derivative needs a real-valued input. Where the call passes an integer literal
 array for a differentiated argument, passing it as a float (``3.0``,
 ``x.astype(jnp.float32)``) asks for the derivative at the same point. Where ``argnums``
 points at an integer argument while another argument is a float, the explanation names
-both: the numbers suggest the other one was meant.
+both: the numbers suggest the other one was meant. The same holds for ``jax.jacrev``,
+``jax.jacfwd`` and ``jax.hessian`` (whose forward pass says "requires real-valued inputs").
 
 Reports: jax-ml/jax#2663 (``grad(jnp.tanh)(2)`` with a Python int),
 google-deepmind/dm-haiku#513 (an int32 counter in BatchNorm's state among the
@@ -43,6 +44,10 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _ENERGY), "force = jax.grad(energy)(jnp.arange(3))",
                    "force = jax.grad(energy)(jnp.arange(3).astype(jnp.float32))",
                    "Pass jnp.arange(3) as float32", "force.tolist() == [0.0, 2.0, 4.0]"),
+    # jax.hessian (forward over reverse) says "requires real-valued inputs"
+    corrected_cell((JAX_IMPORTS, _ENERGY), "curv = jax.hessian(energy)(positions)",
+                   "curv = jax.hessian(energy)(positions.astype(jnp.float32))",
+                   "Pass positions as float32", "curv.tolist()[1] == [0.0, 2.0, 0.0]"),
 )
 
 WHY = _entry.prose("""
@@ -72,7 +77,7 @@ def _call(location: Location) -> tuple[ast.Call, tuple[int, ...] | None] | None:
     """The call on the line that calls a grad-transformed function, and its argnums (None:
     unknown). ``jax.grad(f)(x)`` shows them; ``df(x)`` does not (argnums 0 assumed only for
     the explanation, never for a fix)."""
-    for node, grad in _tracing.grad_calls(location):
+    for node, grad in _tracing.grad_calls(location, _DIFFERENTIATORS):
         return node, _argnums(grad)
     return None
 
@@ -93,7 +98,9 @@ def _is_int(arg: ast.expr, values: dict[str, Value], got: str, only: bool) -> Va
     return None
 
 
-MATCH = Match(MESSAGE, "TypeError")
+# jacfwd (and hessian, made of it) says "requires real-valued inputs"
+MATCH = Match(MESSAGE, "TypeError", also=("requires real-valued inputs",))
+_DIFFERENTIATORS = (*_tracing.GRADS, "jacrev", "jacfwd", "hessian", "jacobian")
 
 
 def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
