@@ -387,3 +387,16 @@ def test_a_helper_that_builds_and_calls_the_kernel_is_reached_from_the_calling_c
     assert (bundle["location"]["cell"], bundle["location"]["lineno"]) == (3, 5)
     assert (bundle["call_site"]["cell"], bundle["call_site"]["lineno"]) == (4, 2), bundle
     assert "called from In [4], line 2" in bundle["explanation"]
+
+
+def test_a_kernel_built_through_a_partial_bound_earlier_in_its_cell_is_rebuilt() -> None:
+    """``call = partial(pl.pallas_call, ...)`` then ``add = call(kernel)`` in one cell: both
+    statements run again, the partial first (it holds the constructor it was given)."""
+    history = {1: "import jax, jax.numpy as jnp\nfrom functools import partial\n"
+                  "from jax.experimental import pallas as pl",
+               2: "def add_one(x_ref, o_ref):\n    o_ref[...] = x_ref[...] + 1.0",
+               3: "call = partial(pl.pallas_call, out_shape=jax.ShapeDtypeStruct((8, 128), "
+                  "jnp.float32))\nadd = call(add_one)"}
+    plan = plan_for(4, "y = add(jnp.zeros((8, 128)))", history)
+    assert plan.reruns == (3,)
+    assert [(cell, line) for cell, line, _ in plan.statements] == [(3, 1), (3, 2)]

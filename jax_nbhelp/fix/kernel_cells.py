@@ -201,7 +201,14 @@ class _Planner:
                     else self.horizon
                 if cell is self.failing and loaded in cell.bindings:
                     continue  # rebuilt by re-running the failing cell itself
-                stale = self.stale(loaded, before)
+                earlier = [s for s in cell.bindings.get(loaded, ()) if s.lineno < stmt.lineno]
+                if loaded_eager and cell is not self.failing and earlier:
+                    # bound by an earlier statement of the same cell: `call = partial(...)`
+                    # then `add = call(kernel)`
+                    stale = self.stale_statements(cell, earlier[-1:], (loaded, cell.number,
+                                                                        stmt.lineno))
+                else:
+                    stale = self.stale(loaded, before)
                 needed |= stale
                 if stale and loaded_eager and why is None:
                     why = CAPTURES
@@ -239,6 +246,20 @@ class _Planner:
         if found is None:
             return frozenset()
         cell, statements = found
+        self.memo[key] = self._reruns(cell, statements, name)
+        return self.memo[key]
+
+    def stale_statements(self, cell: _Cell, statements: list[ast.stmt],
+                         key: tuple[str, int, int]) -> frozenset[Rerun]:
+        """``stale`` for a name bound by ``statements`` of ``cell`` (a binding earlier in
+        the cell that reads it)."""
+        memo = (f"{key[0]}@{key[2]}", key[1])
+        if memo not in self.memo:
+            self.memo[memo] = frozenset()
+            self.memo[memo] = self._reruns(cell, statements, key[0])
+        return self.memo[memo]
+
+    def _reruns(self, cell: _Cell, statements: list[ast.stmt], name: str) -> frozenset[Rerun]:
         result: set[Rerun] = set()
         for stmt in statements:
             if isinstance(stmt, ast.Import | ast.ImportFrom):
@@ -248,8 +269,7 @@ class _Planner:
             result |= needed
             if why is not None:
                 result.add((cell.number, stmt.lineno, why))
-        self.memo[key] = frozenset(result)
-        return self.memo[key]
+        return frozenset(result)
 
     def plan(self) -> KernelPlan:
         needed: set[Rerun] = set()
