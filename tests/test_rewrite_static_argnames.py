@@ -133,3 +133,13 @@ def test_rewritten_code_runs_with_real_jax() -> None:
     f = namespace["f"]
     assert callable(f)
     assert float(f(1.0, 2, True)) == 3.0
+
+
+def test_a_jit_that_lists_static_argnums_gets_the_position() -> None:
+    """With static_argnums given, jit reads static_argnames only as written (by keyword), so
+    a positional parameter goes into static_argnums."""
+    source = ("@partial(jax.jit, static_argnums=(0,))\ndef make(x, n):\n"
+              "    return jnp.zeros(n) + x\n")
+    rewritten = add_static_argnames(source, 1, "make", ["n"])
+    assert "@partial(jax.jit, static_argnums=(0, 1))" in rewritten
+    assert "static_argnames" not in rewritten

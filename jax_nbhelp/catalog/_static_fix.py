@@ -128,6 +128,10 @@ def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
     if isinstance(rewrite, str):
         return refused_fix(label, summary, safety, rewrite)
     location, transform = rewrite
+    if "static_argnums" in (location.line or ""):  # jit then reads names only as given
+        where = "its position" if len(names) == 1 else "their positions"
+        summary = (f"Add {where} to the static_argnums where jax.jit wraps {function}, so "
+                   f"jit passes {shown} through as {values}.")
     return rewrite_fix(ctx, location, transform, label=label, summary=summary,
                        safety=safety, safe=True)
 

@@ -228,6 +228,32 @@ def _with_keyword(call: cst.Call, names: Sequence[str], where: str) -> cst.Call:
     return call.with_changes(args=_append(args, keyword, call.whitespace_before_args))
 
 
+def _argnums_arg(call: cst.Call) -> int | None:
+    """The index of ``static_argnums=`` among the call's arguments, or None."""
+    return next((i for i, arg in enumerate(call.args)
+                 if arg.keyword is not None and arg.keyword.value == "static_argnums"), None)
+
+
+def _with_argnums(call: cst.Call, index: int, positions: Sequence[int],
+                  where: str) -> cst.Call:
+    """``call`` with ``positions`` added to its ``static_argnums=`` (an int or a tuple or
+    list of ints). Where jit is given static_argnums, it reads static_argnames from the
+    signature only when none are given: a name added there would be static only when passed
+    by keyword, so the position is added instead."""
+    value = call.args[index].value
+    items = [value] if isinstance(value, cst.Integer) else (
+        [e.value for e in value.elements] if isinstance(value, cst.Tuple | cst.List) else None)
+    if items is None or not all(isinstance(item, cst.Integer) for item in items):
+        raise CannotRewrite(f"{where} sets static_argnums to an expression; add "
+                            f"{', '.join(map(str, positions))} to it yourself.")
+    numbers = [int(item.value) for item in items]  # type: ignore[attr-defined]
+    numbers += [p for p in positions if p not in numbers]
+    text = f"({', '.join(map(str, numbers))}{',' if len(numbers) == 1 else ''})"
+    args = list(call.args)
+    args[index] = args[index].with_changes(value=cst.parse_expression(text))
+    return call.with_changes(args=args)
+
+
 class AddStaticArgnames(cst.CSTTransformer):
     """Adds ``names`` to the jit of one ``def`` or one ``jit(f)`` call (by node identity)."""
 
@@ -247,7 +273,16 @@ class AddStaticArgnames(cst.CSTTransformer):
             return updated_node
         decorators, index = jit_decorator(updated_node, self._where)
         expr = decorators[index].decorator
-        if isinstance(expr, cst.Call):
+        argnums = _argnums_arg(expr) if isinstance(expr, cst.Call) else None
+        if isinstance(expr, cst.Call) and argnums is not None:
+            positional = [p.name.value for p in (*updated_node.params.posonly_params,
+                                                 *updated_node.params.params)]
+            if not all(name in positional for name in self._names):
+                raise CannotRewrite(f"{self._where} sets static_argnums, and "
+                                    f"{', '.join(self._names)} is not a positional parameter")
+            new_expr = _with_argnums(expr, argnums, [positional.index(n) for n in self._names],
+                                     self._where)
+        elif isinstance(expr, cst.Call):
             new_expr = _with_keyword(expr, self._names, self._where)
         elif self._partial is None:
             new_expr = _with_keyword(cst.Call(func=expr), self._names, self._where)
@@ -269,6 +304,10 @@ class AddStaticArgnames(cst.CSTTransformer):
     def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
         if original_node is not self._target:
             return updated_node
+        if _argnums_arg(updated_node) is not None:
+            raise CannotRewrite(f"{self._where} sets static_argnums, and jit then takes "
+                                "static_argnames as given, by keyword only: add the "
+                                "parameter's position to static_argnums.")
         return _with_keyword(updated_node, self._names, self._where)
 
 
