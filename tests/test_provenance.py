@@ -54,16 +54,16 @@ def test_a_vmapped_lambdas_index_is_read_from_what_vmap_maps_over(loaded: Notebo
 
 
 def test_values_behind_a_users_property_are_never_read(loaded: Notebook) -> None:
-    """The scanned array comes from a property of the user's class: reading it would run the
-    user's code, so whether the values are whole is not claimed."""
+    """The scanned array comes from a property of the user's class: the card never runs it,
+    and reads the array JAX's scan was given instead (in scan's own frame)."""
     bundle = _card(
         loaded, f"{_TABLE}\nreads = []\n\nclass Data:\n    @property\n    def rows(self):\n"
         "        reads.append(1)\n        return jnp.array([[0.0], [2.0]])\n\nholder = Data()",
         "def step(acc, row):\n    return acc + w[row[0]], None\n\n"
         "out = lax.scan(step, 0.0, holder.rows)")
     assert bundle["code"] == "JNH001"
-    assert not any(f["safe"] for f in bundle["fixes"])
     assert loaded["reads"] == [1]  # the user's line read it once; the card never did
+    assert "come from `holder.rows`" in bundle["fixes"][0]["safety"]
 
 
 def test_rows_of_an_expression_scan_was_given_are_read_in_jaxs_frame(loaded: Notebook) -> None:

@@ -64,6 +64,8 @@ NEEDS_THE_LINE = {
     # Python's message names the method's function (_mean), not the array it belongs to:
     # that it is a JAX array's method is read from the call on the line.
     "JNH210-9": "a keyword of an array's method is told from the call on the line",
+    # NumPy's low=/high= are read as jax.random's minval=/maxval= only at the call itself
+    "JNH210-10": "a NumPy keyword of a jax.random sampler is told from the call on the line",
     # JAX names the escaped value's creation line and column, the custom_jvp's call; under
     # user_context that place is the exec's own line, which calls no custom_jvp.
     "JNH528-0": "the custom_jvp's call is read from the creation place JAX's message names",

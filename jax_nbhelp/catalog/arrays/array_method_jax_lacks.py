@@ -95,26 +95,28 @@ x.numpy() and x.to_py() are jax.device_get(x).
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     found = _MESSAGE.match(ctx.top.message) if ctx.top.is_a("AttributeError") else None
-    location = ctx.deepest_user_location()
-    if found is None or location is None:
+    if found is None:
         return None
     name = found["name"] or found["traced"]
-    parsed = _tracing.parse(location.source)
+    location = ctx.deepest_user_location()
+    parsed = _tracing.parse(location.source) if location is not None else None
     read = sorted((n for n in ast.walk(parsed[0]) if isinstance(n, ast.Attribute)
-                   and n.attr == name and n.lineno == location.lineno),
+                   and n.attr == name and n.lineno == location.lineno),  # type: ignore[union-attr]
                   key=lambda n: n.col_offset) if parsed is not None else []
-    if not read or parsed is None:
-        return None
-    node = read[0]
-    receiver = _tracing.segment(location.source or "", node.value)
-    if not isinstance(node.value, ast.Name | ast.Attribute | ast.Subscript | ast.Call):
-        receiver = f"({receiver})"
-    subject = _tracing.quoted_line(location, "Your code")
     spelled = _SPELLINGS.get(name)
     whose = f", {spelled[1]} method," if spelled is not None else ""
-    explanation = (f"{subject} calls `{receiver}.{name}`{whose} on a JAX array, and JAX arrays "
-                   f"have no {name}.")
-    fix = _fix(ctx, location, parsed[0], read, name)
+    fix = None
+    if read and location is not None and parsed is not None:
+        node = read[0]
+        receiver = _tracing.segment(location.source or "", node.value)
+        if not isinstance(node.value, ast.Name | ast.Attribute | ast.Subscript | ast.Call):
+            receiver = f"({receiver})"
+        subject = _tracing.quoted_line(location, "Your code")
+        explanation = (f"{subject} calls `{receiver}.{name}`{whose} on a JAX array, and JAX "
+                       f"arrays have no {name}.")
+        fix = _fix(ctx, location, parsed[0], read, name)
+    else:  # the line is not shown (code run by exec): what the message says
+        explanation = f"Your code asks a JAX array for `{name}`{whose} and JAX arrays have none."
     notes: tuple[str, ...] = ()
     if fix is None:
         close = difflib.get_close_matches(name, _array_methods(), n=3, cutoff=0.6)
