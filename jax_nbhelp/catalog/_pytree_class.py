@@ -146,12 +146,11 @@ def _built_on_line(ctx: ErrorContext, location: Location,
     if len(call.args) > len(parameters) or any(isinstance(a, ast.Starred) for a in call.args) \
             or any(k.arg is None for k in call.keywords):
         return None
-    passed = {**{p.arg: a for p, a in zip(parameters, call.args, strict=False)},
-              **{k.arg: k.value for k in call.keywords if k.arg is not None}}
     evaluate = Evaluator(frame)
     fields: dict[str, Value] = {}
     for argument in parameters:
-        given = passed.get(argument.arg, defaults.get(argument.arg))
+        given = _tracing.bind_argument(call, init, argument.arg, skip_first=True) \
+            or defaults.get(argument.arg)
         if given is None or (given is defaults.get(argument.arg)
                              and not isinstance(given, ast.Constant)):
             return None

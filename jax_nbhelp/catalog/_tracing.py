@@ -424,12 +424,14 @@ def classify(node: ast.expr, ctx: ErrorContext, module_level: bool) -> ArgumentK
 
 
 def bind_argument(call: ast.Call, func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda,
-                  parameter: str) -> ast.expr | None:
-    """The expression ``call`` passes for ``parameter`` of ``func`` (None if unclear)."""
+                  parameter: str, skip_first: bool = False) -> ast.expr | None:
+    """The expression ``call`` passes for ``parameter`` of ``func`` (None if unclear);
+    ``skip_first`` where the call does not pass the first parameter (``Cls(...)`` of an
+    ``__init__(self, ...)``)."""
     for keyword in call.keywords:
         if keyword.arg == parameter:
             return keyword.value
-    positional = [*func.args.posonlyargs, *func.args.args]
+    positional = [*func.args.posonlyargs, *func.args.args][1 if skip_first else 0:]
     names = [arg.arg for arg in positional]
     if parameter not in names:
         return None

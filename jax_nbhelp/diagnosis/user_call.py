@@ -24,7 +24,7 @@ import difflib
 import inspect
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from types import CodeType, FrameType, FunctionType, TracebackType
 from typing import Any
 
@@ -75,6 +75,9 @@ class UserCall:
     operator: str | None  # "@", "+", "[]" where the node is an operator
     api: int | None  # the traceback entry that runs the callee's code, where one does
     method_of: str | None = None  # the object a method was called on: "x"
+    # `bind`'s answer, worked out once per call (several rules ask for it)
+    bound: tuple[inspect.Signature | None, inspect.BoundArguments | None, str | None] | None = \
+        field(default=None, init=False, repr=False, compare=False)
 
     @property
     def name(self) -> str:
@@ -400,7 +403,14 @@ def arguments_of(call: UserCall) -> tuple[list[Any], dict[str, Any]] | None:
 
 def bind(call: UserCall) -> tuple[inspect.Signature | None, inspect.BoundArguments | None,
                                    str | None]:
-    """(signature, bound arguments, Python's binding error)."""
+    """(signature, bound arguments, Python's binding error), worked out once per call."""
+    if call.bound is None:
+        call.bound = _bind(call)
+    return call.bound
+
+
+def _bind(call: UserCall) -> tuple[inspect.Signature | None, inspect.BoundArguments | None,
+                                    str | None]:
     signature = signature_of(call.function)
     parts = arguments_of(call)
     if signature is None or parts is None:
