@@ -230,7 +230,9 @@ def test_a_keyword_close_to_one_parameter_is_renamed(loaded: Notebook) -> None:
     # annotation (axis: Axis, int | Sequence[int]) says an integer was needed
     ("v = jnp.sum(jnp.ones((2, 3)), axis=1.0)", "Use 1", "v", "v.tolist() == [3.0, 3.0]"),
     ("v = jnp.expand_dims(jnp.ones(3), 1.0)", "Use 1", "v", "v.shape == (3, 1)"),
-
+    # a slice's bound: its own argument, made an int where it is whole
+    ("x = jnp.arange(6)\nhalf = x.shape[0] / 2\nv = x[:half]", "Use int(half)", "v",
+     "v.tolist() == [0, 1, 2]"),
 ])
 def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, label: str,
                                                   name: str, check: str) -> None:

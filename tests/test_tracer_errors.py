@@ -61,12 +61,16 @@ def test_array_flag_gets_explanation_not_static_argnames(loaded: Notebook) -> No
     loaded.ok(FLAG)
     loaded.run("out = step(jnp.ones(3), jnp.array(True))")
     diagnosis = _diagnosis("JNH301")
-    assert diagnosis.fixes == ()
     assert "`if add_one:`" in diagnosis.explanation
     assert "add_one=jnp.array(True)" in diagnosis.explanation
-    advice = " ".join(diagnosis.notes)
-    assert "`return jnp.where(add_one, x + 1, x - 1)`" in advice
-    assert "jax.lax.cond(add_one, true_fn, false_fn, *operands)" in advice
+    # not made static (an array cannot be): the if picks one of two values by one traced
+    # True or False, which jnp.where picks the same way, verified by running it
+    (fix,) = diagnosis.fixes
+    assert fix.label == "Use jnp.where" and fix.safe
+    assert "`return jnp.where(add_one, x + 1, x - 1)`" in fix.summary
+    assert not any(".where(" in note for note in diagnosis.notes)  # the fix says it
+    _apply(fix)
+    assert loaded["out"].tolist() == [2.0, 2.0, 2.0]
 
 
 def test_names_in_the_namespace_are_looked_up(loaded: Notebook) -> None:
@@ -77,7 +81,7 @@ def test_names_in_the_namespace_are_looked_up(loaded: Notebook) -> None:
     assert loaded["out"].tolist() == [2.0, 2.0, 2.0]
     loaded.ok(FLAG)  # the fix re-defined step with add_one static; start again
     loaded.run("out = step(jnp.ones(3), flags)")
-    assert _diagnosis("JNH301").fixes == ()
+    assert [fix.label for fix in _diagnosis("JNH301").fixes] == ["Use jnp.where"]
 
 
 def test_partial_decorator_merges_static_argnames(loaded: Notebook) -> None:

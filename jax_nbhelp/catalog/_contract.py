@@ -211,12 +211,20 @@ def _holds_float(value: object, arrays: bool = False) -> bool:
 
 
 def _arguments(node: ast.expr) -> Iterator[ast.expr]:
-    """The arguments of the user's call, or the index of a subscript."""
+    """The arguments of the user's call, or the index of a subscript (a slice's bounds and
+    step, each on its own: ``x[:half]`` has ``half``)."""
     if isinstance(node, ast.Call):
         yield from (a for a in node.args if not isinstance(a, ast.Starred))
         yield from (k.value for k in node.keywords if k.arg is not None)
     elif isinstance(node, ast.Subscript):
-        yield node.slice
+        index = node.slice
+        parts = index.elts if isinstance(index, ast.Tuple) \
+            and any(isinstance(e, ast.Slice) for e in index.elts) else [index]
+        for part in parts:
+            if isinstance(part, ast.Slice):
+                yield from (p for p in (part.lower, part.upper, part.step) if p is not None)
+            else:
+                yield part
 
 
 def _as_integer(node: ast.expr, value: object, text: str) -> str | None:

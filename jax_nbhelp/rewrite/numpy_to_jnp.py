@@ -19,10 +19,19 @@ from .magics import rewrite_cell
 __all__ = ["numpy_calls_at", "numpy_calls_to_jnp", "numpy_calls_to_jnp_python"]
 
 
+_SUBMODULES = ("linalg", "fft")
+
+
 def _numpy_function(call: cst.Call, numpy: str) -> str | None:
+    """``sin`` of ``np.sin(...)``, ``linalg.norm`` of ``np.linalg.norm(...)``."""
     func = call.func
-    if isinstance(func, cst.Attribute) and dotted_name(func.value) == numpy:
-        return func.attr.value
+    if isinstance(func, cst.Attribute):
+        module = dotted_name(func.value)
+        if module == numpy:
+            return func.attr.value
+        if module is not None and module.startswith(numpy + ".") \
+                and module[len(numpy) + 1:] in _SUBMODULES:
+            return f"{module[len(numpy) + 1:]}.{func.attr.value}"
     return None
 
 
@@ -85,7 +94,10 @@ def numpy_calls_to_jnp_python(source: str, lineno: int, allowed: Mapping[str, Co
 
     def to_jnp(call: cst.Call) -> cst.Call:
         assert isinstance(call.func, cst.Attribute)
-        return call.with_changes(func=call.func.with_changes(value=jnp_expr))
+        value = call.func.value
+        module = jnp_expr if dotted_name(value) == numpy else cst.Attribute(
+            value=jnp_expr, attr=value.attr) if isinstance(value, cst.Attribute) else jnp_expr
+        return call.with_changes(func=call.func.with_changes(value=module))
 
     return rewrite_calls(located.module, [site.node for site, _ in sites], to_jnp).code
 

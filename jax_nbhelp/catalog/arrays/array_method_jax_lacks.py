@@ -79,6 +79,9 @@ EXAMPLES = (
     edited(JAX_IMPORTS + "\n\n@jax.jit\ndef soft(v):\n    return v.exp() / v.exp().sum()",
            "p = soft(jnp.zeros(2))", "Use JAX's spelling", "p.tolist() == [0.5, 0.5]",
            ("v.exp() / v.exp().sum()", "jnp.exp(v) / jnp.exp(v).sum()")),
+    # PyTorch's clamp with a keyword bound: this JAX's clip takes min= and max= (probed)
+    corrected_cell((JAX_IMPORTS, "x = jnp.array([-1.0, 2.0])"), "y = x.clamp(min=0.0)",
+                   "y = x.clip(min=0.0)", "Use x.clip(min=0.0)", "y.tolist() == [0.0, 2.0]"),
     # NumPy's in-place fill has no JAX method: a new array is made with jnp.full_like
     corrected_cell((JAX_IMPORTS, "x = jnp.zeros(3)"), "x.fill(2.0)",
                    "x = jnp.full_like(x, 2.0)", NO_FIX, "x.tolist() == [2.0, 2.0, 2.0]"),
@@ -180,6 +183,22 @@ def _fix(ctx: ErrorContext, location: Location, tree: ast.Module,
 _ARRAY_FIRST = frozenset({"x", "a", "x1", "arr", "array", "ary", "m", "v", "input"})
 
 
+def _clip_takes(call: ast.Call) -> bool:
+    """Whether this JAX's ``clip`` takes the keywords of PyTorch's ``x.clamp(min=, max=)``
+    (jnp.clip has had ``min`` and ``max`` since jax 0.4.27: probed, not assumed)."""
+    if not call.keywords:
+        return True
+    import inspect
+
+    import jax.numpy as numpy_of_jax
+
+    try:
+        taken = inspect.signature(numpy_of_jax.clip).parameters
+    except (TypeError, ValueError):
+        return False
+    return all(k.arg in ("min", "max") and k.arg in taken for k in call.keywords)
+
+
 def _spelling(call: ast.Call, name: str, jax: str, jnp: str, code: str
               ) -> tuple[str, str] | None:
     """The call written JAX's way, and why that is the same; None where no spelling is."""
@@ -193,7 +212,7 @@ def _spelling(call: ast.Call, name: str, jax: str, jnp: str, code: str
     spelled = _SPELLINGS.get(name)
     if spelled is not None:
         if (name in _NO_ARGUMENTS) == bool(arguments) or (call.keywords and name in (
-                "permute", "clamp", "unsqueeze")):
+                "permute", "unsqueeze")) or (name == "clamp" and not _clip_takes(call)):
             return None  # arguments the JAX spelling does not take the same way
         template, whose = spelled
         history = f"`{{after}}` does what {whose} {name} does"

@@ -21,9 +21,10 @@ sets ``np.random.uniform(low=..., high=..., size=...)`` beside its JAX spelling)
 
 from __future__ import annotations
 
+import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _renames
+from jax_nbhelp.catalog import _entry, _renames, _tracing
 from jax_nbhelp.catalog import _jax_names as names
 from jax_nbhelp.catalog._example import NO_FIX, PRELUDE, Example, add_one_through_vmem
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
@@ -172,6 +173,14 @@ EXAMPLES = (
         fix="Pass axis= instead of dim=",
         check="means.tolist() == [1.5, 2.5, 3.5]",
         fixed=(_PRELUDE + "means = jnp.arange(6.0).reshape(2, 3).mean(axis=0)",),
+    ),
+    # PyTorch's unbiased=True: its value says what ddof= says as a number
+    Example(
+        setup=(),
+        failing="spread = jnp.std(jnp.array([1.0, 2.0, 3.0]), unbiased=True)",
+        fix="Pass ddof=1",
+        check="float(spread) == 1.0",
+        fixed=(_PRELUDE + "spread = jnp.std(jnp.array([1.0, 2.0, 3.0]), ddof=1)",),
     ),
     # jax.ops.index_update and its siblings, removed in 0.3.2: .at, every use in the cell
     Example(
@@ -426,6 +435,13 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
                  f"what {spelled} calls {replacement}=.",
             (_keyword_fix(ctx, location, function, keyword, replacement,
                           f"{keyword}= is {library}'s name for {replacement}=", also),))
+    valued = _OTHER_LIBRARY_VALUES.get(keyword)
+    if valued is not None and valued[0] in params:
+        fix = _valued_keyword_fix(ctx, location, keyword, valued)
+        if fix is not None:
+            return _diagnosis(
+                ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, {valued[1]}'s "
+                     f"keyword for what {spelled} says with {valued[0]}=.", (fix,))
     close = names.close(keyword, public)
     explanation = (f"{spelled}(...){_entry.at(location)} passes {keyword}=, which {spelled} does "
                    f"not take in this JAX ({version}), and jax_nbhelp knows of no release that "
@@ -447,6 +463,38 @@ _OTHER_LIBRARIES = {"dim": ("axis", "PyTorch"), "keepdim": ("keepdims", "PyTorch
                     # NumPy's random API: np.random.uniform(low, high, size)
                     "low": ("minval", "NumPy"), "high": ("maxval", "NumPy"),
                     "size": ("shape", "NumPy")}
+
+
+# Keywords of another library whose value JAX's functions take under another name and in
+# another form: PyTorch's std(unbiased=True) divides by n - 1, which is ddof=1.
+_OTHER_LIBRARY_VALUES = {"unbiased": ("ddof", "PyTorch", {True: "1", False: "0"})}
+
+
+def _valued_keyword_fix(ctx: ErrorContext, location: Location | None, old: str,
+                        valued: tuple[str, str, dict[bool, str]]) -> Fix | None:
+    """``unbiased=True`` written as ``ddof=1`` in the call on the line, where the value is
+    written as a literal the table maps (one such keyword on the line)."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if location is None or parsed is None:
+        return None
+    tree, code = parsed
+    found = [k for k in ast.walk(tree) if isinstance(k, ast.keyword) and k.arg == old
+             and k.lineno == location.lineno == k.end_lineno
+             and isinstance(k.value, ast.Constant) and type(k.value.value) is bool]
+    if len(found) != 1:
+        return None
+    new, library, values = valued
+    constant = found[0].value
+    assert isinstance(constant, ast.Constant)
+    written = values[bool(constant.value)]
+    before = _tracing.segment(code, found[0])
+    after = f"{new}={written}"
+    meaning = ("divides by n - 1" if written == "1" else "divides by n")
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(found[0], before, after), label=f"Pass {after}",
+        summary=f"Write `{after}` for `{before}` (line {location.lineno}), then re-run.",
+        safety=(f"Same values: {library}'s {before} {meaning}, and so does {after}."),
+        safe=True)
 
 
 def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object, old: str,

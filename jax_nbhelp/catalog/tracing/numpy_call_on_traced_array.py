@@ -39,6 +39,11 @@ EXAMPLES = (
               "@jax.jit\ndef pair(a, b):\n    return jnp.stack([a, b], axis=1)",
               "out = pair(jnp.ones(2), jnp.zeros(2))", "Use jnp.stack",
               "out.tolist() == [[1.0, 0.0], [1.0, 0.0]]"),
+    # a function of NumPy's linalg: jax.numpy.linalg has it
+    corrected(NUMPY_IMPORTS, "@jax.jit\ndef unit(v):\n    return v / np.linalg.norm(v)",
+              "@jax.jit\ndef unit(v):\n    return v / jnp.linalg.norm(v)",
+              "out = unit(jnp.array([3.0, 4.0]))", "Use jnp.linalg.norm",
+              "np.allclose(np.asarray(out), [0.6, 0.8])"),
     corrected(NUMPY_IMPORTS, "@jax.jit\ndef grow(x, v):\n    return np.append(x, v)",
               "@jax.jit\ndef grow(x, v):\n    return jnp.append(x, v)",
               "out = grow(jnp.ones(2), 3.0)", "Use jnp.append", "out.tolist() == [1.0, 1.0, 3.0]"),
@@ -92,9 +97,12 @@ _EXACT: dict[str, tuple[str, ...]] = {
 # Same function, computed by XLA: float results can differ from NumPy's in the last bits.
 _ROUNDED: dict[str, tuple[str, ...]] = dict.fromkeys(
     ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "exp", "exp2",
-     "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt"),
+     "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "dot", "matmul", "inner",
+     "vdot", "cumsum", "cumprod", "var", "std", "median"),
     (),
-)
+) | {"linalg.norm": ("axis", "keepdims", "ord"), "linalg.det": (), "linalg.inv": (),
+     "var": (*_REDUCE, "ddof"), "std": (*_REDUCE, "ddof"),
+     "median": _REDUCE, "cumsum": ("axis",), "cumprod": ("axis",)}
 _ALLOWED = {**_EXACT, **_ROUNDED}
 # np.asarray(x, dtype=...) can mean another dtype under jnp (x64 is off): only the plain form.
 _SINGLE_ARGUMENT = frozenset({"asarray", "array"})

@@ -26,6 +26,7 @@ Python's ``if``).
 from __future__ import annotations
 
 import ast
+import re
 
 from jax_nbhelp.catalog import _entry, _scopes, _static_fix, _tracing
 from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, corrected, made_static
@@ -152,6 +153,23 @@ EXAMPLES = (
               "    return jnp.minimum(low, 1.0)",
               "out = jax.vmap(clipped)(jnp.array([-2.0, 0.5, 3.0]))", "Use jnp.where",
               "out.tolist() == [0.0, 0.5, 1.0]"),
+    # Python's any of a one-dimensional traced array: jnp.any gives the same answer.
+    corrected(_IMPORTS, "@jax.jit\ndef any_negative(x):\n    return any(x < 0)",
+              "@jax.jit\ndef any_negative(x):\n    return jnp.any(x < 0)",
+              "out = any_negative(jnp.array([2.0, -1.0]))", "Use jnp.any", "bool(out)"),
+    # An if on one answer about a whole array (a method's, then Python's all), with a side
+    # that is a jax.numpy function of the array: jnp.where of that one answer.
+    corrected(_IMPORTS, "@jax.jit\ndef unsigned(x):\n    if (x < 0).any():\n"
+                        "        return jnp.abs(x)\n    return x",
+              "@jax.jit\ndef unsigned(x):\n    return jnp.where((x < 0).any(), jnp.abs(x), x)",
+              "out = unsigned(jnp.array([-1.0, 2.0]))", "Use jnp.where",
+              "out.tolist() == [1.0, 2.0]"),
+    corrected(_IMPORTS, "@jax.jit\ndef doubled_if_positive(x):\n"
+                        "    return x * 2 if all(x > 0) else x",
+              "@jax.jit\ndef doubled_if_positive(x):\n"
+                        "    return jnp.where(jnp.all(x > 0), x * 2, x)",
+              "out = doubled_if_positive(jnp.array([1.0, 2.0]))", "Use jnp.where",
+              "out.tolist() == [2.0, 4.0]"),
 )
 
 WHY = _entry.prose("""
@@ -263,6 +281,10 @@ def _converted(ctx: ErrorContext, location: Location | None) -> tuple[str, ast.e
         return None
     tree, code = parsed
     for node in ast.walk(tree):
+        if isinstance(node, ast.If | ast.While) and (node.lineno, node.end_lineno,
+                                                     node.col_offset,
+                                                     node.end_col_offset) == where:
+            return code, node.test  # Python 3.11 places `if (x < 0).any():` at the whole if
         if isinstance(node, ast.expr) and (node.lineno, node.end_lineno, node.col_offset,
                                            node.end_col_offset) == where:
             return code, node
@@ -284,8 +306,18 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
     if jnp is None or parsed is None:
         return None  # jnp.where needs jax.numpy imported under a name
     tree, code = parsed
-    if isinstance(test, ast.Call):
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) \
+            and test.func.id in _PICKS:
         return _builtin_pick_fix(ctx, location, tree, code, test, jnp)
+    if any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in _REDUCTIONS
+           and (ctx.type_of(n.func.id) is not None or _users_own(tree, n.func.id))
+           for n in ast.walk(test)):
+        return None  # the notebook's own any/all
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) and not any(
+            isinstance(node, ast.If | ast.While | ast.IfExp)
+            and any(_same_place(part, test) for part in _conditions(node.test))
+            for node in ast.walk(tree)):
+        return _builtin_reduction_fix(ctx, location, code, test, jnp)
     loop = next((node for node in ast.walk(tree) if isinstance(node, ast.While)
                  and any(_same_place(part, test) for part in _conditions(node.test))), None)
     if loop is not None:
@@ -299,7 +331,8 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
         return (_statement_where_fix(ctx, location, tree, code, statement, jnp)
                 if statement is not None else None)
     before = _tracing.segment(code, found)
-    parts = [_tracing.segment(code, part) for part in (found.test, found.body, found.orelse)]
+    parts = [_logical(code, found.test, jnp) if part is found.test else
+             _tracing.segment(code, part) for part in (found.test, found.body, found.orelse)]
     after = f"{jnp}.where({', '.join(parts)})"
     values = {v.text: v for v in ctx.values_at(location)}
     shapes = {(v.shape, v.dtype) for text in parts[1:] if (v := values.get(text)) is not None}
@@ -329,6 +362,62 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
 
 
 _PICKS = {"max": ">", "min": "<"}
+_REDUCTIONS = ("any", "all")
+
+
+def _users_own(tree: ast.Module, name: str) -> bool:
+    """Whether the cell assigns, defines or imports ``name`` (then it is not the builtin)."""
+    return any((isinstance(node, ast.Name) and node.id == name
+                and not isinstance(node.ctx, ast.Load))
+               or (isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name)
+               or (isinstance(node, ast.arg) and node.arg == name)
+               or (isinstance(node, ast.alias) and (node.asname or node.name) == name)
+               for node in ast.walk(tree))
+
+
+def _builtin_reduction(ctx: ErrorContext, tree: ast.Module, call: ast.expr) -> str | None:
+    """``any`` or ``all`` where ``call`` is Python's ``any(a)`` (``all(a)``) of one array
+    expression (not a generator: its items would be the user's to compute); else None."""
+    name = call.func.id if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
+        else None
+    if name not in _REDUCTIONS or not isinstance(call, ast.Call) or len(call.args) != 1 \
+            or call.keywords or isinstance(call.args[0], ast.Starred | ast.GeneratorExp
+                                           | ast.ListComp | ast.List | ast.Tuple) \
+            or ctx.type_of(name) is not None or _users_own(tree, name):
+        return None
+    return name
+
+
+def _one_dimensional(ctx: ErrorContext, location: Location, node: ast.expr) -> bool:
+    """Whether ``node`` (an elementwise expression of arrays) is one-dimensional where the
+    line runs (per element under vmap): Python's ``any``/``all`` then look at its elements
+    one by one, as ``jnp.any``/``jnp.all`` do."""
+    shape = _shape_of(ctx, location, node)
+    return shape is not None and len(shape[0]) == 1
+
+
+def _builtin_reduction_fix(ctx: ErrorContext, location: Location, code: str, call: ast.Call,
+                           jnp: str) -> Fix | None:
+    """``any(x < 0)`` as ``jnp.any(x < 0)``, where the value is used as a value (not an if's
+    test) and the argument is one-dimensional: Python's any asks each element for True or
+    False; jnp.any computes the same answer as one operation."""
+    tree = _tracing.parse(location.source or "")
+    name = _builtin_reduction(ctx, tree[0], call) if tree is not None else None
+    if name is None or call.lineno != call.end_lineno \
+            or not _one_dimensional(ctx, location, call.args[0]):
+        return None
+    before = _tracing.segment(code, call)
+    after = f"{jnp}.{name}({_tracing.segment(code, call.args[0])})"
+    word = "any element" if name == "any" else "every element"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(call, before, after), label=f"Use {jnp}.{name}",
+        summary=(f"Rewrite `{before}` on line {call.lineno} as `{after}`: Python's {name} "
+                 f"asks each element for True or False; {jnp}.{name} computes the answer as "
+                 "one operation. Then re-run."),
+        safety=(f"Same value: True where {word} of the one-dimensional "
+                f"`{_tracing.segment(code, call.args[0])}` is true, as {name} answers; a JAX "
+                "boolean instead of a Python one."),
+        safe=True)
 
 
 def _builtin_pick_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
@@ -342,13 +431,8 @@ def _builtin_pick_fix(ctx: ErrorContext, location: Location, tree: ast.Module, c
             or any(isinstance(a, ast.Starred) for a in call.args) \
             or ctx.type_of(name) is not None or call.lineno != call.end_lineno:
         return None
-    own = any((isinstance(node, ast.Name) and node.id == name
-               and not isinstance(node.ctx, ast.Load))
-              or (isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name == name)
-              or (isinstance(node, ast.arg) and node.arg == name)
-              or (isinstance(node, ast.alias) and (node.asname or node.name) == name)
-              for node in ast.walk(tree))
-    if own or not _scalar_condition(ctx, location, call):
+    if (name is not None and _users_own(tree, name)) \
+            or not _scalar_condition(ctx, location, call):
         return None
     a, b = (_tracing.segment(code, arg) for arg in call.args)
     if "\n" in a + b:
@@ -394,7 +478,16 @@ def _logical(code: str, test: ast.expr, jnp: str) -> str:
         return joined
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
         return f"{jnp}.logical_not({_logical(code, test.operand, jnp)})"
+    if isinstance(test, ast.Call) and isinstance(test.func, ast.Name) \
+            and test.func.id in _REDUCTIONS and len(test.args) == 1 and not test.keywords \
+            and _reduces_array(test.args[0]):
+        return f"{jnp}.{test.func.id}({_tracing.segment(code, test.args[0])})"
     return _tracing.segment(code, test)
+
+
+def _reduces_array(node: ast.expr) -> bool:
+    return not isinstance(node, ast.Starred | ast.GeneratorExp | ast.ListComp | ast.List
+                          | ast.Tuple)
 
 
 def _picked(tree: ast.Module, code: str, node: ast.If, jnp: str
@@ -468,6 +561,21 @@ def _shape_of(ctx: ErrorContext, location: Location,
         return value.shape, kind, value.weak
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         return _shape_of(ctx, location, node.operand)
+    if isinstance(node, ast.Compare) and len(node.ops) == 1 \
+            and not isinstance(node.ops[0], ast.Is | ast.IsNot | ast.In | ast.NotIn):
+        sides = (_shape_of(ctx, location, node.left),
+                 _shape_of(ctx, location, node.comparators[0]))
+        if sides[0] is None or sides[1] is None:
+            return None
+        shape = _broadcast(sides[0][0], sides[1][0])
+        return (shape, "b", False) if shape is not None else None
+    elementwise = _elementwise_call(ctx, node)
+    if elementwise is not None:
+        inner = _shape_of(ctx, location, elementwise[1])
+        if inner is None:
+            return None
+        shape, kind, weak = inner
+        return shape, ("f" if elementwise[0] in _TO_FLOAT and kind in "bi" else kind), weak
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub | ast.Mult
                                                   | ast.Div):
         left, right = (_shape_of(ctx, location, node.left),
@@ -487,6 +595,26 @@ def _shape_of(ctx: ErrorContext, location: Location,
             kind = "f"
         return shape, kind, not strong
     return None
+
+
+# jax.numpy functions of one array that keep its shape, one element at a time: the first
+# keep its kind of number, the others make floats of integers.
+_KEEP_KIND = frozenset({"abs", "absolute", "negative", "positive", "square", "sign", "conj"})
+_TO_FLOAT = frozenset({"exp", "exp2", "expm1", "log", "log1p", "log2", "log10", "sqrt", "cbrt",
+                       "sin", "cos", "tan", "tanh", "sinh", "cosh", "arctan", "reciprocal"})
+
+
+def _elementwise_call(ctx: ErrorContext, node: ast.expr) -> tuple[str, ast.expr] | None:
+    """(name, argument) of ``jnp.abs(x)`` and the like: one positional argument, no
+    keywords, the function one of jax.numpy's elementwise ones under the notebook's alias."""
+    jnp = ctx.alias("jax.numpy")
+    func = node.func if isinstance(node, ast.Call) else None
+    if not isinstance(node, ast.Call) or not isinstance(func, ast.Attribute) \
+            or not isinstance(func.value, ast.Name) or func.value.id != jnp \
+            or func.attr not in _KEEP_KIND | _TO_FLOAT or len(node.args) != 1 \
+            or node.keywords or isinstance(node.args[0], ast.Starred):
+        return None
+    return func.attr, node.args[0]
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
@@ -611,8 +739,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     converted = _converted(ctx, location)
     if converted is not None and location is not None:
         text = _tracing.segment(converted[0], converted[1])
-        if text and text != location.line.strip():  # the condition, not the whole line
-            subject = f"`{text}`{_entry.at(location)}"
+        statement = re.match(r"(el)?if |while ", location.line.strip())
+        if text and text != location.line.strip() and not (
+                statement and location.line.strip() == f"{statement[0]}{text}:"):
+            subject = f"`{text}`{_entry.at(location)}"  # the condition, not the whole line
     transform = _tracing.transform_of(ctx, found)
     fixes: tuple[Fix, ...] = ()
     notes: list[str] = []

@@ -10,7 +10,8 @@ line, the jitted ``def`` and its ``static_argnames``/``static_argnums`` (on the 
 Fixes: when the call passes a global name holding an integer array or list whose value the
 message shows, pass ``int(n)`` / ``tuple(n.tolist())`` / ``tuple(n)`` instead (the same
 numbers as a Python value jit can hash); a list of ints written in the call (``[2, 3]``) is
-written as the tuple ``(2, 3)``. It comes first: the parameter was marked static,
+written as the tuple ``(2, 3)``, and lists of them as tuples of tuples (``[[1, 0], [0, 1]]``
+as ``((1, 0), (0, 1))``). It comes first: the parameter was marked static,
 so the code may need its value (a size, a shape), and a Python value works either way. Then
 stop marking the parameter static (same values when the code only uses it as data; when it
 needs the value, the re-run fails with a tracer error that is diagnosed in turn).
@@ -82,6 +83,17 @@ EXAMPLES = (
         check="out.shape == (2, 3) and float(out.sum()) == 6.0",
         fixed=(_IMPORTS, _TILE, "shape = [2, 3]", "out = tiled(1.0, tuple(shape))"),
     ),
+    # Pad widths written as a list of lists: tuples of the same ints, all the way down.
+    Example(
+        setup=(_IMPORTS, "def padded(x, widths):\n    return jnp.pad(x, widths)\n"
+               "padded_jit = jax.jit(padded, static_argnums=1)"),
+        failing="out = padded_jit(jnp.ones((1, 1)), [[1, 0], [0, 2]])",
+        fix="Pass ((1, 0), (0, 2))",
+        check="out.shape == (2, 3) and float(out.sum()) == 1.0",
+        fixed=(_IMPORTS, "def padded(x, widths):\n    return jnp.pad(x, widths)\n"
+               "padded_jit = jax.jit(padded, static_argnums=1)",
+               "out = padded_jit(jnp.ones((1, 1)), ((1, 0), (0, 2)))"),
+    ),
 )
 
 WHY = _entry.prose("""
@@ -96,6 +108,8 @@ _VALUE_RE = re.compile(r"hash an object of type <class '(?P<type>[^']+)'>, (?P<v
 _ARRAY_TYPES = ("ArrayImpl", "numpy.ndarray")
 _INT_RE = re.compile(r"-?\d+")
 _INTS_RE = re.compile(r"\[\s*(?:-?\d+(?:,?\s+|,?\s*(?=\])))*\]")
+_ROW = r"\[\s*-?\d+(?:\s*,\s*-?\d+)*\s*,?\s*\]"
+_ROWS_RE = re.compile(rf"\[\s*{_ROW}(?:\s*,\s*{_ROW})*\s*,?\s*\]")  # [[1, 0], [0, 2]]
 
 
 def _kind_matches(node: ast.expr, ctx: ErrorContext, type_name: str, module_level: bool) -> bool:
@@ -110,15 +124,22 @@ def _kind_matches(node: ast.expr, ctx: ErrorContext, type_name: str, module_leve
         and ctx.type_of(node.id) == f"builtins.{type_name}"
 
 
-def _ints_listed(node: ast.expr) -> bool:
-    """``[2, 3]`` written in the call: a list literal of int literals."""
-    return isinstance(node, ast.List) and bool(node.elts) and all(
-        isinstance(item, ast.Constant) and type(item.value) is int for item in node.elts)
+def _ints_listed(node: ast.expr, top: bool = True) -> bool:
+    """``[2, 3]`` or ``[[1, 0], [0, 1]]`` written in the call: a list literal of int
+    literals, or of such lists (tuples inside it count too)."""
+    if isinstance(node, ast.Constant):
+        return not top and type(node.value) is int
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        return _ints_listed(node.operand, top)
+    return isinstance(node, ast.List if top else (ast.List, ast.Tuple)) and bool(node.elts) \
+        and all(_ints_listed(item, top=False) for item in node.elts)
 
 
 def _as_tuple(code: str, node: ast.expr) -> str:
-    assert isinstance(node, ast.List)
-    items = [_tracing.segment(code, item) for item in node.elts]
+    """The literal with every list written as a tuple: the same ints, hashable."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return _tracing.segment(code, node)
+    items = [_as_tuple(code, item) for item in node.elts]
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
@@ -132,6 +153,8 @@ def _conversion(type_name: str, value: str, name: str) -> str | None:
             return f"tuple({name}.tolist())"
     if type_name == "list" and _INTS_RE.fullmatch(value) and "[" not in value[1:]:
         return f"tuple({name})"
+    if type_name == "list" and _ROWS_RE.fullmatch(value):
+        return f"tuple(map(tuple, {name}))"  # a list of lists of ints
     return None
 
 
