@@ -230,6 +230,11 @@ def test_a_keyword_close_to_one_parameter_is_renamed(loaded: Notebook) -> None:
     # annotation (axis: Axis, int | Sequence[int]) says an integer was needed
     ("v = jnp.sum(jnp.ones((2, 3)), axis=1.0)", "Use 1", "v", "v.tolist() == [3.0, 3.0]"),
     ("v = jnp.expand_dims(jnp.ones(3), 1.0)", "Use 1", "v", "v.shape == (3, 1)"),
+    # fori_loop's message sets two types side by side; its docstring says "an integer"
+    ("x = jnp.ones(6)\nv = jax.lax.fori_loop(0, x.shape[0] / 2, lambda i, c: c + 1.0, 0.0)",
+     "Use int(x.shape[0] / 2)", "v", "float(v) == 3.0"),
+    # a shape of one float JAX shows as the tuple it made (got (2.0,)), beside a fraction
+    ("n = 2.0\nv = jnp.full(n, 1.5)", "Use int(n)", "v", "v.tolist() == [1.5, 1.5]"),
     # a slice's bound: its own argument, made an int where it is whole
     ("x = jnp.arange(6)\nhalf = x.shape[0] / 2\nv = x[:half]", "Use int(half)", "v",
      "v.tolist() == [0, 1, 2]"),
@@ -255,6 +260,12 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # a list as an index: the array JAX's message prescribes, NumPy's meaning
     ("m = jnp.arange(12.0).reshape(3, 4)\nrows = m[[0, 2]]", "Index with jnp.array([0, 2])",
      "rows", "rows.shape == (2, 4) and float(rows[1, 0]) == 8.0"),
+    # values where lax.cond takes functions it calls with no operands: functions of nothing
+    ("x = jnp.array([1.0, -2.0])\ny = jax.lax.cond(x[0] > 0, x * 2, -x)",
+     "Pass functions: lambda: ...", "y", "y.tolist() == [2.0, -4.0]"),
+    # an int where the parameter's annotation takes a sequence (Python: 'int' has no len())
+    ("y = jax.lax.dynamic_slice(jnp.arange(5.0), 2, (2,))", "Use (2,)", "y",
+     "y.tolist() == [2.0, 3.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:

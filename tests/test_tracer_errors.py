@@ -66,7 +66,8 @@ def test_array_flag_gets_explanation_not_static_argnames(loaded: Notebook) -> No
     # not made static (an array cannot be): the if picks one of two values by one traced
     # True or False, which jnp.where picks the same way, verified by running it
     (fix,) = diagnosis.fixes
-    assert fix.label == "Use jnp.where" and fix.safe
+    assert fix.label == "Use jnp.where"
+    assert fix.safe
     assert "`return jnp.where(add_one, x + 1, x - 1)`" in fix.summary
     assert not any(".where(" in note for note in diagnosis.notes)  # the fix says it
     _apply(fix)

@@ -124,8 +124,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
-                 _joined_arrays_fix, _swapped_function_fix, _scanned_list_fix,
-                 _one_dimension_fix, _argname_fix):
+                 _joined_arrays_fix, _swapped_function_fix, _values_as_functions_fix,
+                 _scanned_list_fix, _one_dimension_fix, _argname_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return (fix,)
@@ -290,7 +290,12 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if call is None or location is None or call.location != location:
         return None
     said = _needs_integer(ctx)
-    typed = _annotated_integer(call) if not said and "float" in ctx.top.message else set()
+    # JAX's message only says it met a float (`'float' object is not iterable`, `must have
+    # equal types, got int32 and float32`): the parameter's annotation or its docstring
+    # (fori_loop's "upper: an integer representing the loop index upper bound") says an
+    # integer was needed there
+    typed = _annotated_integer(call) | _documented_integer(call) \
+        if not said and "float" in ctx.top.message else set()
     if not said and not typed:
         return None
     evaluate = Evaluator(call.frame)
@@ -319,9 +324,11 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             value = _PART_OF_FLOATS  # `jnp.floor(t)`, `t // 2.0`: whole, not run here
         if value is not CANNOT and _holds_float(value, arrays or value is _PART_OF_FLOATS):
             held.append((node, value))
-    if len(held) > 1:  # several: the one whose value JAX's message shows (`got 1.0`)
-        held = [(node, value) for node, value in held
-                if re.search(rf"\bgot {re.escape(_shown(value))}(\b|$)", ctx.top.message)]
+    if len(held) > 1:  # several: the one whose value JAX's message shows (`got 1.0`), or
+        # shows as the shape it made of it (`got (2.0,)`)
+        held = [(node, value) for node, value in held if re.search(
+            rf"\bgot (\(?{re.escape(_shown(value))},\)|{re.escape(_shown(value))}(\b|$))",
+            ctx.top.message)]
     if len(held) != 1:
         return None  # none, or several: which one JAX meant is not read
     node, value = held[0]
@@ -644,32 +651,52 @@ def _argname_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 _SEQUENCE_WORDS = re.compile(r"\bmust be a (sequence|tuple)\b.*\bgot (?P<got>-?\d+)\b")
 
 
+_NOT_A_SEQUENCE = re.compile(r"^object of type 'int' has no len\(\)|^'int' object is not "
+                             r"(iterable|subscriptable)")
+
+
 def _one_dimension_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """``jax.random.choice(key, 5, shape=3)`` (``shape argument of jax.random.choice must be
     a sequence, got 3``): the argument JAX's message names is an int where it takes a
     sequence, and a shape of one int is the one-dimensional shape ``(3,)``, what NumPy reads
-    it as. Only where the message names the argument and the user's value is that int."""
+    it as. Only where the message names the argument and the user's value is that int.
+    Where Python's message only says an int is no sequence (``object of type 'int' has no
+    len()``), the one int argument bound to a parameter annotated as a sequence
+    (``start_indices: Array | Sequence[ArrayLike]``) is the one: ``(1,)`` for ``1``."""
     found = _SEQUENCE_WORDS.search(ctx.top.message)
-    plain = _plain_call(ctx, diagnosis) if found is not None else None
-    if found is None or plain is None:
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None or (found is None and not _NOT_A_SEQUENCE.match(ctx.top.message)):
         return None
     call, location, node = plain
-    subject = ctx.top.message[:found.start()]  # "shape argument of jax.random.choice "
-    _, bound, _ = _user_call.bind(call)
-    named = {given.node for name, given in (bound.arguments.items() if bound else ())
-             if getattr(given, "node", None) is not None
-             and re.search(rf"(^|[\s`']){re.escape(name)}\b", subject)}
+    signature, bound, _ = _user_call.bind(call)
     evaluate = Evaluator(call.frame)
-    held = [a for a in named if type(evaluate(a)) is int and evaluate(a) == int(found["got"])]
+    if found is not None:
+        subject = ctx.top.message[:found.start()]  # "shape argument of jax.random.choice "
+        named = {given.node for name, given in (bound.arguments.items() if bound else ())
+                 if getattr(given, "node", None) is not None
+                 and re.search(rf"(^|[\s`']){re.escape(name)}\b", subject)}
+        held = [a for a in named
+                if type(evaluate(a)) is int and evaluate(a) == int(found["got"])]
+    else:
+        held = [given.node for name, given in (bound.arguments.items() if bound else ())
+                if getattr(given, "node", None) is not None and signature is not None
+                and name in signature.parameters
+                and _SEQUENCE_ANNOTATION.search(str(signature.parameters[name].annotation))
+                and type(evaluate(given.node)) is int]
     if len(held) != 1:
         return None
     argument = held[0]
     text = ast.unparse(argument)
     after = f"({text},)"
+    safety = (f"Same values: a shape of one number {text} is the shape of one dimension, "
+              f"`{after}`, as NumPy reads it." if found is not None else
+              f"Same values: `{after}` is the sequence of the one number {text}.")
     return _rewrite(ctx, location, node, text, after, True, label=f"Use {after}",
-                    need="the sequence JAX takes there", changes=None,
-                    safety=(f"Same values: a shape of one number {text} is the shape of one "
-                            f"dimension, `{after}`, as NumPy reads it."))
+                    need="the sequence JAX takes there", changes=None, safety=safety)
+
+
+# an annotation that takes a sequence and not a bare int (`int | Sequence[int]` takes both)
+_SEQUENCE_ANNOTATION = re.compile(r"^(?!int\b)(?!.*\bint \|)(?!.*\| int\b).*\b(Sequence|tuple)\[")
 
 
 # -- dimensions spread over several arguments ---------------------------------------------------
@@ -812,8 +839,8 @@ def _is_callable(node: ast.expr, evaluate: Evaluator) -> bool | None:
     if isinstance(node, ast.Lambda):
         return True
     if isinstance(node, ast.Dict | ast.List | ast.Tuple | ast.Set | ast.Constant
-                  | ast.ListComp | ast.DictComp | ast.BinOp):
-        return False
+                  | ast.ListComp | ast.DictComp | ast.BinOp | ast.UnaryOp | ast.Compare):
+        return False  # arithmetic makes numbers and arrays
     value = evaluate(node)
     return None if value is CANNOT else callable(value)
 
@@ -863,6 +890,62 @@ def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
                  f"`{function_text}` stands; then re-run."),
         safety=(f"Same arguments, in the order {call.spelled} takes them: the function as "
                 f"{name}, `{ast.unparse(args[want])}` as {positional[give].name}."),
+        safe=True)
+
+
+def _values_as_functions_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``lax.cond(pred, x * 2, -x)`` (``true_fun and false_fun arguments should be
+    callable``): values where the function takes functions that it calls with the operands
+    the call passes after them, and the call passes none. A function of no arguments that
+    returns the value is what each stood for: ``lambda: x * 2``, the value already
+    computed, so the result is the same value."""
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None or not ctx.top.is_a("TypeError") or "callable" not in ctx.top.message:
+        return None
+    call, location, node = plain
+    signature = _user_call.signature_of(call.function)
+    args = node.args
+    if signature is None or any(isinstance(a, ast.Starred) for a in args):
+        return None
+    parameters = list(signature.parameters.values())
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
+                                                      p.POSITIONAL_OR_KEYWORD)]
+    rest = next((p for p in parameters if p.kind is p.VAR_POSITIONAL), None)
+    functions = [i for i, p in enumerate(positional)
+                 if str(p.annotation).startswith("Callable")]
+    keywords = {k.arg for k in node.keywords}
+    # the functions are called with what comes after them (`*operands`), and nothing does
+    if rest is None or not functions or len(args) != len(positional) \
+            or functions[-1] != len(positional) - 1 \
+            or keywords & {p.name for p in parameters if p.kind is p.KEYWORD_ONLY
+                           or p.name.startswith("operand")}:
+        return None
+    evaluate = Evaluator(call.frame)
+    kinds = [_is_callable(args[i], evaluate) for i in functions]
+    if any(kind is None for kind in kinds) or all(kinds):
+        return None
+    found = _written_call(location, node)
+    if found is None:
+        return None
+    written, tree = found
+    raw = written.encode()
+    after_call = raw
+    for i in reversed([i for i, kind in zip(functions, kinds, strict=True) if not kind]):
+        argument = tree.args[i]
+        start, end = argument.col_offset, argument.end_col_offset or 0
+        after_call = after_call[:start] + b"lambda: " + after_call[start:end] \
+            + after_call[end:]
+    new_call = after_call.decode()
+    names = [positional[i].name for i, kind in zip(functions, kinds, strict=True) if not kind]
+    transform = _call_replaced(location.lineno, written, written, lambda: new_call)
+    return rewrite_fix(
+        ctx, location, transform, label="Pass functions: lambda: ...",
+        summary=(f"Write `{new_call}` on line {location.lineno}: {call.spelled} takes "
+                 f"functions as {' and '.join(names)} and calls the one it picks; each "
+                 "becomes a function of no arguments that returns the value written there. "
+                 "Then re-run."),
+        safety=("Same values: each function returns the value the call computed for it, "
+                f"and {call.spelled} returns what the function it picks returns."),
         safe=True)
 
 

@@ -68,7 +68,11 @@ def close(name: str, candidates: list[str]) -> list[str]:
 
 def spell(ctx: ErrorContext, module_name: str, path: str = "") -> str | None:
     """How the user's namespace reaches ``module_name.path`` (``pltpu.MemorySpace``): through
-    the module's own alias, else a bound parent package; None when neither is bound."""
+    the module's own alias, else a bound parent package; None when neither is bound.
+    Python's own names (``builtins``) are reached as themselves unless the notebook binds
+    that name to something else."""
+    if module_name == "builtins":
+        return path if path and "." not in path and ctx.type_of(path) is None else None
     parts = module_name.split(".")
     for cut in range(len(parts), 0, -1):
         alias = ctx.alias(".".join(parts[:cut]))

@@ -138,6 +138,16 @@ MOVED: tuple[Moved, ...] = (
           ("unsqueeze", "expand_dims", "the array, then where the new axis goes"),
           ("permute", "transpose", "the array, then the order of the axes"),
           ("numel", "size", "the array, counted element by element"))),
+    # NumPy's aliases of Python's own types (np.float is float; removed in NumPy 1.24):
+    # jax.numpy never had them, and the Python type is what they named. As a dtype, float
+    # is JAX's default float (float32 unless x64 is on), as for np.float under NumPy.
+    *(Moved("jax.numpy", name, "builtins", name,
+            f"np.{name} was NumPy's alias of Python's {name} (deprecated in NumPy 1.20, "
+            "removed in 1.24), and jax.numpy never had it",
+            safety=(f"np.{name} was Python's {name} itself, so the code means the same: as "
+                    f"a dtype, {name} is JAX's default {name} type."),
+            library="NumPy")
+      for name in ("float", "int", "complex")),
     Moved("jax.numpy", "DeviceArray", "jax", "Array",
           "jnp.DeviceArray was deprecated in jax 0.4.7 and removed in 0.4.14; the changelog "
           "names jax.Array in its place",

@@ -23,6 +23,7 @@ from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH502"
@@ -46,6 +47,10 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS,), "d = jnp.dot([1.0, 2.0], [3.0, 4.0])",
                    "d = jnp.dot(jnp.asarray([1.0, 2.0]), jnp.asarray([3.0, 4.0]))",
                    "Wrap the lists in jnp.asarray", "float(d) == 11.0"),
+    # JAX's message names the function inside (max, of softmax): the call's one list
+    corrected_cell((JAX_IMPORTS,), "p = jax.nn.softmax([0.0, 0.0])",
+                   "p = jax.nn.softmax(jnp.asarray([0.0, 0.0]))",
+                   "Wrap the list in jnp.asarray", "p.tolist() == [0.5, 0.5]"),
 )
 
 WHY = _entry.prose("""
@@ -70,6 +75,28 @@ def _argument(tree: ast.Module, lineno: int, function: str, position: int) -> as
 MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
 
 
+def _one_sequence_passed(ctx: ErrorContext, location: Location
+                         ) -> tuple[str, int, ast.expr] | None:
+    """(the function's name, the position, the argument) of the one list or tuple the
+    user's call on the line passes by position (written there, or a name holding one, read
+    without running anything); None where it passes none or several."""
+    call = ctx.user_call
+    if call is None or call.location != location or not isinstance(call.node, ast.Call) \
+            or call.function is None or call.method_of is not None \
+            or any(isinstance(a, ast.Starred) for a in call.node.args):
+        return None
+    evaluate = Evaluator(call.frame)
+    sequences = [(i, a) for i, a in enumerate(call.node.args)
+                 if isinstance(a, ast.List | ast.Tuple)
+                 or type(evaluate(a)) in (list, tuple)]
+    if len(sequences) != 1 or any(isinstance(k.value, ast.List | ast.Tuple)
+                                  or type(evaluate(k.value)) in (list, tuple)
+                                  for k in call.node.keywords):
+        return None
+    position, argument = sequences[0]
+    return call.name, position, argument
+
+
 def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     function, kind = found.group("function"), found.group("kind")
     position = int(found.group("position"))
@@ -78,6 +105,12 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     parsed = _tracing.parse(location.source) if location is not None else None
     argument = (_argument(parsed[0], location.lineno, function, position)
                 if parsed is not None and location is not None else None)
+    if argument is None and parsed is not None and location is not None:
+        # JAX's message names the function inside that met it (`max` of jax.nn.softmax):
+        # the user's call on the line, where it passes one list or tuple, passed that one
+        passed = _one_sequence_passed(ctx, location)
+        if passed is not None:
+            function, position, argument = passed
     written = f"`{ast.unparse(argument)}`" if argument is not None else f"a {kind}"
     explanation = (f"{_tracing.quoted_line(location, 'Your code')} passes {written}, a "
                    f"Python {kind}, to {function} (argument {position + 1}), and jax.numpy "

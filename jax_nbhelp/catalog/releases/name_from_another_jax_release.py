@@ -174,6 +174,22 @@ EXAMPLES = (
         check="means.tolist() == [1.5, 2.5, 3.5]",
         fixed=(_PRELUDE + "means = jnp.arange(6.0).reshape(2, 3).mean(axis=0)",),
     ),
+    # Python's sorted(reverse=True): jnp.sort says descending=
+    Example(
+        setup=(),
+        failing="ranked = jnp.sort(jnp.array([1.0, 3.0, 2.0]), reverse=True)",
+        fix="Pass descending= instead of reverse=",
+        check="ranked.tolist() == [3.0, 2.0, 1.0]",
+        fixed=(_PRELUDE + "ranked = jnp.sort(jnp.array([1.0, 3.0, 2.0]), descending=True)",),
+    ),
+    # np.float was Python's float: so is the dtype it names
+    Example(
+        setup=(),
+        failing="halves = jnp.arange(3).astype(jnp.float) / 2",
+        fix="Use float",
+        check="halves.tolist() == [0.0, 0.5, 1.0]",
+        fixed=(_PRELUDE + "halves = jnp.arange(3).astype(float) / 2",),
+    ),
     # PyTorch's unbiased=True: its value says what ddof= says as a number
     Example(
         setup=(),
@@ -462,7 +478,9 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
 _OTHER_LIBRARIES = {"dim": ("axis", "PyTorch"), "keepdim": ("keepdims", "PyTorch"),
                     # NumPy's random API: np.random.uniform(low, high, size)
                     "low": ("minval", "NumPy"), "high": ("maxval", "NumPy"),
-                    "size": ("shape", "NumPy")}
+                    "size": ("shape", "NumPy"),
+                    # Python's sorted(..., reverse=True); PyTorch's sort says descending=
+                    "reverse": ("descending", "Python's sorted")}
 
 
 # Keywords of another library whose value JAX's functions take under another name and in
