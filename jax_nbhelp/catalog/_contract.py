@@ -545,26 +545,51 @@ def _one_element_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     arrays convert."""
     call = ctx.user_call
     location = diagnosis.location
-    if call is None or location is None or call.location != location \
-            or _SCALAR not in ctx.top.message:
+    if call is None or location is None or call.location != location:
         return None
     node = call.node
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-            and node.func.id in _CONVERSIONS and len(node.args) == 1 and not node.keywords):
-        return None
-    value = Evaluator(call.frame)(node.args[0])
+    if _SCALAR in ctx.top.message:
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _CONVERSIONS and len(node.args) == 1 and not node.keywords):
+            return None
+        argument = node.args[0]
+        value = Evaluator(call.frame)(argument)
+        if _traced(value):
+            return None
+    else:
+        found = _one_element_argument(ctx, call)
+        if found is None:
+            return None
+        argument, value = found
     shape = getattr(value, "shape", None) if _array_dtype_kind(value) is not None else None
-    if not isinstance(shape, tuple) or not shape or _traced(value) or any(
-            d != 1 for d in shape):
+    if not isinstance(shape, tuple) or not shape or any(d != 1 for d in shape):
         return None
-    text = ast.unparse(node.args[0])
-    simple = isinstance(node.args[0], ast.Name | ast.Attribute | ast.Subscript | ast.Call)
+    text = ast.unparse(argument)
+    simple = isinstance(argument, ast.Name | ast.Attribute | ast.Subscript | ast.Call)
     after = f"{text if simple else f'({text})'}[{', '.join('0' * len(shape))}]"
     return _rewrite(ctx, location, node, text, after, True,
                     label=f"Use {after}" if len(after) <= 28 else "Use its one element",
                     need="its one element, a scalar", changes=None,
                     safety=(f"Same value: `{text}` holds one value ({_summary(value)}), and "
                             f"`{after}` is that value."))
+
+
+_MUST_BE_SCALAR = re.compile(r"must be (a )?scalar, got .* of shape \((1, ?)+\)")
+
+
+def _one_element_argument(ctx: ErrorContext, call: _user_call.UserCall
+                          ) -> tuple[ast.expr, object] | None:
+    """``lax.cond(flag, ...)`` of a ``bool[1]`` flag (``Pred must be a scalar, got [ True] of
+    shape (1,)``): the one argument of the user's call whose value has that one-element
+    shape (traced or not: its shape is known either way)."""
+    if not _MUST_BE_SCALAR.search(ctx.top.message) or not isinstance(call.node, ast.Call):
+        return None
+    evaluate = Evaluator(call.frame)
+    held = [(node, value) for node in _arguments(call.node)
+            if (value := evaluate(node)) is not CANNOT and _array_dtype_kind(value) is not None
+            and isinstance(shape := getattr(value, "shape", None), tuple) and shape
+            and all(d == 1 for d in shape)]
+    return held[0] if len(held) == 1 else None
 
 
 def _summary(value: object) -> str:

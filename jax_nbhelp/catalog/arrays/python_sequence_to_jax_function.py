@@ -51,6 +51,13 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS,), "p = jax.nn.softmax([0.0, 0.0])",
                    "p = jax.nn.softmax(jnp.asarray([0.0, 0.0]))",
                    "Wrap the list in jnp.asarray", "p.tolist() == [0.5, 0.5]"),
+    # a list passed by name; JAX's message names `choice` (its own call, at its position 0,
+    # not the user's key): the call's one list is the one wrapped
+    corrected_cell((JAX_IMPORTS,), "c = jax.random.choice(jax.random.key(0), 3, "
+                                   "p=[0.0, 0.0, 1.0])",
+                   "c = jax.random.choice(jax.random.key(0), 3, "
+                   "p=jnp.asarray([0.0, 0.0, 1.0]))",
+                   "Wrap the list in jnp.asarray", "int(c) == 2"),
 )
 
 WHY = _entry.prose("""
@@ -76,25 +83,29 @@ MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
 
 
 def _one_sequence_passed(ctx: ErrorContext, location: Location
-                         ) -> tuple[str, int, ast.expr] | None:
-    """(the function's name, the position, the argument) of the one list or tuple the
-    user's call on the line passes by position (written there, or a name holding one, read
+                         ) -> tuple[str, int, ast.expr, str | None] | None:
+    """(the function's name, the position, the argument, its keyword) of the one list or
+    tuple the user's call on the line passes (written there, or a name holding one, read
     without running anything); None where it passes none or several."""
     call = ctx.user_call
     if call is None or call.location != location or not isinstance(call.node, ast.Call) \
             or call.function is None or call.method_of is not None \
-            or any(isinstance(a, ast.Starred) for a in call.node.args):
+            or any(isinstance(a, ast.Starred) for a in call.node.args) \
+            or any(k.arg is None for k in call.node.keywords):
         return None
     evaluate = Evaluator(call.frame)
-    sequences = [(i, a) for i, a in enumerate(call.node.args)
-                 if isinstance(a, ast.List | ast.Tuple)
-                 or type(evaluate(a)) in (list, tuple)]
-    if len(sequences) != 1 or any(isinstance(k.value, ast.List | ast.Tuple)
-                                  or type(evaluate(k.value)) in (list, tuple)
-                                  for k in call.node.keywords):
+
+    def sequence(node: ast.expr) -> bool:
+        return isinstance(node, ast.List | ast.Tuple) or type(evaluate(node)) in (list, tuple)
+
+    found: list[tuple[int, ast.expr, str | None]] = [
+        (i, a, None) for i, a in enumerate(call.node.args) if sequence(a)]
+    found += [(len(call.node.args), k.value, k.arg) for k in call.node.keywords
+              if sequence(k.value)]
+    if len(found) != 1:
         return None
-    position, argument = sequences[0]
-    return call.name, position, argument
+    position, argument, keyword = found[0]
+    return call.name, position, argument, keyword
 
 
 def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
@@ -105,19 +116,28 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     parsed = _tracing.parse(location.source) if location is not None else None
     argument = (_argument(parsed[0], location.lineno, function, position)
                 if parsed is not None and location is not None else None)
+    frame = ctx.live_frame(location) if location is not None else None
+    if argument is not None and frame is not None \
+            and not isinstance(argument, ast.List | ast.Tuple) \
+            and type(Evaluator(frame)(argument)) not in (list, tuple):
+        argument = None  # a call of the same name inside (`choice`'s own): not this one
+    keyword = None
     if argument is None and parsed is not None and location is not None:
         # JAX's message names the function inside that met it (`max` of jax.nn.softmax):
         # the user's call on the line, where it passes one list or tuple, passed that one
         passed = _one_sequence_passed(ctx, location)
         if passed is not None:
-            function, position, argument = passed
+            function, position, argument, keyword = passed
     written = f"`{ast.unparse(argument)}`" if argument is not None else f"a {kind}"
+    which = (f"as {keyword}=" if keyword is not None else f"argument {position + 1}") \
+        if argument is not None else f"argument {position + 1}"
     explanation = (f"{_tracing.quoted_line(location, 'Your code')} passes {written}, a "
-                   f"Python {kind}, to {function} (argument {position + 1}), and jax.numpy "
+                   f"Python {kind}, to {function} ({which}), and jax.numpy "
                    "functions take arrays.")
     fixes: tuple[Fix, ...] = ()
     if location is not None and argument is not None and parsed is not None:
-        fixes = (_fix(ctx, location, parsed[0], argument, function, position, kind, jnp),)
+        fixes = (_fix(ctx, location, parsed[0], argument, function, position, kind, jnp,
+                      keyword),)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes,
                             notes=[f"Make the array once, where the {kind} is made "
@@ -126,7 +146,8 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
 
 
 def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, argument: ast.expr,
-         function: str, position: int, kind: str, jnp: str) -> Fix:
+         function: str, position: int, kind: str, jnp: str, keyword: str | None = None
+         ) -> Fix:
     label = f"Wrap the {kind} in {jnp}.asarray"
     safety = (f"Same values: {jnp}.asarray makes the array the {kind} stands for, in JAX's "
               "default precision (float32 for Python floats, unless jax_enable_x64 is on).")
@@ -155,6 +176,18 @@ def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, argument: ast.
                              "re-run."),
                     safety=safety, safe=True)
 
+    if keyword is not None:  # passed by name: wrapped there
+
+        def by_name(source: str) -> str:
+            from jax_nbhelp.rewrite.wrap_in_call import wrap_argument
+
+            return wrap_argument(source, location.lineno, function, position,
+                                 f"{jnp}.asarray", keyword=keyword)
+
+        return rewrite_fix(ctx, location, by_name, label=label,
+                           summary=(f"Pass {keyword}={jnp}.asarray({ast.unparse(argument)}) "
+                                    f"to {function} on line {location.lineno}; then re-run."),
+                           safety=safety, safe=True)
     # JAX names the first sequence it met; the call's other list and tuple literals would
     # fail next (`jnp.dot([1, 2], [3, 4])`), so each is wrapped.
     call = next((node for node in ast.walk(tree) if isinstance(node, ast.Call)

@@ -35,6 +35,7 @@ from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH404"
@@ -82,6 +83,11 @@ EXAMPLES = (
         "keys = jax.random.split(jax.random.key(0), xs.shape[0])\n"
         "out = jax.vmap(lambda k, x: x + 0 * jax.random.uniform(k))(keys, xs)",
         "Split a key per element", "out.tolist() == [0.0, 1.0, 2.0, 3.0]"),
+    # A Python list of numbers: its numbers have no axis; one array of them has
+    corrected_cell(
+        (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * x)([1.0, 2.0, 3.0])",
+        "out = jax.vmap(lambda x: x * x)(jnp.asarray([1.0, 2.0, 3.0]))",
+        "Map over jnp.asarray(...)", "out.tolist() == [1.0, 4.0, 9.0]"),
     corrected_cell(
         (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * 2, out_axes=None)(jnp.ones(3))",
         "out = jax.vmap(lambda x: x * 2, out_axes=0)(jnp.ones(3))",
@@ -175,6 +181,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         explanation = (f"{subject} maps an argument along an axis it does not have: "
                        f"{message.splitlines()[0]}")
+        numbers = _numbers_list_fix(ctx, location, found) \
+            if location is not None and found is not None and "is only 0" in message else None
+        if numbers is not None:
+            fixes = (numbers,)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
                             error=link.summary.splitlines()[0])
@@ -335,3 +345,47 @@ def _key_count_fix(ctx: ErrorContext, location: Location,
                  f"vmap maps (it split {old}); then re-run."),
         safety=safety, safe=safe,
         changes=None if safe else "which key each element draws with")
+
+
+# -- a Python list of numbers mapped over ---------------------------------------------------
+
+def _numbers_list_fix(ctx: ErrorContext, location: Location,
+                      found: tuple[ast.Call, ast.Call | None]) -> Fix | None:
+    """``jax.vmap(f)([1.0, 2.0, 3.0])``: vmap reads a list as a pytree whose leaves, the
+    numbers, have no axis to map. Mapped over the list is the one reading that runs: one
+    array of the list's numbers (``jnp.asarray``), each element then a number as JAX
+    converts a Python number of that type. Only for the one list or tuple of numbers of one
+    type the call passes, with vmap's default in_axes."""
+    vmap, applied = found
+    jnp = ctx.alias("jax.numpy")
+    parsed = _tracing.parse(location.source)
+    if applied is None or jnp is None or parsed is None or vmap.keywords \
+            or len(vmap.args) != 1 or applied.keywords \
+            or any(isinstance(a, ast.Starred) for a in applied.args):
+        return None
+    frame = ctx.live_frame(location)
+    if frame is None:
+        return None
+    evaluate = Evaluator(frame)
+    lists = [a for a in applied.args
+             if isinstance(value := evaluate(a), list | tuple) and type(value) in (list, tuple)
+             and value
+             and len({type(item) for item in value}) == 1
+             and type(value[0]) in (int, float)]
+    if len(lists) != 1:
+        return None
+    argument = lists[0]
+    code = parsed[1]
+    before = _tracing.segment(code, argument)
+    after = f"{jnp}.asarray({before})"
+    if argument.lineno != argument.end_lineno:
+        return None
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(argument, before, after),
+        label=f"Map over {jnp}.asarray(...)",
+        summary=(f"Pass `{after}` on line {location.lineno}: one array of the numbers, whose "
+                 "first axis vmap maps, so the function gets each number in turn; then "
+                 "re-run."),
+        safety=("Same values: the function gets each number of the list in turn, as JAX "
+                "converts a Python number (float32 for floats unless x64 is on)."),
+        safe=True)
