@@ -310,3 +310,23 @@ def test_a_conversion_only_to_print_becomes_jax_debug_print(loaded: Notebook) ->
               "    print(f'loss {loss.item():.3f} at {x.shape}')\n    return loss")
     loaded.run("y2 = step2(jnp.ones(2))")
     assert _diagnosis("JNH303").fixes == ()
+
+
+def test_a_traced_value_formatted_by_an_f_string_becomes_jax_debug_print(
+        loaded: Notebook) -> None:
+    """``print(f"loss {loss:.3f}")`` under jit: Python asks JAX's tracer to format itself
+    and it cannot; the same print through jax.debug.print formats the value at each call.
+    A class of the user's that happens to share the tracer's name stays the user's."""
+    loaded.ok("@jax.jit\ndef step(x):\n    loss = jnp.sum(x ** 2)\n"
+              "    print(f'loss {loss:.3f}')\n    return loss")
+    failed = loaded.run("y = step(jnp.ones(2))")
+    assert type(failed.error) is TypeError
+    diagnosis = _diagnosis("JNH303")
+    assert [fix.label for fix in diagnosis.fixes] == ["Print with jax.debug.print"]
+    assert "jax.debug.print('loss {:.3f}', loss)" in diagnosis.fixes[0].summary
+    _apply(diagnosis.fixes[0])
+    assert float(loaded["y"]) == 2.0
+    loaded.ok("class DynamicJaxprTracer:\n    pass")
+    mine = loaded.run("text = f'{DynamicJaxprTracer():.2f}'")
+    assert type(mine.error) is TypeError
+    assert mine.diagnoses == []

@@ -156,12 +156,15 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
 
 # -- a conversion only to print ---------------------------------------------------------------
 
-def debug_print_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
+def debug_print_fix(ctx: ErrorContext, location: Location | None, message: str,
+                    formatted: bool = False) -> Fix | None:
     """``print("loss", float(loss))`` (an f-string's ``{loss.item():.3f}`` too) under jit:
     the conversion is there only to print, and ``jax.debug.print("loss {}", loss)`` prints
     the value each time the compiled function runs. The function computes what it did; only
     the printing changes (each call, not once while tracing, in the array's own precision).
-    Only for a statement that is one ``print(...)`` of strings, conversions and values."""
+    Only for a statement that is one ``print(...)`` of strings, conversions and values.
+    ``formatted``: JAX's tracer refused a format spec (``f"{loss:.3f}"``), so a name
+    formatted with one is what needed the value, as a conversion does."""
     parsed = _tracing.parse(location.source) if location is not None else None
     jax = ctx.alias("jax")
     if parsed is None or location is None or jax is None:
@@ -178,7 +181,7 @@ def debug_print_fix(ctx: ErrorContext, location: Location | None, message: str) 
     converted: set[str] = set()
     shown_as_is: set[str] = set()
     for argument in call.args:
-        piece = _printed(argument, message, code, values, converted, shown_as_is)
+        piece = _printed(argument, message, code, values, converted, shown_as_is, formatted)
         if piece is None:
             return None
         pieces.append(piece)
@@ -194,14 +197,16 @@ def debug_print_fix(ctx: ErrorContext, location: Location | None, message: str) 
         summary=(f"Write `{after}` for `{before}` on line {location.lineno}: it prints the "
                  "values each time the compiled function runs; then re-run."),
         safety=("Same values: the function computes what it did, and the line only prints. "
-                "It now prints on every call rather than once while jit traces, each value "
-                "in its array's own precision (a float32 shows fewer digits than float() "
-                "did)."),
+                "It now prints on every call rather than once while jit traces, "
+                + ("each value formatted as the f-string says." if formatted else
+                   "each value in its array's own precision (a float32 shows fewer digits "
+                   "than float() did).")),
         safe=True)
 
 
 def _printed(node: ast.expr, message: str, code: str, values: list[str],
-             converted: set[str], shown_as_is: set[str]) -> str | None:
+             converted: set[str], shown_as_is: set[str], formatted: bool = False
+             ) -> str | None:
     """The format piece ``print`` would show for ``node`` (adding its value to
     ``values``), or None for an argument that is not a string, a conversion or a name."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -220,6 +225,9 @@ def _printed(node: ast.expr, message: str, code: str, values: list[str],
                 if shown != "{}":
                     return None
                 text = "".join(v.value for v in spec.values) if spec is not None else ""  # type: ignore[attr-defined]
+                if formatted and text and isinstance(part.value, ast.Name):
+                    converted.add(part.value.id)  # the format spec asked the tracer for it
+                    shown_as_is.discard(part.value.id)
                 parts.append("{:" + text + "}" if text else "{}")
             else:
                 return None

@@ -10,13 +10,14 @@ not executing a ``raise``. An import of a jax module or name that the installed 
 lacks counts too when Python's import system raised it (``from jax.config import
 config``), and so does a jax module's missing attribute when Python's attribute lookup
 raised it (``pl.load`` where ``pl`` has no module ``__getattr__``), and so does a JAX
-array's missing attribute (``x.unsqueeze(0)`` on a ``jax.Array``): what they say is a fact
-about the installed JAX. One error of the user's own counts as well: a notebook's ``assert``
-on JAX's device count or kind (``assert jax.device_count() > 1, ...``), whose message is the
-notebook's but whose cause is the runtime JAX runs on (``device_guard``). Everything here
-avoids calling
-into the exception (``str``, ``repr``, attributes a user class may override): a broken user
-exception is not JAX's, and jax_nbhelp says nothing about it.
+array's missing attribute (``x.unsqueeze(0)`` on a ``jax.Array``), and so does an f-string's
+format spec Python applied to one of JAX's tracers (``f"{loss:.3f}"`` under jit): what they
+say is a fact about the installed JAX. One error of the user's own counts as well: a
+notebook's ``assert`` on JAX's device count or kind (``assert jax.device_count() > 1,
+...``), whose message is the notebook's but whose cause is the runtime JAX runs on
+(``device_guard``). Everything here avoids calling into the exception (``str``, ``repr``,
+attributes a user class may override): a broken user exception is not JAX's, and jax_nbhelp
+says nothing about it.
 """
 
 from __future__ import annotations
@@ -123,6 +124,49 @@ def _stored_into_at_helper(exc: BaseException, tb: TracebackType | None) -> bool
     if type(exc) is not TypeError or tb is None or not str(exc).startswith(_AT_HELPERS):
         return False
     return _instruction(tb) == "STORE_SUBSCR"
+
+
+_FORMATS = ("FORMAT_VALUE", "FORMAT_WITH_SPEC", "FORMAT_SIMPLE")
+_FORMAT_MESSAGE = "unsupported format string passed to "
+
+
+def _tracer_formatted(exc: BaseException, tb: TracebackType | None) -> bool:
+    """An f-string's format spec applied to a JAX tracer (``f"{x:.3f}"`` under jit): Python's
+    formatting raised it at the user's format instruction, naming the tracer's class, one
+    of JAX's own Tracer classes (looked up in JAX, not taken from the message's word)."""
+    if type(exc) is not TypeError or tb is None or _instruction(tb) not in _FORMATS:
+        return False
+    message = str(exc)
+    if not message.startswith(_FORMAT_MESSAGE) or not message.endswith(".__format__"):
+        return False
+    named = message[len(_FORMAT_MESSAGE):-len(".__format__")]
+    if named not in _tracer_class_names():
+        return False
+    try:  # a value of the frame's is that tracer (its type read, nothing of it called)
+        held = list(tb.tb_frame.f_locals.values())
+    except Exception:
+        return False
+    return any(type(value).__name__ == named and _is_jax_type(type(value)) for value in held)
+
+
+def _is_jax_type(cls: type) -> bool:
+    return getattr(cls, "__module__", "").split(".")[0] in _PACKAGES
+
+
+@lru_cache(maxsize=1)
+def _tracer_class_names() -> frozenset[str]:
+    try:
+        from jax.core import Tracer
+    except Exception:
+        return frozenset()
+    found: set[str] = set()
+    pending: list[type] = [Tracer]
+    while pending:
+        cls = pending.pop()
+        if cls.__name__ not in found and cls.__module__.split(".")[0] in _PACKAGES:
+            found.add(cls.__name__)
+            pending.extend(cls.__subclasses__())
+    return frozenset(found)
 
 
 def _device_guard_failed(exc: BaseException, tb: TracebackType | None) -> bool:
@@ -326,6 +370,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _jax_import_failed(current, innermost) or _jax_module_lacks(current, innermost)
                 or _jax_array_lacks(current, innermost)
                 or _stored_into_at_helper(current, innermost)
+                or _tracer_formatted(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True

@@ -13,6 +13,8 @@ value (``int(n)``); otherwise that case is explained only.
 
 from __future__ import annotations
 
+import re
+
 from jax_nbhelp.catalog import _conversion, _entry, _static_fix, _static_made_traced, _tracing
 from jax_nbhelp.catalog._example import (
     JAX_IMPORTS,
@@ -90,6 +92,12 @@ EXAMPLES = (
     corrected(JAX_IMPORTS, _LOGGED, _LOGGED.replace(
         "print('loss', float(loss))", "jax.debug.print('loss {}', loss)"),
         "y = step(jnp.ones(2))", "Print with jax.debug.print", "float(y) == 2.0"),
+    # an f-string's format spec on the traced value itself: the same, with the spec kept
+    corrected(JAX_IMPORTS, "@jax.jit\ndef total(x):\n    s = jnp.sum(x)\n"
+                           "    print(f'total {s:.2f}')\n    return s",
+              "@jax.jit\ndef total(x):\n    s = jnp.sum(x)\n"
+              "    jax.debug.print('total {:.2f}', s)\n    return s",
+              "y = total(jnp.ones(2))", "Print with jax.debug.print", "float(y) == 2.0"),
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
     # A lambda jitted where it is written: static_argnames on that jax.jit call.
     Example(
@@ -214,10 +222,34 @@ def advice(ctx: ErrorContext, message: str, function: str) -> str:
             "value and mark the parameter static.")
 
 
-TRIGGERS = (ERROR, SHAPES, UNHASHABLE)
+FORMAT = re.compile(r"^unsupported format string passed to \w*Tracer\.__format__$")
+TRIGGERS = (ERROR, SHAPES, UNHASHABLE, "unsupported format string passed to")
+
+
+def _formatted(ctx: ErrorContext) -> Diagnosis | None:
+    """``print(f"{loss:.3f}")`` under jit: an f-string's format spec asks the traced value
+    for its number, which it does not have while JAX traces. Python raises it in the
+    user's own line, with JAX's tracer named in the message."""
+    top = ctx.top
+    if not top.is_a("TypeError") or not FORMAT.match(top.message):
+        return None
+    location = ctx.deepest_user_location()
+    subject = _tracing.quoted_line(location, "A line")
+    fix = _conversion.debug_print_fix(ctx, location, top.message, formatted=True)
+    notes = [] if fix is not None else [
+        "Print traced values with jax.debug.print(\"{x:.3f}\", x=x): it formats them each "
+        "time the compiled function runs."]
+    return _entry.diagnosis(
+        ctx, __name__, f"{subject} formats a traced value with a format spec (as in "
+        "`{x:.3f}`): a tracer has no number to format while JAX traces the function.",
+        location=location, call_site=ctx.failing_cell(),
+        fixes=(fix,) if fix is not None else (), notes=notes)
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    formatted = _formatted(ctx)
+    if formatted is not None:
+        return formatted
     found = _tracing.traced(ctx, _matches(ctx), frames=True)
     if found is None:
         return None
