@@ -870,19 +870,30 @@ def _is_callable(node: ast.expr, evaluate: Evaluator) -> bool | None:
     return None if value is CANNOT else callable(value)
 
 
-def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
-    """``jax.tree_util.tree_map(tree, fn)``, ``lax.scan(init, step, xs)``: the parameter that
-    takes a function got something that cannot be called, and exactly one other positional
-    argument is a function. Swapped, each goes where the signature takes it; kept only if the
-    call then runs."""
+def _typed_call(ctx: ErrorContext, diagnosis: Diagnosis
+                ) -> tuple[_user_call.UserCall, Location, ast.Call, inspect.Signature] | None:
+    """The user's plain call on the card's line, where JAX raised a TypeError about it, the
+    callee's signature is known and no argument is starred."""
     plain = _plain_call(ctx, diagnosis)
     if plain is None or not ctx.top.is_a("TypeError"):
         return None
     call, location, node = plain
     signature = _user_call.signature_of(call.function)
-    args = node.args
-    if signature is None or any(isinstance(a, ast.Starred) for a in args):
+    if signature is None or any(isinstance(a, ast.Starred) for a in node.args):
         return None
+    return call, location, node, signature
+
+
+def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.tree_util.tree_map(tree, fn)``, ``lax.scan(init, step, xs)``: the parameter that
+    takes a function got something that cannot be called, and exactly one other positional
+    argument is a function. Swapped, each goes where the signature takes it; kept only if the
+    call then runs."""
+    typed = _typed_call(ctx, diagnosis)
+    if typed is None:
+        return None
+    call, location, node, signature = typed
+    args = node.args
     positional = [p for p in signature.parameters.values()
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:len(args)]
     evaluate = Evaluator(call.frame)
@@ -924,14 +935,11 @@ def _values_as_functions_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | N
     the call passes after them, and the call passes none. A function of no arguments that
     returns the value is what each stood for: ``lambda: x * 2``, the value already
     computed, so the result is the same value."""
-    plain = _plain_call(ctx, diagnosis)
-    if plain is None or not ctx.top.is_a("TypeError") or "callable" not in ctx.top.message:
+    typed = _typed_call(ctx, diagnosis) if "callable" in ctx.top.message else None
+    if typed is None:
         return None
-    call, location, node = plain
-    signature = _user_call.signature_of(call.function)
+    call, location, node, signature = typed
     args = node.args
-    if signature is None or any(isinstance(a, ast.Starred) for a in args):
-        return None
     parameters = list(signature.parameters.values())
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY,
                                                       p.POSITIONAL_OR_KEYWORD)]
