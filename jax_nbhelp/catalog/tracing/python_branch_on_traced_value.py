@@ -317,7 +317,7 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
             isinstance(node, ast.If | ast.While | ast.IfExp)
             and any(_same_place(part, test) for part in _conditions(node.test))
             for node in ast.walk(tree)):
-        return _builtin_reduction_fix(ctx, location, code, test, jnp)
+        return _builtin_reduction_fix(ctx, location, tree, code, test, jnp)
     loop = next((node for node in ast.walk(tree) if isinstance(node, ast.While)
                  and any(_same_place(part, test) for part in _conditions(node.test))), None)
     if loop is not None:
@@ -381,8 +381,7 @@ def _builtin_reduction(ctx: ErrorContext, tree: ast.Module, call: ast.expr) -> s
     name = call.func.id if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) \
         else None
     if name not in _REDUCTIONS or not isinstance(call, ast.Call) or len(call.args) != 1 \
-            or call.keywords or isinstance(call.args[0], ast.Starred | ast.GeneratorExp
-                                           | ast.ListComp | ast.List | ast.Tuple) \
+            or call.keywords or not _reduces_array(call.args[0]) \
             or ctx.type_of(name) is not None or _users_own(tree, name):
         return None
     return name
@@ -396,13 +395,12 @@ def _one_dimensional(ctx: ErrorContext, location: Location, node: ast.expr) -> b
     return shape is not None and len(shape[0]) == 1
 
 
-def _builtin_reduction_fix(ctx: ErrorContext, location: Location, code: str, call: ast.Call,
-                           jnp: str) -> Fix | None:
+def _builtin_reduction_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
+                           call: ast.Call, jnp: str) -> Fix | None:
     """``any(x < 0)`` as ``jnp.any(x < 0)``, where the value is used as a value (not an if's
     test) and the argument is one-dimensional: Python's any asks each element for True or
     False; jnp.any computes the same answer as one operation."""
-    tree = _tracing.parse(location.source or "")
-    name = _builtin_reduction(ctx, tree[0], call) if tree is not None else None
+    name = _builtin_reduction(ctx, tree, call)
     if name is None or call.lineno != call.end_lineno \
             or not _one_dimensional(ctx, location, call.args[0]):
         return None
@@ -486,6 +484,7 @@ def _logical(code: str, test: ast.expr, jnp: str) -> str:
 
 
 def _reduces_array(node: ast.expr) -> bool:
+    """Whether ``any``/``all`` is given one array expression, not items of the user's."""
     return not isinstance(node, ast.Starred | ast.GeneratorExp | ast.ListComp | ast.List
                           | ast.Tuple)
 
