@@ -146,8 +146,8 @@ def test_the_users_own_operation_keeps_its_entry(loaded: Notebook, cell: str) ->
 # operation inside them (an add, a sub, a concatenate, a broadcast of their arguments), not by
 # one the user's line wrote. Each gets the card naming the user's call, never an operation
 # entry's: broadcasting (JNH561), products (JNH562), reshape (JNH563), concatenate (JNH564),
-# lax dtypes (JNH511).
-OPERATION_ENTRIES = {"JNH561", "JNH562", "JNH563", "JNH564", "JNH511"}
+# lax dtypes (JNH511), lax ranks (JNH565).
+OPERATION_ENTRIES = {"JNH561", "JNH562", "JNH563", "JNH564", "JNH511", "JNH565"}
 INSIDE = [
     ("jnp.linalg.cholesky", "jnp.linalg.cholesky(m23)"),  # a + a^H
     ("jnp.linalg.eigh", "jnp.linalg.eigh(m23)"),  # the same symmetrization
@@ -266,6 +266,19 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # an int where the parameter's annotation takes a sequence (Python: 'int' has no len())
     ("y = jax.lax.dynamic_slice(jnp.arange(5.0), 2, (2,))", "Use (2,)", "y",
      "y.tolist() == [2.0, 3.0]"),
+    # several: each int where a sequence is taken ('int' object is not iterable)
+    ("y = jax.lax.slice(jnp.arange(5.0), 1, 3)", "Use sequences", "y",
+     "y.tolist() == [1.0, 2.0]"),
+    # two floats: the one at the parameter typed as a shape is the one JAX meant
+    ("z = jnp.full((2.0,), 1.5)", "Use (2,)", "z", "z.tolist() == [1.5, 1.5]"),
+    # a shape where the key goes and the key where the shape goes: they trade places
+    ("key = jax.random.key(0)\nr = jax.random.normal((3,), key)", "Swap (3,) and key", "r",
+     "r.shape == (3,)"),
+    # Python's message shows no value: the float at the parameter annotated `int`
+    ("g = jnp.linspace(0.0, 1.0, 5.0)", "Use 5", "g", "float(g[1]) == 0.25"),
+    # an integer array JAX got from a call the line writes (read as jnp.take received it)
+    ("t = jnp.take(jnp.arange(3.0), jnp.array([2.0, 1.0]))", "Use integers", "t",
+     "t.tolist() == [2.0, 1.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -288,7 +301,8 @@ def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) 
 
 @pytest.mark.parametrize("cell", [
     "z = jnp.zeros(2.5)",  # a fraction: which integer was meant is the user's choice
-    "z = jnp.full((2.0,), 1.5)",  # two floats: which one JAX meant is not read
+    # two floats at two parameters typed int: which one Python's message meant is not read
+    "z = jnp.linspace(0.0, 1.0, 5.0, axis=0.0)",
     "v = jnp.sum(jnp.ones((2, 3)), axis=1.5)",  # a fraction where the axis goes
     "s = jax.ops.segment_sum(jnp.ones(3), jnp.array([0.0, 1.0, 1.0]), 2)",  # arrays: data
     # two dtypes set against each other: an int for the float would change the arithmetic

@@ -124,6 +124,17 @@ def test_the_removal_message_of_older_releases_is_read(loaded: Notebook) -> None
     assert own.diagnoses == []
 
 
+def test_a_removed_constant_is_written_as_its_expression(loaded: Notebook) -> None:
+    """jnp.NINF was -jnp.inf: written in parentheses, so a power of it keeps its sign."""
+    loaded.ok("import jax.numpy as jnp")
+    failed = loaded.run("m = jnp.full(2, jnp.NINF ** 3)")
+    assert _codes(failed) == [CODE]
+    (diagnosis,) = failed.diagnoses
+    assert [fix["label"] for fix in diagnosis["fixes"]] == ["Use -jnp.inf"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["m"].tolist() == [float("-inf")] * 2
+
+
 def test_unknown_name_names_close_ones_and_the_version(loaded: Notebook) -> None:
     import jax
 

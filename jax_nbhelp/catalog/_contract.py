@@ -124,7 +124,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
-                 _joined_arrays_fix, _swapped_function_fix, _values_as_functions_fix,
+                 _joined_arrays_fix, _swapped_function_fix, _swapped_kinds_fix,
+                 _values_as_functions_fix,
                  _scanned_list_fix, _one_dimension_fix, _argname_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
@@ -314,6 +315,8 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         if not said and node not in typed:
             continue  # only JAX's type complaint about a float, at a parameter typed int
         value = evaluate(node)
+        if value is CANNOT and node in named:
+            value = _user_call.received(call, node)  # `jnp.array([2.0, 1.0])`: as JAX got it
         if node in named and _array_dtype_kind(value) == "f":
             held.append((node, value))  # `indices must have an integer type`: this array
             continue
@@ -326,9 +329,13 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             held.append((node, value))
     if len(held) > 1:  # several: the one whose value JAX's message shows (`got 1.0`), or
         # shows as the shape it made of it (`got (2.0,)`)
-        held = [(node, value) for node, value in held if re.search(
+        shown = [(node, value) for node, value in held if re.search(
             rf"\bgot (\(?{re.escape(_shown(value))},\)|{re.escape(_shown(value))}(\b|$))",
             ctx.top.message)]
+        # else the one the signature types as an integer (`jnp.linspace(0.0, 1.0, 5.0)`:
+        # `num: int`), where Python's message shows no value
+        held = shown or [(node, value) for node, value in held
+                         if node in _annotated_integer(call) | _documented_integer(call)]
     if len(held) != 1:
         return None  # none, or several: which one JAX meant is not read
     node, value = held[0]
@@ -376,6 +383,13 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 _INTEGER_ANNOTATION = re.compile(r"^(Axis|Shape|DimSize|int)\b|^int \|")
 
 
+def _annotation(parameter: inspect.Parameter) -> str:
+    """A parameter's annotation as its source writes it: ``int`` for the class ``int``
+    (``str(int)`` is ``<class 'int'>``), the text of a string or typing annotation."""
+    annotation = parameter.annotation
+    return annotation.__name__ if isinstance(annotation, type) else str(annotation)
+
+
 def _annotated_integer(call: _user_call.UserCall) -> set[ast.expr]:
     """The arguments of the user's call bound to a parameter whose annotation takes an
     integer first (``axis: int | None``, ``axis: Axis``, ``shape: Shape``): where JAX's
@@ -388,7 +402,7 @@ def _annotated_integer(call: _user_call.UserCall) -> set[ast.expr]:
         return set()
     return {given.node for name, given in bound.arguments.items()
             if getattr(given, "node", None) is not None and name in signature.parameters
-            and _INTEGER_ANNOTATION.search(str(signature.parameters[name].annotation))}
+            and _INTEGER_ANNOTATION.search(_annotation(signature.parameters[name]))}
 
 
 def _named_in_message(ctx: ErrorContext, call: _user_call.UserCall) -> set[ast.expr]:
@@ -706,18 +720,25 @@ def _one_dimension_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         held = [given.node for name, given in (bound.arguments.items() if bound else ())
                 if getattr(given, "node", None) is not None and signature is not None
                 and name in signature.parameters
-                and _SEQUENCE_ANNOTATION.search(str(signature.parameters[name].annotation))
+                and _SEQUENCE_ANNOTATION.search(_annotation(signature.parameters[name]))
                 and type(evaluate(given.node)) is int]
-    if len(held) != 1:
+    if len(held) != 1 and (found is not None or not held):
         return None
-    argument = held[0]
-    text = ast.unparse(argument)
-    after = f"({text},)"
+    # Python's message names no argument: every int where the signature takes a sequence
+    # (`lax.slice(x, 1, 3)`: start and limit) is one, each the sequence of its one number
+    edits = tuple((ast.unparse(argument), f"({ast.unparse(argument)},)") for argument in held)
+    text, after = edits[0]
+    shown = " and ".join(f"`{new}`" for _, new in edits)
     safety = (f"Same values: a shape of one number {text} is the shape of one dimension, "
               f"`{after}`, as NumPy reads it." if found is not None else
-              f"Same values: `{after}` is the sequence of the one number {text}.")
-    return _rewrite(ctx, location, node, text, after, True, label=f"Use {after}",
-                    need="the sequence JAX takes there", changes=None, safety=safety)
+              f"Same values: {shown} is the sequence of the one number {text}."
+              if len(edits) == 1 else
+              f"Same values: {shown} hold the numbers {' and '.join(o for o, _ in edits)}, "
+              "each as a sequence of one number.")
+    return _rewrite(ctx, location, node, text, after, True,
+                    label=f"Use {after}" if len(edits) == 1 else "Use sequences",
+                    need="the sequence JAX takes there", changes=None, safety=safety,
+                    more=edits[1:])
 
 
 # an annotation that takes a sequence and not a bare int (`int | Sequence[int]` takes both)
@@ -905,16 +926,10 @@ def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
             or any(word in positional[given[0]].name for word in ("axis", "axes", "argnums")):
         return None  # an axis or an argument number is not where data goes
     want, give = wanting[0], given[0]
-    found = _written_call(location, node)
-    if found is None:
+    swapped = _swapped(location, node, want, give)
+    if swapped is None:
         return None
-    written, tree = found
-    raw = written.encode()
-    one, other = sorted((tree.args[want], tree.args[give]), key=lambda a: a.col_offset)
-    after_call = (raw[:one.col_offset] + raw[other.col_offset:other.end_col_offset]
-                  + raw[one.end_col_offset:other.col_offset]
-                  + raw[one.col_offset:one.end_col_offset]
-                  + raw[other.end_col_offset:]).decode()
+    written, after_call = swapped
     function_text = ast.unparse(args[give])
     name = positional[want].name
     transform = _call_replaced(location.lineno, written, written, lambda: after_call)
@@ -926,6 +941,124 @@ def _swapped_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
                  f"`{function_text}` stands; then re-run."),
         safety=(f"Same arguments, in the order {call.spelled} takes them: the function as "
                 f"{name}, `{ast.unparse(args[want])}` as {positional[give].name}."),
+        safe=True)
+
+
+def _swapped(location: Location, node: ast.Call, first: int, second: int
+             ) -> tuple[str, str] | None:
+    """The call as its line writes it, and with its positional arguments ``first`` and
+    ``second`` in each other's place; None where the line does not write it once."""
+    found = _written_call(location, node)
+    if found is None:
+        return None
+    written, tree = found
+    raw = written.encode()
+    one, other = sorted((tree.args[first], tree.args[second]), key=lambda a: a.col_offset)
+    return written, (raw[:one.col_offset] + raw[other.col_offset:other.end_col_offset]
+                     + raw[one.end_col_offset:other.col_offset]
+                     + raw[one.col_offset:one.end_col_offset]
+                     + raw[other.end_col_offset:]).decode()
+
+
+# -- two arguments each of the kind the other's parameter takes ------------------------------
+
+def _kind(value: object) -> frozenset[str]:
+    """What a value is, as parameters take it: a PRNG key (a typed key, or a raw uint32[2]
+    one, which is an array too), a shape (a tuple or list of ints; an int is also a
+    dimension and a number), a number, an array, a callable."""
+    if value is CANNOT or value is None:
+        return frozenset()
+    if type(value) in (tuple, list):
+        return frozenset({"shape"}) if value and all(
+            type(item) is int for item in value) else frozenset()  # type: ignore[attr-defined]
+    if type(value) is int:
+        return frozenset({"shape", "int", "number"})
+    if type(value) in (float, complex, bool):
+        return frozenset({"number"})
+    if type(value).__module__.split(".")[0] not in ("numpy", "jax", "jaxlib"):
+        return frozenset({"callable"}) if callable(value) else frozenset()  # nothing of a
+        # user's object is read (a property could run)
+    dtype = getattr(value, "dtype", None)
+    if _array_dtype_kind(value) is not None or (dtype is not None and "key<" in str(dtype)):
+        if "key<" in str(dtype):
+            return frozenset({"key"})
+        raw_key = str(dtype) == "uint32" and tuple(getattr(value, "shape", ())) == (2,)
+        return frozenset({"array", "number", "key"} if raw_key else {"array", "number"})
+    return frozenset({"callable"}) if callable(value) else frozenset()
+
+
+def _takes(parameter: inspect.Parameter) -> frozenset[str] | None:
+    """The kinds a parameter takes, read from its annotation (its name, for a key): ``int |
+    tuple[int, ...]`` takes an int or a shape, ``RealArray`` an array or a number; None where
+    the annotation says nothing this rule reads (``Any``)."""
+    text = _annotation(parameter)
+    if "KeyArray" in text or parameter.name in ("key", "rng", "rng_key"):
+        return frozenset({"key"})
+    if "Callable" in text:
+        return frozenset({"callable"})
+    found: set[str] = set()
+    if re.search(r"\bShape\b|Sequence\[int\]|tuple\[int\b", text):
+        found.add("shape")
+    if re.search(r"\bDimSize\b|^int\b|\| int\b", text):
+        found.add("int")
+    if re.search(r"Array", text) or text == "float":
+        found |= {"array", "number"} if text != "float" else {"number"}
+    return frozenset(found) or None
+
+
+def swapped_arguments(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """The swap of two arguments of the user's call that each fit the other's parameter
+    (``_swapped_kinds_fix``), for an entry whose own fix assumes the argument was meant
+    where it is (a seed made a key where a key is passed too)."""
+    return _swapped_kinds_fix(ctx, diagnosis)
+
+
+def _swapped_kinds_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.random.normal((3,), key)``, ``jnp.reshape((2, 3), x)``, ``jnp.full(7.0, (2, 3))``:
+    two positional arguments, at least one not of a kind its parameter takes (a tuple where
+    an array goes, an array where a shape goes), that each fit the other's parameter, and
+    every argument fits once they trade places. The one pair that does that is swapped; kept
+    only if the call then runs."""
+    typed = _typed_call(ctx, diagnosis)
+    if typed is None:
+        return None
+    call, location, node, signature = typed
+    if any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    positional = [p for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][:len(node.args)]
+    evaluate = Evaluator(call.frame)
+    kinds = []
+    for argument in node.args[:len(positional)]:
+        value = evaluate(argument)
+        kinds.append(_kind(_user_call.received(call, argument) if value is CANNOT else value))
+    takes = [_takes(p) for p in positional]
+
+    def fits(i: int, j: int) -> bool:  # argument i at parameter j
+        wanted = takes[j]
+        return wanted is not None and bool(kinds[i] & wanted)
+
+    misfits = [i for i in range(len(kinds)) if takes[i] is not None and not fits(i, i)]
+    pairs = [(i, j) for i in range(len(kinds)) for j in range(i + 1, len(kinds))
+             if (i in misfits or j in misfits) and fits(i, j) and fits(j, i)
+             and all(fits(k, k) for k in misfits if k not in (i, j))]
+    if not misfits or len(pairs) != 1:
+        return None
+    first, second = pairs[0]
+    swapped = _swapped(location, node, first, second)
+    if swapped is None:
+        return None
+    written, after_call = swapped
+    one, other = ast.unparse(node.args[first]), ast.unparse(node.args[second])
+    transform = _call_replaced(location.lineno, written, written, lambda: after_call)
+    return rewrite_fix(
+        ctx, location, transform, label=f"Swap {one} and {other}"
+        if len(one) + len(other) <= 24 else "Swap the two arguments",
+        summary=(f"Write `{after_call}` on line {location.lineno}: {call.spelled} takes "
+                 f"{positional[first].name} first and {positional[second].name} after it; "
+                 "then re-run."),
+        safety=(f"Same arguments, each where {call.spelled} takes its kind: `{other}` as "
+                f"{positional[first].name}, `{one}` as {positional[second].name}."),
         safe=True)
 
 
@@ -1026,18 +1159,27 @@ def _scanned_list_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 # -- the rewrite every rule shares -----------------------------------------------------------
 
 def _rewrite(ctx: ErrorContext, location: Location, call: ast.expr, text: str, after: str,
-             safe: bool, *, label: str, need: str, safety: str, changes: str | None) -> Fix:
-    """The fix that writes ``after`` for the argument ``text`` in the user's call."""
+             safe: bool, *, label: str, need: str, safety: str, changes: str | None,
+             more: tuple[tuple[str, str], ...] = ()) -> Fix:
+    """The fix that writes ``after`` for the argument ``text`` in the user's call (and each
+    ``(text, after)`` of ``more`` for its argument too)."""
+    edits = ((text, after), *more)
+
+    def edited(written: str) -> str:
+        for old, new in edits:
+            written = _edited(written, old, new)
+        return written
+
     before_call = ast.unparse(call)
-    new_call = _edited(before_call, text, after)
+    new_call = edited(before_call)
     written = _written(location.line.strip(), call)
 
     transform = _call_replaced(location.lineno, written, before_call,
-                               lambda: _edited(written or "", text, after))
+                               lambda: edited(written or ""))
+    what = " and ".join(f"`{new}` for `{old}`" for old, new in edits)
     return rewrite_fix(
         ctx, location, transform, label=label,
-        summary=(f"Write `{after}` for `{text}` in `{new_call}` on line {location.lineno}, "
-                 f"{need}; then re-run."),
+        summary=f"Write {what} in `{new_call}` on line {location.lineno}, {need}; then re-run.",
         safety=safety, safe=safe, changes=changes)
 
 

@@ -176,9 +176,10 @@ def entered_values(ctx: ErrorContext, operation: Operation) -> Operation:
 
 
 def _same_node(a: ast.AST, b: ast.AST) -> bool:
-    """The same expression of the line (each side parsed the source on its own)."""
-    return all(getattr(a, f, None) == getattr(b, f, None)
-               for f in ("lineno", "col_offset", "end_lineno", "end_col_offset"))
+    """The same expression of the line: each side parsed the source on its own (the user's
+    call from its own positions, the operation from the whole cell), so their positions
+    differ and their structure is compared."""
+    return ast.dump(a) == ast.dump(b)
 
 
 def with_shapes(operation: Operation, shapes: list[tuple[int, ...]]) -> bool:

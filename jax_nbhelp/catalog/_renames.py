@@ -40,6 +40,10 @@ class Moved:
     # The library whose name it is, where no JAX release had it (``"PyTorch"``): code
     # written from another library's habits, not for another release.
     library: str | None = None
+    # The expression written in the old name's place, ``{}`` the target as the notebook
+    # spells it: ``(-{})`` for jnp.NINF, which was ``-jnp.inf`` (in parentheses, so that
+    # ``jnp.NINF ** 2`` stays what it was).
+    written: str = "{}"
 
 
 @dataclass(frozen=True)
@@ -122,6 +126,13 @@ MOVED: tuple[Moved, ...] = (
           ("sometrue", "any", "0.4.12", "0.4.16"), ("alltrue", "all", "0.4.12", "0.4.16"),
           ("row_stack", "vstack", "0.4.16", "0.4.24"), ("trapz", "trapezoid", "0.4.16", "0.4.24"),
           ("round_", "round", "0.4.32", "0.4.38"))),
+    # jax-ml/jax 0e80d95 deprecated it after NumPy did (jax 0.4.15), e356d76 removed it
+    # (0.4.24); JAX's deprecation message named its replacement
+    Moved("jax.numpy", "NINF", "jax.numpy", "inf",
+          "jnp.NINF followed NumPy's deprecation of it (numpy#24357): deprecated in jax "
+          "0.4.15 and removed in 0.4.24, with -jnp.inf named as its replacement",
+          safety="jnp.NINF was -jnp.inf under another name, so the code computes the same.",
+          written="(-{})"),
     Moved("jax.nn", "normalize", "jax.nn", "standardize",
           "jax.nn.normalize was deprecated in jax 0.3.5 and removed in 0.4.29; "
           "jax.nn.standardize is the same function under its new name"),

@@ -514,6 +514,22 @@ def _shape(value: object) -> tuple[int, ...] | None:
     return described.shape if described is not None and described.shape else None
 
 
+def received(call: UserCall, node: ast.expr) -> object:
+    """What the user's argument ``node`` held, where its expression cannot be read safely
+    (``jnp.array([2.0, 1.0])`` is a call): the value the JAX function received for the
+    parameter it is bound to, where the function's body never rebinds that name; CANNOT
+    otherwise."""
+    _, bound, _ = bind(call)
+    if bound is None or call.api is None:
+        return CANNOT
+    api_frame = call.frames[call.api]
+    for name, given in bound.arguments.items():
+        if getattr(given, "node", None) is node:
+            return _value(given, Evaluator(call.frame), api_frame, name,
+                          _reassigned(api_frame.f_code))
+    return CANNOT
+
+
 def _value(given: _Arg, evaluate: Evaluator, api_frame: FrameType | None, name: str,
            reassigned: frozenset[str]) -> object:
     """What the argument held: its expression read in the user's frame, else what the

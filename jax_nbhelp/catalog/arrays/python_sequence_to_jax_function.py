@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
-from jax_nbhelp.catalog import _entry, _scopes, _tracing
+from jax_nbhelp.catalog import _contract, _entry, _scopes, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -39,6 +40,9 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS,), "average = jnp.mean([0.5, 0.25])",
                    "average = jnp.mean(jnp.asarray([0.5, 0.25]))",
                    "Wrap the list in jnp.asarray", "float(average) == 0.375"),
+    # the tuple is the shape, and the array is where the shape goes: they trade places
+    corrected_cell((JAX_IMPORTS, "x = jnp.arange(6.0)"), "y = jnp.reshape((2, 3), x)",
+                   "y = jnp.reshape(x, (2, 3))", "Swap (2, 3) and x", "y.shape == (2, 3)"),
     # The sequence is a parameter: it is wrapped where the caller passes it.
     corrected_cell((JAX_IMPORTS, _SPREAD), "width = spread((3.0, 1.0, 2.0))",
                    "width = spread(jnp.asarray((3.0, 1.0, 2.0)))",
@@ -138,11 +142,19 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     if location is not None and argument is not None and parsed is not None:
         fixes = (_fix(ctx, location, parsed[0], argument, function, position, kind, jnp,
                       keyword),)
-    return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=ctx.failing_cell(), fixes=fixes,
-                            notes=[f"Make the array once, where the {kind} is made "
-                                   f"(`{jnp}.asarray(...)` or `{jnp}.array(...)`), when a "
-                                   "function is called with it many times."])
+    diagnosis = _entry.diagnosis(
+        ctx, __name__, explanation, location=location, call_site=ctx.failing_cell(),
+        fixes=fixes, notes=[f"Make the array once, where the {kind} is made "
+                            f"(`{jnp}.asarray(...)` or `{jnp}.array(...)`), when a "
+                            "function is called with it many times."])
+    swap = _contract.swapped_arguments(ctx, diagnosis)
+    if swap is None:
+        return diagnosis
+    # the sequence is a shape where an array goes, and an array (or number) is where the
+    # shape goes (`jnp.reshape((2, 3), x)`): they trade places
+    return replace(diagnosis, explanation=explanation[:-1] + f"; the {kind} is a shape, and "
+                   "the call's other argument is where a shape goes: the two are in each "
+                   "other's place.", fixes=(swap,), notes=())
 
 
 def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, argument: ast.expr,

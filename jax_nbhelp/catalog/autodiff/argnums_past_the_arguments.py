@@ -5,7 +5,10 @@ arguments to be passed by the caller, but got only 2 positional arguments.``).
 Positions count from 0, and only positional arguments count: an argument passed by keyword
 cannot be differentiated with ``argnums``. The explanation lists what the call passes at
 each position, in the user's names, and says which one a keyword argument would have been.
-No fix: which argument was meant is the user's.
+Where the keyword arguments are the function's next parameters, in any order (``grad(f)(x=3.0)``
+for ``def f(x)``), passing them by position gives the function the same arguments, and
+``argnums`` then counts them: the fix does that. Otherwise which argument was meant is the
+user's, and there is no fix.
 
 Reports: jax-ml/jax#1696 (every argument passed by keyword through ``partial(grad(f))``,
 which led to this message in jax-ml/jax#1697), jax-ml/jax#10630 (``argnums=-1``).
@@ -16,10 +19,11 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _positional, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
-from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH526"
 TITLE = "argnums names a position past the positional arguments"
@@ -31,10 +35,16 @@ TRIGGERS = ("differentiating with respect to argnums",)
 _LOSS = "def loss(w, b, x):\n    return jnp.sum((w * x + b) ** 2)"
 
 EXAMPLES = (
+    # the keywords are loss's next parameters: passed by position, argnums=1 counts b
     corrected_cell((JAX_IMPORTS, _LOSS),
-                   "g = jax.grad(loss, argnums=1)(jnp.ones(2), b=0.5, x=jnp.ones(2))",
-                   "g = jax.grad(loss, argnums=1)(jnp.ones(2), 0.5, jnp.ones(2))", NO_FIX,
-                   "float(g) == 6.0"),
+                   "g = jax.grad(loss, argnums=1)(jnp.ones(2), x=jnp.ones(2), b=0.5)",
+                   "g = jax.grad(loss, argnums=1)(jnp.ones(2), 0.5, jnp.ones(2))",
+                   "Pass the arguments by position", "float(g) == 6.0"),
+    # w by keyword after nothing: the keyword is not the next parameter (b is missing)
+    corrected_cell((JAX_IMPORTS, _LOSS),
+                   "g = jax.grad(loss, argnums=2)(jnp.ones(2), x=jnp.ones(2))",
+                   "g = jax.grad(loss, argnums=2)(jnp.ones(2), 0.5, jnp.ones(2))", NO_FIX,
+                   "g.shape == (2,)"),
 )
 
 WHY = _entry.prose("""
@@ -53,6 +63,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     subject = _tracing.quoted_line(location, "Your code")
     passed: list[str] = []
     keywords: list[str] = []
+    applied: ast.Call | None = None
     parsed = _tracing.parse(location.source) if location is not None else None
     if parsed is not None and location is not None:
         for node in ast.walk(parsed[0]):
@@ -60,6 +71,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                     and node.lineno <= location.lineno <= (node.end_lineno or 0)):
                 passed = [ast.unparse(a) for a in node.args]
                 keywords = [k.arg for k in node.keywords if k.arg]
+                applied = node
                 break
     argnums = found["argnums"]
     listed = ", ".join(f"{i}: `{text}`" for i, text in enumerate(passed)) or "none"
@@ -67,10 +79,31 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                    f"passes {len(passed)} positional argument{'s' if len(passed) != 1 else ''} "
                    f"({listed}).")
     notes = []
-    if keywords:
+    fix = _positional_fix(ctx, location, applied, parsed[1]) \
+        if applied is not None and location is not None and parsed is not None else None
+    if keywords and fix is None:
         notes.append(f"{', '.join(keywords)} {'is' if len(keywords) == 1 else 'are'} passed "
                      "by keyword, which argnums cannot name: pass the arguments to "
                      "differentiate by position.")
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), notes=notes,
+                            fixes=(fix,) if fix is not None else (),
                             error=link.summary.splitlines()[0])
+
+
+def _positional_fix(ctx: ErrorContext, location: Location, applied: ast.Call,
+                    code: str) -> Fix | None:
+    """The call with its keyword arguments passed by position (``_positional``), where
+    they are exactly the function's parameters after the positional ones."""
+    moved = _positional.keywords_by_position(ctx, location, applied, code)
+    if moved is None:
+        return None
+    before, after, names = moved
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(applied, before, after),
+        label="Pass the arguments by position",
+        summary=(f"Pass {', '.join(names)} by position on line {location.lineno}, in the "
+                 f"function's order: `{after}`; then re-run."),
+        safety=("Same values: the function gets the same arguments, now by position, where "
+                "argnums counts them."),
+        safe=True)

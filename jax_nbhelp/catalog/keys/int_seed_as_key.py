@@ -5,7 +5,9 @@ key_data to have ndim, shape, and dtype attributes. Got 0``).
 A key is made from a seed once, with ``jax.random.key(seed)``; every sampler then takes the
 key. The fix makes the key where the seed is passed (``jax.random.normal(jax.random.key(0),
 (3,))``), which is what passing the seed asked for; the note says how to split it for the
-next draw, since reusing one key gives the same numbers.
+next draw, since reusing one key gives the same numbers. Where the call passes a key too, at
+the parameter the integer belongs to (``jax.random.split(3, key)``), the two trade places
+instead.
 
 Reports: keras-team/keras-core#651 (an int seed handed to JAX's random functions).
 """
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _contract, _entry, _tracing
 from jax_nbhelp.catalog._example import corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -34,6 +37,10 @@ EXAMPLES = (
                    "noise = jax.random.normal(jax.random.key(0), (3,))",
                    "Make a key from the seed 0",
                    "bool((noise == jax.random.normal(jax.random.key(0), (3,))).all())"),
+    # the key is passed too, where the count goes: the two trade places
+    corrected_cell(("import jax, jax.numpy as jnp", "key = jax.random.key(1)"),
+                   "keys = jax.random.split(3, key)", "keys = jax.random.split(key, 3)",
+                   "Swap 3 and key", "keys.shape == (3,)"),
 )
 
 WHY = _entry.prose("""
@@ -77,9 +84,16 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     notes = [f"Make the key once (`key = {jax}.random.key({seed})`) and split it for each "
              f"draw (`key, sub = {jax}.random.split(key)`): the same key always gives the "
              "same numbers."]
-    return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
-                            error=link.summary.splitlines()[0])
+    diagnosis = _entry.diagnosis(ctx, __name__, explanation, location=location,
+                                 call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
+                                 error=link.summary.splitlines()[0])
+    swap = _contract.swapped_arguments(ctx, diagnosis)
+    if swap is None:
+        return diagnosis
+    # the call passes a key too, where the integer belongs (`split(3, key)`): swapped
+    return replace(diagnosis, explanation=explanation[:-1] + ", and a key where the integer "
+                   "belongs: the two arguments are in each other's place.", fixes=(swap,),
+                   notes=())
 
 
 def _fix(ctx: ErrorContext, location: Location, sampler: str, seed: str, jax: str) -> Fix:

@@ -290,7 +290,8 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
     version = jax_version()
     row = _renames.moved(module_name, name)
     if row is not None and names.lookup(row.target_module, row.target) is not None:
-        new = names.shown(ctx, row.target_module, row.target)
+        new = row.written.format(names.shown(ctx, row.target_module, row.target)) \
+            .removeprefix("(").removesuffix(")")
         explanation = (f"{old}{_entry.at(location)} is {row.library}'s name, not JAX's: "
                        f"{row.history} ({new})." if row.library is not None else
                        f"{old}{_entry.at(location)} is a name from another JAX release: "
@@ -360,8 +361,10 @@ def _ops_at_fix(ctx: ErrorContext, location: Location | None, owner: object,
 
 def _rename_fix(ctx: ErrorContext, location: Location | None, row: _renames.Moved,
                 owner: object) -> Fix:
-    new = names.spell(ctx, row.target_module, row.target)
-    shown = names.shown(ctx, row.target_module, row.target)
+    spelled = names.spell(ctx, row.target_module, row.target)
+    new = row.written.format(spelled) if spelled is not None else None
+    shown = row.written.format(names.shown(ctx, row.target_module, row.target)) \
+        .removeprefix("(").removesuffix(")")
     label = f"Use {shown}"
 
     def transform(source: str) -> str:

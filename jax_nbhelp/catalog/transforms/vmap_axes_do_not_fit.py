@@ -30,7 +30,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _scopes, _tracing
+from jax_nbhelp.catalog import _entry, _positional, _scopes, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -50,6 +50,7 @@ OUT_PREFIX = "vmap out_axes specification must be a tree prefix"
 RANK = "vmap was requested to map its argument along axis"
 TRIGGERS = (IN_AXES, IN_PREFIX, SIZES, OUT_NONE, OUT_NONE_OLD, OUT_PREFIX, RANK)
 
+_GOT = re.compile(r"but got (?P<spec>.+?)\.?$")
 _COUNTS = re.compile(r"len\(in_axes\)=(?P<axes>\d+), len\(args\)=(?P<args>\d+)")
 _SIZE_LINE = re.compile(
     r"axis (?P<axis>\d+) of argument (?P<name>.+?) of type (?P<type>\S+?)[;.]?$")
@@ -88,6 +89,17 @@ EXAMPLES = (
         (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * x)([1.0, 2.0, 3.0])",
         "out = jax.vmap(lambda x: x * x)(jnp.asarray([1.0, 2.0, 3.0]))",
         "Map over jnp.asarray(...)", "out.tolist() == [1.0, 4.0, 9.0]"),
+    # in_axes counts a keyword argument the call passes: by position, it is counted
+    corrected_cell(
+        (JAX_IMPORTS, "def scaled(x, s):\n    return x * s"),
+        "out = jax.vmap(scaled, in_axes=(0, None))(jnp.ones(3), s=2.0)",
+        "out = jax.vmap(scaled, in_axes=(0, None))(jnp.ones(3), 2.0)",
+        "Pass the arguments by position", "out.tolist() == [2.0, 2.0, 2.0]"),
+    # an axis computed as a float that holds a whole number
+    corrected_cell(
+        (JAX_IMPORTS,), "out = jax.vmap(jnp.sum, in_axes=2 / 2)(jnp.ones((2, 3)))",
+        "out = jax.vmap(jnp.sum, in_axes=int(2 / 2))(jnp.ones((2, 3)))",
+        "Use int(2 / 2)", "out.tolist() == [2.0, 2.0, 2.0]"),
     corrected_cell(
         (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * 2, out_axes=None)(jnp.ones(3))",
         "out = jax.vmap(lambda x: x * 2, out_axes=0)(jnp.ones(3))",
@@ -143,8 +155,22 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         explanation = (f"{subject} gives vmap {counts['axes']} in_axes entries for "
                        f"{counts['args']} positional arguments: in_axes needs exactly one "
                        "entry per argument, in order.")
-        notes.append("Use None for an argument that is not mapped, for example "
-                     "in_axes=(0, None) for a batch and a shared parameter.")
+        moved = _keywords_fix(ctx, location, found, int(counts["axes"])) \
+            if location is not None and found is not None else None
+        if moved is not None:
+            fixes = (moved,)
+        else:
+            notes.append("Use None for an argument that is not mapped, for example "
+                         "in_axes=(0, None) for a batch and a shared parameter.")
+    elif IN_AXES in message and (spec := _GOT.search(message)) is not None \
+            and not spec["spec"].startswith(("{", "[")):
+        # not a container read as the whole argument tuple: a number that is no int
+        # (`in_axes=n / 2`), a string
+        explanation = (f"{subject} gives vmap in_axes={spec['spec']}, and in_axes takes an "
+                       "int (the axis mapped in every argument), None, or a tuple of those.")
+        whole = _whole_axis_fix(ctx, location, found) \
+            if location is not None and found is not None else None
+        fixes = (whole,) if whole is not None else ()
     elif IN_AXES in message or IN_PREFIX in message:
         explanation = (f"{subject} gives vmap an in_axes that is not one entry per "
                        "positional argument: a dict or list is read as the spec of the whole "
@@ -388,4 +414,55 @@ def _numbers_list_fix(ctx: ErrorContext, location: Location,
                  "re-run."),
         safety=("Same values: the function gets each number of the list in turn, as JAX "
                 "converts a Python number (float32 for floats unless x64 is on)."),
+        safe=True)
+
+
+def _whole_axis_fix(ctx: ErrorContext, location: Location,
+                    found: tuple[ast.Call, ast.Call | None]) -> Fix | None:
+    """``jax.vmap(f, in_axes=n / 2)`` where that float holds a whole number: the axis it
+    names, as an int."""
+    vmap, _ = found
+    given = next((k.value for k in vmap.keywords if k.arg == "in_axes"),
+                 vmap.args[1] if len(vmap.args) > 1 else None)
+    frame = ctx.live_frame(location)
+    parsed = _tracing.parse(location.source)
+    if given is None or frame is None or parsed is None or given.lineno != given.end_lineno:
+        return None
+    value = Evaluator(frame)(given)
+    if type(value) is not float or not value.is_integer():
+        return None
+    before = _tracing.segment(parsed[1], given)
+    after = repr(int(value)) if isinstance(given, ast.Constant) else f"int({before})"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(given, before, after), label=f"Use {after}",
+        summary=f"Pass in_axes={after} on line {location.lineno}, the axis as an int; then "
+                "re-run.",
+        safety=f"Same mapping: `{before}` is {value}, a whole number, so `{after}` names the "
+               "same axis.",
+        safe=True)
+
+
+def _keywords_fix(ctx: ErrorContext, location: Location,
+                  found: tuple[ast.Call, ast.Call | None], entries: int) -> Fix | None:
+    """``jax.vmap(f, in_axes=(0, None))(xs, scale=2.0)``: in_axes has an entry for each
+    argument, counting the keywords, and the keywords are f's next parameters. vmap maps
+    keywords along axis 0 and gives in_axes the positional ones only; by position, each
+    argument is mapped as its entry says."""
+    _, applied = found
+    parsed = _tracing.parse(location.source)
+    if applied is None or parsed is None or len(applied.args) + len(applied.keywords) != entries:
+        return None
+    moved = _positional.keywords_by_position(ctx, location, applied, parsed[1])
+    if moved is None:
+        return None
+    before, after, names = moved
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(applied, before, after),
+        label="Pass the arguments by position",
+        summary=(f"Pass {', '.join(names)} by position on line {location.lineno}, in the "
+                 f"function's order, so that in_axes has one entry for each argument: "
+                 f"`{after}`; then re-run."),
+        safety=("Same values: the function gets the same arguments, each mapped as its "
+                "in_axes entry says (vmap maps a keyword argument along axis 0 whatever "
+                "in_axes says)."),
         safe=True)

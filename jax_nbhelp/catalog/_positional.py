@@ -1,0 +1,46 @@
+"""Keyword arguments a transformed function's call passes where the transformation counts
+positions: ``jax.grad(f)(x=3.0)`` (``argnums`` counts positional arguments only),
+``jax.vmap(f, in_axes=(0, None))(xs, scale=2.0)`` (``in_axes`` has one entry per positional
+argument; keywords are mapped along axis 0). Where the keywords are exactly the function's
+parameters after the positional ones, passing them by position, in the function's order,
+gives it the same arguments, and the transformation then counts them.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.core.model import Location
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
+
+
+def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Call,
+                         code: str) -> tuple[str, str, list[str]] | None:
+    """(the call as written, the call with its keywords passed by position, their names)
+    for ``applied``, a call of a transformation's result (``jax.grad(f)(...)``) whose
+    function is the transformation's first argument; None where the keywords are not the
+    function's next parameters (a later one, a keyword-only one), or nothing can be read."""
+    transform = applied.func
+    if not isinstance(transform, ast.Call) or not transform.args \
+            or any(isinstance(a, ast.Starred) for a in applied.args) \
+            or any(k.arg is None for k in applied.keywords) or not applied.keywords \
+            or applied.lineno != applied.end_lineno:
+        return None
+    frame = ctx.live_frame(location)
+    function = Evaluator(frame)(transform.args[0]) if frame is not None else None
+    try:
+        parameters = list(inspect.signature(function).parameters.values())  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return None
+    given = {k.arg: k.value for k in applied.keywords if k.arg is not None}
+    following = parameters[len(applied.args):len(applied.args) + len(given)]
+    if {p.name for p in following} != set(given) or any(
+            p.kind is not p.POSITIONAL_OR_KEYWORD for p in following):
+        return None
+    arguments = [_tracing.segment(code, a) for a in applied.args] + [
+        _tracing.segment(code, given[p.name]) for p in following]
+    after = f"{_tracing.segment(code, transform)}({', '.join(arguments)})"
+    return _tracing.segment(code, applied), after, list(given)
