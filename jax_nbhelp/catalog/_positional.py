@@ -12,9 +12,10 @@ import ast
 import inspect
 
 from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.core.model import Location
+from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.safe_eval import Evaluator
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 
 def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Call,
@@ -44,3 +45,19 @@ def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Cal
         _tracing.segment(code, given[p.name]) for p in following]
     after = f"{_tracing.segment(code, transform)}({', '.join(arguments)})"
     return _tracing.segment(code, applied), after, list(given)
+
+
+def keywords_fix(ctx: ErrorContext, location: Location, applied: ast.Call, code: str, *,
+                 counted: str, safety: str) -> Fix | None:
+    """The fix that passes the call's keywords by position (``keywords_by_position``), where
+    the transformation counts them (``counted``: "argnums counts them")."""
+    moved = keywords_by_position(ctx, location, applied, code)
+    if moved is None:
+        return None
+    before, after, names = moved
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(applied, before, after),
+        label="Pass the arguments by position",
+        summary=(f"Pass {', '.join(names)} by position on line {location.lineno}, in the "
+                 f"function's order, where {counted}: `{after}`; then re-run."),
+        safety=safety, safe=True)

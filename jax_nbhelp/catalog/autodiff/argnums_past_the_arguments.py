@@ -23,7 +23,6 @@ from jax_nbhelp.catalog import _entry, _positional, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH526"
 TITLE = "argnums names a position past the positional arguments"
@@ -95,15 +94,7 @@ def _positional_fix(ctx: ErrorContext, location: Location, applied: ast.Call,
                     code: str) -> Fix | None:
     """The call with its keyword arguments passed by position (``_positional``), where
     they are exactly the function's parameters after the positional ones."""
-    moved = _positional.keywords_by_position(ctx, location, applied, code)
-    if moved is None:
-        return None
-    before, after, names = moved
-    return rewrite_fix(
-        ctx, location, _tracing.replacing(applied, before, after),
-        label="Pass the arguments by position",
-        summary=(f"Pass {', '.join(names)} by position on line {location.lineno}, in the "
-                 f"function's order: `{after}`; then re-run."),
+    return _positional.keywords_fix(
+        ctx, location, applied, code, counted="argnums counts them",
         safety=("Same values: the function gets the same arguments, now by position, where "
-                "argnums counts them."),
-        safe=True)
+                "argnums counts them."))

@@ -452,17 +452,8 @@ def _keywords_fix(ctx: ErrorContext, location: Location,
     parsed = _tracing.parse(location.source)
     if applied is None or parsed is None or len(applied.args) + len(applied.keywords) != entries:
         return None
-    moved = _positional.keywords_by_position(ctx, location, applied, parsed[1])
-    if moved is None:
-        return None
-    before, after, names = moved
-    return rewrite_fix(
-        ctx, location, _tracing.replacing(applied, before, after),
-        label="Pass the arguments by position",
-        summary=(f"Pass {', '.join(names)} by position on line {location.lineno}, in the "
-                 f"function's order, so that in_axes has one entry for each argument: "
-                 f"`{after}`; then re-run."),
+    return _positional.keywords_fix(
+        ctx, location, applied, parsed[1], counted="in_axes has one entry for each argument",
         safety=("Same values: the function gets the same arguments, each mapped as its "
                 "in_axes entry says (vmap maps a keyword argument along axis 0 whatever "
-                "in_axes says)."),
-        safe=True)
+                "in_axes says)."))
