@@ -48,9 +48,9 @@ def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Cal
 
 
 def keywords_fix(ctx: ErrorContext, location: Location, applied: ast.Call, code: str, *,
-                 counted: str, safety: str) -> Fix | None:
-    """The fix that passes the call's keywords by position (``keywords_by_position``), where
-    the transformation counts them (``counted``: "argnums counts them")."""
+                 safety: str, purpose: str | None = None) -> Fix | None:
+    """The fix that passes the call's keywords by position (``keywords_by_position``), for
+    ``purpose`` ("so that in_axes has one entry for each argument")."""
     moved = keywords_by_position(ctx, location, applied, code)
     if moved is None:
         return None
@@ -59,5 +59,6 @@ def keywords_fix(ctx: ErrorContext, location: Location, applied: ast.Call, code:
         ctx, location, _tracing.replacing(applied, before, after),
         label="Pass the arguments by position",
         summary=(f"Pass {', '.join(names)} by position on line {location.lineno}, in the "
-                 f"function's order, where {counted}: `{after}`; then re-run."),
+                 f"function's order{f', {purpose}' if purpose else ''}: `{after}`; then "
+                 "re-run."),
         safety=safety, safe=True)

@@ -95,6 +95,6 @@ def _positional_fix(ctx: ErrorContext, location: Location, applied: ast.Call,
     """The call with its keyword arguments passed by position (``_positional``), where
     they are exactly the function's parameters after the positional ones."""
     return _positional.keywords_fix(
-        ctx, location, applied, code, counted="argnums counts them",
+        ctx, location, applied, code,
         safety=("Same values: the function gets the same arguments, now by position, where "
                 "argnums counts them."))

@@ -453,7 +453,8 @@ def _keywords_fix(ctx: ErrorContext, location: Location,
     if applied is None or parsed is None or len(applied.args) + len(applied.keywords) != entries:
         return None
     return _positional.keywords_fix(
-        ctx, location, applied, parsed[1], counted="in_axes has one entry for each argument",
+        ctx, location, applied, parsed[1],
+        purpose="so that in_axes has one entry for each argument",
         safety=("Same values: the function gets the same arguments, each mapped as its "
                 "in_axes entry says (vmap maps a keyword argument along axis 0 whatever "
                 "in_axes says)."))
