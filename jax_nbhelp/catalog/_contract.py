@@ -124,7 +124,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
-                 _joined_arrays_fix, _swapped_function_fix, _swapped_kinds_fix,
+                 _joined_arrays_fix, _swapped_function_fix, swapped_arguments,
                  _values_as_functions_fix,
                  _scanned_list_fix, _one_dimension_fix, _argname_fix):
         fix = rule(ctx, diagnosis)
@@ -334,8 +334,8 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             ctx.top.message)]
         # else the one the signature types as an integer (`jnp.linspace(0.0, 1.0, 5.0)`:
         # `num: int`), where Python's message shows no value
-        held = shown or [(node, value) for node, value in held
-                         if node in _annotated_integer(call) | _documented_integer(call)]
+        integers = typed or _annotated_integer(call) | _documented_integer(call)
+        held = shown or [(node, value) for node, value in held if node in integers]
     if len(held) != 1:
         return None  # none, or several: which one JAX meant is not read
     node, value = held[0]
@@ -1007,18 +1007,12 @@ def _takes(parameter: inspect.Parameter) -> frozenset[str] | None:
 
 
 def swapped_arguments(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
-    """The swap of two arguments of the user's call that each fit the other's parameter
-    (``_swapped_kinds_fix``), for an entry whose own fix assumes the argument was meant
-    where it is (a seed made a key where a key is passed too)."""
-    return _swapped_kinds_fix(ctx, diagnosis)
-
-
-def _swapped_kinds_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """``jax.random.normal((3,), key)``, ``jnp.reshape((2, 3), x)``, ``jnp.full(7.0, (2, 3))``:
     two positional arguments, at least one not of a kind its parameter takes (a tuple where
     an array goes, an array where a shape goes), that each fit the other's parameter, and
     every argument fits once they trade places. The one pair that does that is swapped; kept
-    only if the call then runs."""
+    only if the call then runs. Public: an entry whose own fix assumes the argument was meant
+    where it is (a seed made a key where a key is passed too) asks it first."""
     typed = _typed_call(ctx, diagnosis)
     if typed is None:
         return None

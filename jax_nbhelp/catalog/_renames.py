@@ -45,6 +45,12 @@ class Moved:
     # ``jnp.NINF ** 2`` stays what it was).
     written: str = "{}"
 
+    def expression(self, target: str, *, in_code: bool = True) -> str:
+        """What replaces the old name, ``target`` being the new one as the notebook spells
+        it: in code, with ``written``'s parentheses; in a sentence, without them."""
+        text = self.written.format(target)
+        return text if in_code else text.removeprefix("(").removesuffix(")")
+
 
 @dataclass(frozen=True)
 class Gone:

@@ -163,7 +163,7 @@ def _tracer_class_names() -> frozenset[str]:
     pending: list[type] = [Tracer]
     while pending:
         cls = pending.pop()
-        if cls.__name__ not in found and cls.__module__.split(".")[0] in _PACKAGES:
+        if cls.__name__ not in found and _is_jax_type(cls):
             found.add(cls.__name__)
             pending.extend(cls.__subclasses__())
     return frozenset(found)

@@ -290,8 +290,7 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
     version = jax_version()
     row = _renames.moved(module_name, name)
     if row is not None and names.lookup(row.target_module, row.target) is not None:
-        new = row.written.format(names.shown(ctx, row.target_module, row.target)) \
-            .removeprefix("(").removesuffix(")")
+        new = row.expression(names.shown(ctx, row.target_module, row.target), in_code=False)
         explanation = (f"{old}{_entry.at(location)} is {row.library}'s name, not JAX's: "
                        f"{row.history} ({new})." if row.library is not None else
                        f"{old}{_entry.at(location)} is a name from another JAX release: "
@@ -362,9 +361,8 @@ def _ops_at_fix(ctx: ErrorContext, location: Location | None, owner: object,
 def _rename_fix(ctx: ErrorContext, location: Location | None, row: _renames.Moved,
                 owner: object) -> Fix:
     spelled = names.spell(ctx, row.target_module, row.target)
-    new = row.written.format(spelled) if spelled is not None else None
-    shown = row.written.format(names.shown(ctx, row.target_module, row.target)) \
-        .removeprefix("(").removesuffix(")")
+    new = row.expression(spelled) if spelled is not None else None
+    shown = row.expression(names.shown(ctx, row.target_module, row.target), in_code=False)
     label = f"Use {shown}"
 
     def transform(source: str) -> str:

@@ -118,9 +118,9 @@ def _numpy_fix(ctx: ErrorContext, location: Location, operation: _operands.Opera
     if result is None:
         return None  # NumPy's broadcasting does not fit them either: the user's call
     function = f"{ctx.alias('jax.numpy') or 'jnp'}.{_SAME_OPERATION[op]}"
-    other = next(((o, len(_placements(s, result))) for o, s in zip(operation.operands, shapes,
-                                                                   strict=True)
-                  if len(_placements(s, result)) > 1), None)
+    counted = [(o, len(_placements(s, result))) for o, s in zip(operation.operands, shapes,
+                                                                strict=True)]
+    other = next(((o, n) for o, n in counted if n > 1), None)
     spelled = operation.spelled
 
     def transform(source: str) -> str:
