@@ -125,7 +125,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
                  _joined_arrays_fix, _swapped_function_fix, swapped_arguments,
-                 _values_as_functions_fix,
+                 _values_as_functions_fix, _index_ignored_fix,
                  _scanned_list_fix, _one_dimension_fix, _argname_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
@@ -1107,6 +1107,48 @@ def _values_as_functions_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | N
         safety=("Same values: each function returns the value the call computed for it, "
                 f"and {call.spelled} returns what the function it picks returns."),
         safe=True)
+
+
+# -- a loop body that takes no index -----------------------------------------------------------
+
+_TAKES_ONE = re.compile(r"takes 1 positional argument but 2 were given")
+
+
+def _index_ignored_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``lax.fori_loop(0, n, body, init)`` with ``def body(total)``: fori_loop calls its body
+    with the step's index and the carried value, and this body takes the value only. The
+    one reading that runs is a body that ignores the index: ``lambda i, total:
+    body(total)`` (a lambda of one parameter gets the index as a new first parameter). The
+    body computes what it was written to compute, on the values fori_loop carries."""
+    call = ctx.user_call
+    location = diagnosis.location
+    if call is None or location is None or call.location != location \
+            or call.name != "fori_loop" or not isinstance(call.node, ast.Call) \
+            or not _TAKES_ONE.search(ctx.top.message):
+        return None
+    from jax_nbhelp.catalog._passed_function import passed_function
+
+    passed = passed_function(ctx, "body_fun")
+    _, bound, _ = _user_call.bind(call)
+    given = getattr(bound.arguments.get("body_fun"), "node", None) if bound else None
+    if passed is None or given is None or len(passed.parameters) != 1 or passed.takes_any:
+        return None
+    text = ast.unparse(given)
+    (carry,) = passed.parameters
+    if isinstance(given, ast.Lambda):
+        index = next(n for n in ("i", "_i", "step") if n != carry)
+        after = f"lambda {index}, {text.removeprefix('lambda ')}"
+    else:
+        used = {n.id for n in ast.walk(given) if isinstance(n, ast.Name)}
+        index, value = next((i, v) for i, v in (("i", "carry"), ("_i", "_carry"))
+                            if not {i, v} & used)
+        after = f"lambda {index}, {value}: {text}({value})"
+    return _rewrite(ctx, location, call.node, text, after, True,
+                    label="Body that ignores the index", changes=None,
+                    need=(f"so {passed.name} gets the carried value only, as it was written to "
+                          "(fori_loop passes the index first)"),
+                    safety=(f"Same values: {passed.name} runs as written on the value "
+                            "fori_loop carries, and the index it never read is dropped."))
 
 
 # -- a list of numbers scanned over -------------------------------------------------------------

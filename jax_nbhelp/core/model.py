@@ -284,6 +284,12 @@ class Fix:
     # what a fix that is not safe changes, said with its outcome where it is a shape or a
     # dtype: "`noise` is (8, 8); the call asked for (8,)"
     changes: str | None = None
+    # a safe fix whose float results are the same operations' up to rounding: a function
+    # NumPy and jax.numpy both have, computed by XLA's own implementation, or a sum over the
+    # same numbers in another order. JAX itself promises no more between a jitted and an
+    # eager run of the same code, so it is no other answer; the card says "Same values up
+    # to float rounding" where a safe fix says "Same results", and never calls it bit-exact
+    rounding: bool = False
     # what runs it (fix.rerun.apply_fix); None for a fix that was never given one
     runner: FixRunner | None = field(default=None, repr=False, compare=False)
 
@@ -313,6 +319,7 @@ class Fix:
             "summary": self.summary,
             "safety": self.safety,
             "safe": self.safe,
+            "rounding": self.rounding,
             "kind": self.kind,
             "diff": self.diff,
             "available": self.unavailable is None,

@@ -111,14 +111,18 @@ def _recommended(bundle: dict[str, Any]) -> tuple[int | None, list[str]]:
     too; a safe runtime fix (a re-run under a mode) only when no rewrite is safe.
     """
     safe: list[tuple[int, str]] = []
+    rounding: list[tuple[int, str]] = []  # safe up to float rounding: after the bit-exact
     unsafe: list[str] = []
     for number, fix in enumerate(bundle.get("fixes") or [], 1):
         if not fix.get("available") or fix.get("kind") == "check":
             continue  # the kernel checkup is no fix (--check-kernels runs it)
-        if fix.get("safe"):
+        if fix.get("safe") and fix.get("rounding"):
+            rounding.append((number, str(fix.get("kind"))))
+        elif fix.get("safe"):
             safe.append((number, str(fix.get("kind"))))
         else:
             unsafe.append(str(fix.get("label")))
+    safe += rounding
     rewrites = [number for number, kind in safe if kind == "rewrite"]
     chosen = rewrites[0] if rewrites else (safe[0][0] if safe else None)
     return chosen, unsafe
@@ -338,7 +342,10 @@ class Checkup:
             number, failure.unsafe = _recommended(bundle)
             failure.recommended = _first_choice(bundle)
             if number is not None and not self.options.fix and not failure.expected:
-                self.say(f"{failure.place}: fix {number} is safe and verified when it runs: "
+                fix = (bundle.get("fixes") or [])[number - 1]
+                safe = ("gives the same values up to float rounding" if fix.get("rounding")
+                        else "is safe")
+                self.say(f"{failure.place}: fix {number} {safe} and is verified when it runs: "
                          f"`jax_nbhelp doctor {self.path} --fix --write OUT.ipynb` applies it.")
             if failure.expected:
                 pass  # a lesson's failing cell stays as it is (Run All goes on past it)

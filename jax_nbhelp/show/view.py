@@ -105,6 +105,7 @@ def recommend(diagnosis: Diagnosis) -> tuple[int, str] | None:
     one, which runs once. A fix that changes the numbers is never recommended."""
     usable = [(number, fix) for number, fix in enumerate(diagnosis.fixes, 1)
               if fix.unavailable is None and fix.safe and fix.kind != "check"]
+    usable.sort(key=lambda found: found[1].rounding)  # a bit-exact fix before a rounding one
     for number, fix in usable:
         if fix.setup_line:
             return number, LASTS_MODE
@@ -115,9 +116,13 @@ def recommend(diagnosis: Diagnosis) -> tuple[int, str] | None:
     return None
 
 
-def short_line(safe: bool, why: str, estimate: Estimate | None) -> str:
+ROUNDING = "Same values up to float rounding"
+
+
+def short_line(safe: bool, why: str, estimate: Estimate | None, rounding: bool = False) -> str:
     """The line beside the recommended fix's button."""
-    parts = ["Same results." if safe else "Changes the numbers."]
+    parts = [f"{ROUNDING}." if safe and rounding else
+             "Same results." if safe else "Changes the numbers."]
     if why:
         parts.append(why)
     if estimate is not None and estimate.long:
@@ -207,7 +212,8 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
         return _check_view(number, fix)
     action = "applies to the cell" if fix.edits else "runs in the kernel"
     unavailable = f"Cannot apply here: {fix.unavailable}" if fix.unavailable else None
-    badge = "Safe:" if fix.safe else "Changes what the program computes:"
+    badge = (f"{ROUNDING}:" if fix.safe and fix.rounding else "Safe:" if fix.safe
+             else "Changes what the program computes:")
     status = ("" if fix.unavailable is None else "  [cannot apply here]") + (
         "  [recommended]" if recommended else "")
     text = [f"{number}. {fix.label}{status}: {fix.summary}", f"{badge} {fix.safety}"]
@@ -227,7 +233,8 @@ def fix_view(number: int, fix: Fix, shared: Sequence[str], recommended: bool) ->
         expected=_expected(fix.estimate),
         text="\n".join(text),
         line=(f"{number}. {fix.label}{status}: "
-              + ("safe" if fix.safe else "changes what the program computes"
+              + (ROUNDING.lower() if fix.safe and fix.rounding else "safe" if fix.safe
+                 else "changes what the program computes"
                  + (f" ({fix.changes})" if fix.changes else ""))
               + (" (cannot apply here)" if fix.unavailable else "")).replace(
             "  [cannot apply here]", ""),
@@ -399,7 +406,8 @@ def card_view(diagnosis: Diagnosis, versions: dict[str, Any] | None = None) -> C
         recommended=number, recommended_why=found[1] if found else None,
         recommended_heading=(f"Recommended: Fix {number}: {recommended_fix.label}"
                              if recommended_fix is not None else None),
-        recommended_line=(short_line(recommended_fix.safe, found[1], recommended_fix.estimate)
+        recommended_line=(short_line(recommended_fix.safe, found[1], recommended_fix.estimate,
+                                     recommended_fix.rounding)
                           if recommended_fix is not None and found else None),
         order=order, others=others,
         others_heading=(None if not others else

@@ -61,6 +61,8 @@ export interface IFix {
   summary: string;
   safety: string;
   safe: boolean;
+  /** Safe up to float rounding: the view's badge and recommended line say so. */
+  rounding?: boolean;
   /** 'check': the kernel checkup offered on a kernel's card, not a fix. */
   kind: 'rewrite' | 'runtime' | 'check';
   preview: string;

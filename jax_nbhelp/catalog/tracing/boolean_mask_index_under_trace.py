@@ -12,12 +12,13 @@ an array, the mask has its shape (a boolean array of it, or a comparison of it w
 number, or ``&``, ``|``, ``~`` of such), and ``v`` is one number whose type leaves ``x``'s
 dtype as it is (an int for an int or float array, a float for a float array). Selecting
 ``x[mask]`` is explained with the user's own expressions and never applied mechanically:
-what the rest of the code does with the selected elements is the user's choice, and a sum
-over ``jnp.where(mask, x, 0)`` adds in a different order than a sum over ``x[mask]``. A
-selection counted or reduced on the spot is rewritten where the number is exactly the same:
+what the rest of the code does with the selected elements is the user's choice. A
+selection counted or reduced on the spot is rewritten where the number is the same:
 ``len(x[m])`` (``.size``, ``.shape[0]``) as ``jnp.count_nonzero(m)``, an integer array's
 ``x[m].sum()`` as ``jnp.sum(x, where=m)``, a float array's ``x[m].max()`` (``min``) as
-``jnp.max(x, where=m, initial=-jnp.inf)``.
+``jnp.max(x, where=m, initial=-jnp.inf)``; a float array's ``x[m].sum()`` and any
+``x[m].mean()`` as ``jnp.sum(x, where=m)`` and ``jnp.mean(x, where=m)``, which add the same
+numbers in another order: the same value up to float rounding, and the card says so.
 
 Reports: jax-ml/jax#21994 and probml/probml-notebooks#70 (``x.at[x < 0].set(0)`` under
 jit), jax-ml/jax#5186 (a disc filled through a mask ``r < radius`` in jitted optics code).
@@ -26,6 +27,7 @@ jit), jax-ml/jax#5186 (a disc filled through a mask ``r < radius`` in jitted opt
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
@@ -40,9 +42,15 @@ ERROR = "NonConcreteBooleanIndexError"
 _WHERE = "Use jnp.where"
 
 EXAMPLES = (
+    # a float sum: the same numbers added in another order (same up to float rounding)
     corrected(JAX_IMPORTS, "@jax.jit\ndef positive_sum(x):\n    return x[x > 0].sum()",
-              "@jax.jit\ndef positive_sum(x):\n    return jnp.where(x > 0, x, 0).sum()",
-              "out = positive_sum(jnp.array([1.0, -2.0, 3.0]))", NO_FIX, "float(out) == 4.0"),
+              "@jax.jit\ndef positive_sum(x):\n    return jnp.sum(x, where=x > 0)",
+              "out = positive_sum(jnp.array([1.0, -2.0, 3.0]))", "Use jnp.sum(x, where=x > 0)",
+              "float(out) == 4.0"),
+    corrected(JAX_IMPORTS, "@jax.jit\ndef positive_mean(x):\n    return x[x > 0].mean()",
+              "@jax.jit\ndef positive_mean(x):\n    return jnp.mean(x, where=x > 0)",
+              "out = positive_mean(jnp.array([1.0, -2.0, 3.0]))",
+              "Use jnp.mean(x, where=x > 0)", "float(out) == 2.0"),
     corrected(JAX_IMPORTS, "@jax.jit\ndef clip_negative(x):\n    return x.at[x < 0].set(0.0)",
               "@jax.jit\ndef clip_negative(x):\n    return jnp.where(x < 0, 0.0, x)",
               "out = clip_negative(jnp.array([1.0, -2.0, 3.0]))", _WHERE,
@@ -240,7 +248,7 @@ def where_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
         safe=True)
 
 
-_EXACT_REDUCTIONS = ("sum", "max", "min")
+_REDUCTIONS_IN_PLACE = ("sum", "max", "min", "mean")
 _COUNTS = ("size",)
 
 
@@ -253,7 +261,7 @@ def _selection_use(tree: ast.Module, code: str, node: ast.Subscript, jnp: str
     up = parents.get(id(node))
     if isinstance(up, ast.Attribute):
         call = parents.get(id(up))
-        if up.attr in _EXACT_REDUCTIONS and isinstance(call, ast.Call) and call.func is up \
+        if up.attr in _REDUCTIONS_IN_PLACE and isinstance(call, ast.Call) and call.func is up \
                 and not call.args and not call.keywords:
             return call, up.attr
         if up.attr in _COUNTS:
@@ -267,7 +275,7 @@ def _selection_use(tree: ast.Module, code: str, node: ast.Subscript, jnp: str
         name = ast.unparse(up.func)
         if name == "len":
             return up, "count"
-        if name in {f"{jnp}.{r}" for r in _EXACT_REDUCTIONS}:
+        if name in {f"{jnp}.{r}" for r in _REDUCTIONS_IN_PLACE}:
             return up, name.rsplit(".", 1)[1]
     return None
 
@@ -277,8 +285,9 @@ def reduction_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
     exactly the same number: ``len(x[m])`` as ``jnp.count_nonzero(m)``, an integer array's
     ``x[m].sum()`` as ``jnp.sum(x, where=m)`` (integer sums do not round), a float array's
     ``x[m].max()`` as ``jnp.max(x, where=m, initial=-jnp.inf)`` (the same element, or -inf
-    where nothing is selected and x[m].max() has no value at all). A float sum is left to
-    the advice: it would add in another order."""
+    where nothing is selected and x[m].max() has no value at all); a float array's sum,
+    and any mean, as ``jnp.sum(x, where=m)`` and ``jnp.mean(x, where=m)``: the same numbers
+    added in another order, so the same value up to float rounding (``Fix.rounding``)."""
     parsed = _tracing.parse(location.source) if location is not None else None
     if location is None or parsed is None:
         return None
@@ -295,6 +304,7 @@ def reduction_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
             continue
         floating = held.dtype.startswith(_FLOATS)
         expression, reduction = use
+        rounding = False
         x, mask = _tracing.segment(code, array), _tracing.segment(code, node.slice)
         if reduction == "count":
             after = f"{jnp}.count_nonzero({mask})"
@@ -303,6 +313,14 @@ def reduction_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
             after = f"{jnp}.sum({x}, where={mask})"
             why = (f"`{after}` adds the same integers (the others count as 0), and integer "
                    "sums do not round")
+        elif reduction in ("sum", "mean") and (floating or reduction == "mean"):
+            after = f"{jnp}.{reduction}({x}, where={mask})"
+            why = (f"`{after}` {'adds' if reduction == 'sum' else 'averages'} the same "
+                   f"numbers (the others left out), in another order, so float rounding can "
+                   f"differ in the last bits; where {mask} selects nothing it gives "
+                   + ("0, as the empty sum is" if reduction == "sum" else
+                      "nan, as the empty mean does"))
+            rounding = True
         elif reduction in ("max", "min") and floating and len(held.shape or ()) >= 1:
             initial = f"-{jnp}.inf" if reduction == "max" else f"{jnp}.inf"
             after = f"{jnp}.{reduction}({x}, where={mask}, initial={initial})"
@@ -310,22 +328,22 @@ def reduction_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
                    f"{initial}, where the selection has no {reduction} at all")
         else:
             continue
-        found.append((expression, after, why))
+        found.append((expression, after, why, rounding))
     if len(found) != 1:
         return None
-    expression, after, why = found[0]
+    expression, after, why, rounding = found[0]
     before = _tracing.segment(code, expression)
     lineno = expression.lineno
     if lineno != expression.end_lineno or "\n" in before:
         return None
     transform = _tracing.replacing(expression, before, after)
 
-    return rewrite_fix(
+    return replace(rewrite_fix(
         ctx, location, transform,
         label=f"Use {after}" if len(after) <= 30 else "Reduce with where=",
         summary=(f"Write `{before}` as `{after}` on line {lineno}: no selection of unknown "
                  "length, the same number; then re-run."),
-        safety=f"Same value: {why}.", safe=True)
+        safety=f"{'' if rounding else 'Same value: '}{why}.", safe=True), rounding=rounding)
 
 
 def advice(ctx: ErrorContext, location: Location | None) -> str:

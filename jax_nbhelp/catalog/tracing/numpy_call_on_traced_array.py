@@ -3,10 +3,12 @@
 
 NumPy computes right away on concrete arrays, and a tracer has no values. ``jax.numpy``
 has the same functions for traced arrays. The rewrite to ``jnp.<name>`` is offered only for
-functions known to mean the same thing in both libraries, and marked safe only where the
-result is bit-for-bit the same (conversions, abs, max, stacking and reshaping, ...);
-transcendental functions and sums are XLA's own implementations, whose last bits can differ
-from NumPy's.
+functions known to mean the same thing in both libraries. It is safe where the result is
+bit-for-bit the same (conversions, abs, max, stacking and reshaping, ...), and safe up to
+float rounding (``Fix.rounding``, said on the card) for transcendental functions and sums,
+which are XLA's own implementations whose last bits can differ from NumPy's; products
+(``dot``, ``matmul``) only where JAX computes them at full float32 precision (a CPU
+backend, or ``jax_default_matmul_precision`` at its highest).
 
 Reports: google/brax#227 and google/brax#321 (``np.stack`` of state arrays in a jitted
 environment step), dpiras/cosmopower-jax#9 (``np.stack`` of sampled parameters inside a
@@ -16,6 +18,7 @@ NumPyro model).
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, NUMPY_IMPORTS, corrected
@@ -126,12 +129,18 @@ def _numpy_fix(ctx: ErrorContext, location: Location) -> Fix | None:
     unique = list(dict.fromkeys(found))
     label = "Use " + ", ".join(f"{spell}.{name}" for name in unique)
     exact = all(name in _EXACT for name in unique)
+    # a product's default precision is reduced on TPUs (and may be TF32 on GPUs): only
+    # float rounding where the products run in float32 as NumPy's do
+    rounding = not exact and (not _PRODUCTS.intersection(unique) or _full_precision_products())
     summary = (f"Call {', '.join(f'{spell}.{n}' for n in unique)} instead of "
                f"{', '.join(f'{numpy}.{n}' for n in unique)} on line {location.lineno}: "
                "jax.numpy works on traced arrays.")
     safety = ("Same values: the function returns exactly what NumPy would." if exact else
               "Same function, computed by XLA instead of NumPy: float results can differ "
-              "from NumPy's in the last bits.")
+              "from NumPy's in the last bits." if rounding else
+              "Same function, computed by XLA instead of NumPy, with this backend's default "
+              "precision for products, which is lower than NumPy's float32 on TPUs and "
+              "some GPUs.")
 
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite import numpy_calls_to_jnp
@@ -141,8 +150,27 @@ def _numpy_fix(ctx: ErrorContext, location: Location) -> Fix | None:
                                 "`import jax.numpy as jnp` first")
         return numpy_calls_to_jnp(source, location.lineno, _ALLOWED, numpy, jnp)
 
-    return rewrite_fix(ctx, location, transform, label=label, summary=summary, safety=safety,
-                       safe=exact)
+    fix = rewrite_fix(ctx, location, transform, label=label, summary=summary, safety=safety,
+                      safe=exact or rounding)
+    return replace(fix, rounding=rounding)
+
+
+_PRODUCTS = frozenset({"dot", "matmul", "inner", "vdot", "linalg.det", "linalg.inv"})
+
+
+def _full_precision_products() -> bool:
+    """Whether JAX computes float32 products in float32 here: on a CPU backend, or with
+    ``jax_default_matmul_precision`` set to the highest."""
+    from jax_nbhelp.jaxapi.jax_probe import attribute, versions
+
+    config = attribute("jax", "config")
+    try:
+        precision = getattr(config, "jax_default_matmul_precision", None)
+    except Exception:  # a JAX without the option: say less, never crash
+        precision = None
+    if str(precision or "").lower() in ("highest", "float32"):
+        return True
+    return versions()["backend"] == "cpu"  # read as it is: nothing is initialised
 
 
 def _single_argument_only(ctx: ErrorContext, location: Location) -> bool:

@@ -15,7 +15,14 @@ from __future__ import annotations
 
 import re
 
-from jax_nbhelp.catalog import _conversion, _entry, _static_fix, _static_made_traced, _tracing
+from jax_nbhelp.catalog import (
+    _conversion,
+    _entry,
+    _math_twins,
+    _static_fix,
+    _static_made_traced,
+    _tracing,
+)
 from jax_nbhelp.catalog._example import (
     JAX_IMPORTS,
     NO_FIX,
@@ -260,7 +267,18 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     notes: list[str] = []
     explanation = f"{subject} needs a concrete value"
     made = _static_made_traced.find(ctx, location)
-    if made is not None:
+    math = (_math_twins.math_fix(ctx, location)
+            if made is None and "`float` function" in link.message else None)
+    if math is not None:
+        module = ctx.alias("math")
+        called = list(dict.fromkeys(f"`{module}.{c.name}`"
+                                    for c in _math_twins.calls(ctx, location)))
+        converts = ("converts its argument" if len(called) == 1
+                    else "convert their arguments")
+        explanation += (f", but {_tracing.quoted(called)} of Python's math {converts} to a "
+                        "Python float, which a traced value cannot give.")
+        fixes = (math,)
+    elif made is not None:
         explanation += (f", but {made.name} became a tracer at {made.location.label}: "
                         f"`{made.call}` is a JAX operation, and under jit every JAX "
                         "operation returns a tracer, even when all its inputs are known "
