@@ -597,8 +597,9 @@ def origin_from_frames(ctx: ErrorContext,
     if location is None or parsed is None:
         return None
     func = find_def(parsed[0], frames[-1].function, None)
-    if func is None or not any(jits(decorator) for decorator in func.decorator_list) \
-            or not func.lineno <= location.lineno <= (func.end_lineno or 0):
+    if func is None or not func.lineno <= location.lineno <= (func.end_lineno or 0) \
+            or not (any(jits(decorator) for decorator in func.decorator_list)
+                    or _called_jitted(ctx, frames, func.name)):
         return None
     parameters = {a.arg for a in (*func.args.posonlyargs, *func.args.args,
                                   *func.args.kwonlyargs)}
@@ -615,6 +616,27 @@ def origin_from_frames(ctx: ErrorContext,
                          line=lines[first - 1].rstrip("\n") if first <= len(lines) else "")
     return TraceOrigin(function=func.name, filename=frames[-1].filename, lineno=first,
                        purpose="jit", arguments=arguments), definition
+
+
+def _called_jitted(ctx: ErrorContext, frames: Sequence[Frame], name: str) -> bool:
+    """Whether the user frame before the function ``name``'s called it through jit:
+    ``fast = jax.jit(block)``, then ``fast(x, 3)`` (a jit-wrapped function whose
+    ``__wrapped__`` is ``name``, read from the caller's live frame)."""
+    if len(frames) < 2 or frames[-2].location is None:
+        return False
+    caller = frames[-2]
+    parsed = parse(caller.location.source) if caller.location is not None else None
+    live = ctx.live_frame_of(caller)
+    if parsed is None or live is None:
+        return False
+    for call in _calls_on_line(parsed[0], caller.lineno):
+        if not isinstance(call.func, ast.Name):
+            continue
+        value = live.f_locals.get(call.func.id, live.f_globals.get(call.func.id))
+        if type(value).__name__ in _JITTED_TYPES \
+                and getattr(getattr(value, "__wrapped__", None), "__name__", None) == name:
+            return True
+    return False
 
 
 def traced(ctx: ErrorContext, link: Link | None, frames: bool = False) -> Traced | None:

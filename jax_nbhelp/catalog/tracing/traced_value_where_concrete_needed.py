@@ -106,6 +106,16 @@ EXAMPLES = (
               "    jax.debug.print('total {:.2f}', s)\n    return s",
               "y = total(jnp.ones(2))", "Print with jax.debug.print", "float(y) == 2.0"),
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
+    # jitted by name, not decorated, and JAX's message names no traced function ("must have
+    # __hash__"): the frames show it, and jax.jit(...) gets static_argnames
+    corrected(_IMPORTS, "def block(x, k):\n    return jnp.tile(x, k)\n\nfast = jax.jit(block)",
+              "def block(x, k):\n    return jnp.tile(x, k)\n\n"
+              "fast = jax.jit(block, static_argnames='k')",
+              "b = fast(jnp.ones(2), 3)", "Make k static", "b.shape == (6,)"),
+    # Python's math needs a float: jax.numpy's twin takes the traced value
+    corrected(JAX_IMPORTS, "import math\n\ndef nll(p):\n    return -math.log(p)",
+              "import math\n\ndef nll(p):\n    return -jnp.log(p)",
+              "g = jax.grad(nll)(0.5)", "Use jnp.log", "abs(float(g) + 2.0) < 1e-6"),
     # A lambda jitted where it is written: static_argnames on that jax.jit call.
     Example(
         setup=(_IMPORTS, "ramp = jax.jit(lambda x, n: x + jnp.arange(n))"),

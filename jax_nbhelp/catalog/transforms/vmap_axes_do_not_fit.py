@@ -12,7 +12,10 @@ batched on axis 0``.
 Reports: jax-ml/jax#18548 (a dict ``in_axes`` for a one-argument function; the answer was
 ``in_axes=({'a': 0},)``), jax-ml/jax#9928 (two entries for three arguments),
 jax-ml/jax#24406 and google-research/discs#63 (inconsistent sizes), jax-ml/jax#3613 and
-jax-ml/jax#21766 (``out_axes`` that do not fit the outputs).
+jax-ml/jax#21766 (``out_axes`` that do not fit the outputs), jax-ml/jax#3877 and
+jax-ml/jax#5201 (a Python number among mapped arguments: "rank 0"). A number, or a dict or
+list of numbers, beside arrays under vmap's default ``in_axes`` is shared: the fix writes
+``in_axes`` with None for it, the one reading that runs.
 
 One size mismatch has a fix: a batch of PRNG keys, split by the user's own
 ``jax.random.split(key, n)`` (or ``split(key)``, two keys), mapped beside data of another
@@ -35,7 +38,7 @@ from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
-from jax_nbhelp.diagnosis.safe_eval import Evaluator
+from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH404"
@@ -89,6 +92,12 @@ EXAMPLES = (
         (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * x)([1.0, 2.0, 3.0])",
         "out = jax.vmap(lambda x: x * x)(jnp.asarray([1.0, 2.0, 3.0]))",
         "Map over jnp.asarray(...)", "out.tolist() == [1.0, 4.0, 9.0]"),
+    # a number beside a batch: it has no axis, so every element shares it
+    corrected_cell(
+        (JAX_IMPORTS, "def scaled(x, s):\n    return x * s"),
+        "out = jax.vmap(scaled)(jnp.ones((3, 2)), 2.0)",
+        "out = jax.vmap(scaled, in_axes=(0, None))(jnp.ones((3, 2)), 2.0)",
+        "Use in_axes=(0, None)", "out.tolist() == [[2.0, 2.0]] * 3"),
     # in_axes counts a keyword argument the call passes: by position, it is counted
     corrected_cell(
         (JAX_IMPORTS, "def scaled(x, s):\n    return x * s"),
@@ -207,10 +216,16 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         explanation = (f"{subject} maps an argument along an axis it does not have: "
                        f"{message.splitlines()[0]}")
-        numbers = _numbers_list_fix(ctx, location, found) \
-            if location is not None and found is not None and "is only 0" in message else None
+        rank_zero = location is not None and found is not None and "is only 0" in message
+        numbers = _numbers_list_fix(ctx, location, found) if rank_zero else None
+        shared = _shared_scalars_fix(ctx, location, found) \
+            if rank_zero and numbers is None else None
         if numbers is not None:
             fixes = (numbers,)
+        elif shared is not None:
+            fixes = (shared[0],)
+            explanation = (f"{subject} maps every argument along axis 0, vmap's default, and "
+                           f"{shared[1]} no axis to map.")
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
                             error=link.summary.splitlines()[0])
@@ -415,6 +430,98 @@ def _numbers_list_fix(ctx: ErrorContext, location: Location,
         safety=("Same values: the function gets each number of the list in turn, as JAX "
                 "converts a Python number (float32 for floats unless x64 is on)."),
         safe=True)
+
+
+_LEAVES = 1 << 12  # leaves of a container argument that are read, at most
+
+
+def _ranks(value: object) -> set[int] | None:
+    """The ranks of the leaves of an argument: a Python number, a NumPy or JAX array, or a
+    dict, list or tuple of those (never a user's object); None for anything else."""
+    stack, ranks, seen = [value], set(), 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > _LEAVES:
+            return None
+        if type(item) in (int, float, bool, complex):
+            ranks.add(0)
+        elif type(item) in (list, tuple):
+            stack.extend(item)  # type: ignore[arg-type]
+        elif type(item) is dict:
+            stack.extend(item.values())  # type: ignore[attr-defined]
+        elif type(item).__module__.startswith(("jax", "jaxlib", "numpy")) \
+                and isinstance(getattr(type(item), "ndim", None), property | type(None)) \
+                and isinstance(ndim := getattr(item, "ndim", None), int):
+            ranks.add(ndim)
+        else:
+            return None
+    return ranks
+
+
+def _received_by_vmap(ctx: ErrorContext) -> tuple[object, ...] | None:
+    """The positional arguments JAX's vmapped function (``vmap_f``, api.py) received, read
+    from its frame; None where the traceback holds no such frame."""
+    call = ctx.user_call
+    for frame in (call.frames[call.index + 1:] if call is not None else ()):
+        if frame.f_code.co_name == "vmap_f" and frame.f_code.co_filename.endswith("api.py"):
+            args = frame.f_locals.get("args")
+            return args if type(args) is tuple else None
+    return None
+
+
+def _shared_scalars_fix(ctx: ErrorContext, location: Location,
+                        found: tuple[ast.Call, ast.Call | None]) -> tuple[Fix, str] | None:
+    """``jax.vmap(scale)(xs, 2.0)``: vmap maps every argument along axis 0 by default, and a
+    number (or a dict of numbers) has no axis. Shared by every element is the one reading
+    that runs: ``in_axes=(0, None)``, None for each argument whose every leaf is a number,
+    0 for those whose every leaf has an axis."""
+    vmap, applied = found
+    parsed = _tracing.parse(location.source)
+    frame = ctx.live_frame(location)
+    if applied is None or parsed is None or frame is None or vmap.keywords \
+            or len(vmap.args) != 1 or applied.keywords or not applied.args \
+            or any(isinstance(a, ast.Starred) for a in applied.args) \
+            or vmap.lineno != vmap.end_lineno:
+        return None
+    received = _received_by_vmap(ctx)
+    if received is not None and len(received) != len(applied.args):
+        return None
+    evaluate = Evaluator(frame)
+    entries = []
+    for index, argument in enumerate(applied.args):
+        # as the line holds it, or as vmap got it (`jnp.ones((3, 2))` is a call)
+        value = evaluate(argument)
+        if value is CANNOT and received is not None:
+            value = received[index]
+        ranks = _ranks(value)
+        if not ranks:
+            return None
+        if ranks == {0}:
+            entries.append("None")
+        elif 0 not in ranks:
+            entries.append("0")
+        else:
+            return None  # numbers beside arrays in one argument: a spec per leaf is a choice
+    if "None" not in entries or "0" not in entries:
+        return None
+    code = parsed[1]
+    before = _tracing.segment(code, vmap)
+    if not before.endswith(")"):
+        return None
+    axes = f"({', '.join(entries)}{',' if len(entries) == 1 else ''})"
+    after = f"{before[:-1]}, in_axes={axes})"
+    shared = [ast.unparse(a) for a, e in zip(applied.args, entries, strict=True) if e == "None"]
+    named = _tracing.quoted([f"`{n}`" for n in shared])
+    fix = rewrite_fix(
+        ctx, location, _tracing.replacing(vmap, before, after),
+        label=f"Use in_axes={axes}",
+        summary=(f"Pass in_axes={axes} on line {location.lineno}, so that every element of "
+                 f"the batch gets {named} as it is; then re-run."),
+        safety=(f"Same values: each element of the batch gets its slice of the mapped "
+                f"arguments and {named} whole, the one reading of a number under vmap."),
+        safe=True)
+    return fix, f"{named} {'has' if len(shared) == 1 else 'have'}"
 
 
 def _whole_axis_fix(ctx: ErrorContext, location: Location,
