@@ -46,7 +46,8 @@ def test_a_one_element_boolean_array_condition_takes_all(loaded: Notebook) -> No
 def test_a_longer_boolean_array_is_the_users_choice(loaded: Notebook) -> None:
     bundle = _card(loaded, "limits = jnp.array([2.0, 3.0])",
                    "y = lax.while_loop(lambda c: c < limits, lambda c: c + 1, jnp.zeros(2))")
-    assert bundle["code"] == "JNH533" and bundle["fixes"] == []
+    assert bundle["code"] == "JNH533"
+    assert bundle["fixes"] == []
     assert any(".any()" in note for note in bundle["notes"])
 
 

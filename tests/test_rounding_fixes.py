@@ -28,7 +28,8 @@ def _card(loaded: Notebook, setup: str, cell: str, code: str) -> dict:
 
 def _recommended_is_rounding(bundle: dict) -> dict:
     fix = bundle["fixes"][bundle["recommended"] - 1]
-    assert fix["safe"] is True and fix["rounding"] is True
+    assert fix["safe"] is True
+    assert fix["rounding"] is True
     view = bundle["view"]
     assert view["recommended_line"].startswith("Same values up to float rounding.")
     shown = view["fixes"][bundle["recommended"] - 1]
@@ -50,7 +51,8 @@ def test_a_bit_exact_numpy_function_stays_plain_safe(loaded: Notebook) -> None:
     bundle = _card(loaded, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2",
                    "out = double(jnp.ones(2))", "JNH305")
     fix = bundle["fixes"][bundle["recommended"] - 1]
-    assert fix["safe"] is True and fix["rounding"] is False
+    assert fix["safe"] is True
+    assert fix["rounding"] is False
     assert bundle["view"]["recommended_line"].startswith("Same results.")
 
 
@@ -83,7 +85,8 @@ def test_a_masked_integer_sum_is_bit_exact(loaded: Notebook) -> None:
     bundle = _card(loaded, "@jax.jit\ndef big(x):\n    return x[x > 2].sum()",
                    "y = big(jnp.arange(6))", "JNH304")
     fix = bundle["fixes"][bundle["recommended"] - 1]
-    assert fix["rounding"] is False and fix["safe"] is True
+    assert fix["rounding"] is False
+    assert fix["safe"] is True
 
 
 def _fix(label: str, rounding: bool) -> Fix:

@@ -216,10 +216,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         explanation = (f"{subject} maps an argument along an axis it does not have: "
                        f"{message.splitlines()[0]}")
-        rank_zero = location is not None and found is not None and "is only 0" in message
-        numbers = _numbers_list_fix(ctx, location, found) if rank_zero else None
-        shared = _shared_scalars_fix(ctx, location, found) \
-            if rank_zero and numbers is None else None
+        numbers: Fix | None = None
+        shared: tuple[Fix, str] | None = None
+        if location is not None and found is not None and "is only 0" in message:
+            numbers = _numbers_list_fix(ctx, location, found)
+            shared = _shared_scalars_fix(ctx, location, found) if numbers is None else None
         if numbers is not None:
             fixes = (numbers,)
         elif shared is not None:
@@ -449,7 +450,7 @@ def _ranks(value: object) -> set[int] | None:
         elif type(item) in (list, tuple):
             stack.extend(item)  # type: ignore[arg-type]
         elif type(item) is dict:
-            stack.extend(item.values())  # type: ignore[attr-defined]
+            stack.extend(item.values())
         elif type(item).__module__.startswith(("jax", "jaxlib", "numpy")) \
                 and isinstance(getattr(type(item), "ndim", None), property | type(None)) \
                 and isinstance(ndim := getattr(item, "ndim", None), int):
