@@ -139,7 +139,7 @@ class ErrorContext:
         self._object_names = object_names
         self._mesh_axes = mesh_axes
         self._kernel = kernel
-        self._values: dict[tuple[str, int], tuple[Value, ...]] = {}
+        self._values: dict[tuple[str, int, str], tuple[Value, ...]] = {}
         self._user_call: Any = _UNSET
         self._raise_site: Any = _UNSET
 
@@ -333,7 +333,7 @@ class ErrorContext:
         (``line_values``), from that line's live frame; () when no live frame shows it."""
         if location is None or location.source is None or self._exc is None:
             return ()
-        key = (location.filename, location.lineno)
+        key = (location.filename, location.lineno, location.function)  # a lambda's own
         if key not in self._values:
             frame = self.live_frame(location)
             self._values[key] = (read_line(location.source, location.lineno, frame)

@@ -288,6 +288,20 @@ def _header(statement: ast.stmt) -> list[ast.AST]:
     return [child for child in ast.iter_child_nodes(statement) if id(child) not in nested]
 
 
+def _lambda_body(statement: ast.stmt, frame: FrameType) -> ast.expr | None:
+    """The body of the lambda on the statement whose frame ``frame`` is (a lambda's frame
+    sees its parameters, which the statement's own frame does not); None for any other
+    frame, or where the statement's lambdas cannot be told apart by their parameters."""
+    code = frame.f_code
+    if code.co_name != "<lambda>":
+        return None
+    names = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    found = [node for node in ast.walk(statement) if isinstance(node, ast.Lambda)
+             and tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args,
+                                       *node.args.kwonlyargs)) == names]
+    return found[0].body if len(found) == 1 else None
+
+
 def expressions(statement: ast.stmt) -> list[ast.expr]:
     """The name, attribute and item chains a statement reads, outermost first, in the order
     they are written; a call's function is not a value (``jnp.dot``), its arguments are."""
@@ -339,7 +353,8 @@ def read_line(source: str, lineno: int, frame: FrameType) -> tuple[Value, ...]:
         return ()
     values: list[Value] = []
     seen: set[str] = set()
-    for node in expressions(statement):
+    body = _lambda_body(statement, frame)
+    for node in (expressions(ast.Expr(body)) if body is not None else expressions(statement)):
         text = ast.unparse(node)
         if text in seen:
             continue

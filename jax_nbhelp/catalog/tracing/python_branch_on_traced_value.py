@@ -29,7 +29,13 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _scopes, _static_fix, _tracing
-from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example, corrected, made_static
+from jax_nbhelp.catalog._example import (
+    TRACING_IMPORTS,
+    Example,
+    corrected,
+    corrected_cell,
+    made_static,
+)
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -78,6 +84,15 @@ EXAMPLES = (
                                                "jnp.where(1.0 - margin > 0.0, 1.0 - margin, 0.0)"),
               "out = jax.vmap(hinge)(jnp.array([0.25, 2.0]))", "Use jnp.where",
               "out.tolist() == [0.75, 0.0]"),
+    # Python's and/or/not of traced booleans, used as a value: jax.numpy's logical functions
+    corrected_cell((_IMPORTS,),
+                   "flags = jax.vmap(lambda v: v < -1 or v > 1)(jnp.array([0.0, 2.0]))",
+                   "flags = jax.vmap(lambda v: jnp.logical_or(v < -1, v > 1))"
+                   "(jnp.array([0.0, 2.0]))", "Use jnp.logical_or",
+                   "flags.tolist() == [False, True]"),
+    corrected(_IMPORTS, "@jax.jit\ndef flip(b):\n    return not b",
+              "@jax.jit\ndef flip(b):\n    return jnp.logical_not(b)",
+              "f = flip(jnp.array(True))", "Use jnp.logical_not", "bool(f) is False"),
     # A Python flag: static_argnames on the decorator (defined in an earlier cell).
     made_static(_FLAG, "out = step(jnp.ones(3), True)", "add_one", "bool((out == 2).all())"),
     # Already partly static: the new name is merged into static_argnames.
@@ -322,6 +337,9 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
                  and any(_same_place(part, test) for part in _conditions(node.test))), None)
     if loop is not None:
         return _while_loop_fix(ctx, location, tree, code, loop, jnp)
+    operator = _bool_operator(tree, test)
+    if operator is not None:
+        return _bool_operator_fix(ctx, location, code, operator, jnp)
     found = next((node for node in ast.walk(tree) if isinstance(node, ast.IfExp)
                   and _same_place(node.test, test)), None)
     if found is None:
@@ -449,6 +467,71 @@ def _builtin_pick_fix(ctx: ErrorContext, location: Location, tree: ast.Module, c
         safety=(f"Same values: `{after}` picks what {name} picks, `{b}` where it is {larger}, "
                 f"else `{a}` (NaN included; {jnp}.{'maximum' if name == 'max' else 'minimum'}"
                 f" would pass a NaN on where {name} keeps `{a}`)."),
+        safe=True)
+
+
+_LOGICAL = {ast.And: "logical_and", ast.Or: "logical_or"}
+
+
+def _bool_operator(tree: ast.Module, test: ast.expr) -> ast.BoolOp | ast.UnaryOp | None:
+    """The ``a and b``, ``a or b`` or ``not a`` used as a value (not an if's, while's or
+    conditional expression's test, whose fixes read it themselves) of which ``test`` is an
+    operand, or which ``test`` is."""
+    tests = [part for node in ast.walk(tree) if isinstance(node, ast.If | ast.While | ast.IfExp)
+             for part in (node.test, *_conditions(node.test))]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BoolOp):
+            operands: list[ast.expr] = node.values
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            operands = [node.operand]
+        else:
+            continue
+        if not any(_same_place(o, test) for o in (node, *operands)):
+            continue
+        if any(_same_place(node, part) or any(_same_place(o, part) for o in operands)
+               for part in tests):
+            return None
+        return node
+    return None
+
+
+def _boolean(node: ast.expr) -> bool:
+    """Whether ``node`` is a boolean by its form: a comparison, or and/or/not of such."""
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        return True
+    return isinstance(node, ast.BoolOp) and all(_boolean(v) for v in node.values)
+
+
+def _bool_operator_fix(ctx: ErrorContext, location: Location, code: str,
+                       node: ast.BoolOp | ast.UnaryOp, jnp: str) -> Fix | None:
+    """``(x > 0) and (x < 1)`` as ``jnp.logical_and(x > 0, x < 1)`` (``or``:
+    ``logical_or``), where each operand is a comparison (a boolean per element) and the
+    values are one per element; ``not v`` as ``jnp.logical_not(v)``, true where v is zero
+    or False, as Python's ``not`` answers (NaN counts as true in both)."""
+    if node.lineno != node.end_lineno or not _scalar_condition(ctx, location, node):
+        return None
+    before = _tracing.segment(code, node)
+    if isinstance(node, ast.UnaryOp):
+        after = f"{jnp}.logical_not({_tracing.segment(code, node.operand)})"
+        same = "true where the value is zero or False, as `not` answers (NaN is true in both)"
+    else:
+        if len(node.values) != 2 or not all(_boolean(v) for v in node.values):
+            return None
+        name = _LOGICAL[type(node.op)]
+        after = (f"{jnp}.{name}({_tracing.segment(code, node.values[0])}, "
+                 f"{_tracing.segment(code, node.values[1])})")
+        word = "and" if name == "logical_and" else "or"
+        same = (f"the same boolean `{word}` gives for two booleans (both sides are computed; "
+                "a comparison has no other effect)")
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after),
+        label=f"Use {after.split('(')[0]}",
+        summary=(f"Rewrite `{before}` on line {node.lineno} as `{after}`: Python's "
+                 f"{'not' if isinstance(node, ast.UnaryOp) else word} asks True or False of a "
+                 "traced value; jax.numpy computes it as one operation. Then re-run."),
+        safety=f"Same value: {same}; a JAX boolean instead of a Python one.",
         safe=True)
 
 
