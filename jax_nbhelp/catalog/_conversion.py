@@ -11,6 +11,9 @@ float32, is the float32 operation). Any other use (a Python
 number itself: no fix is offered there. Read from the line's function and its live frame,
 never by running the user's code.
 
+An ``int(i)`` made only to index a JAX array (``x[int(i)]``) is dropped (``x[i]``, or
+``x[i.astype(int)]`` for a float ``i``): JAX indexes with a traced integer.
+
 A conversion made only to print (``print("loss", float(loss))``, an f-string's
 ``{loss.item():.3f}``) is written ``jax.debug.print("loss {}", loss)``: the function computes
 what it did, and the value is printed each time the compiled function runs (jax-ml/jax#196
@@ -152,6 +155,60 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
                 f"JAX would have turned the Python number from {conversion} back into "
                 f"{scalar['dtype']}."),
         safe=True)
+
+
+# -- a conversion only to index ---------------------------------------------------------------
+
+_INDEX_SCALAR = re.compile(r"traced array with shape (?P<dtype>u?int\d*|float\d*|bfloat16)\[\]")
+
+
+def index_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
+    """``x[int(i)]`` with a traced ``i`` of one value (per element) indexing a JAX array:
+    the index kept an array, ``x[i]`` for an integer ``i`` and ``x[i.astype(int)]`` for a
+    float one. JAX indexes with a traced integer as Python indexes with the int: a negative
+    index counts from the end, and ``astype(int)`` truncates toward zero as ``int()``
+    does."""
+    scalar = _INDEX_SCALAR.search(message)
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if scalar is None or "`int` function" not in message or parsed is None or location is None:
+        return None
+    tree, code = parsed
+    values = {value.text: value for value in ctx.values_at(location)}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript) or node.lineno != location.lineno \
+                or node.end_lineno != location.lineno:
+            continue
+        parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        base = values.get(ast.unparse(node.value))
+        for part in parts:
+            if isinstance(part, ast.Call) and isinstance(part.func, ast.Name) \
+                    and part.func.id == "int" and len(part.args) == 1 and not part.keywords \
+                    and not isinstance(part.args[0], ast.Starred) \
+                    and base is not None and base.is_array:
+                found.append(part)
+    if len(found) != 1 or ctx.type_of("int") is not None:
+        return None
+    call = found[0]
+    inner = _tracing.segment(code, call.args[0])
+    held = values.get(ast.unparse(call.args[0]))
+    if held is None or held.shape != () or held.dtype != scalar["dtype"]:
+        return None
+    integer = scalar["dtype"].startswith(("int", "uint"))
+    wrapped = inner if isinstance(call.args[0], _SIMPLE) else f"({inner})"
+    after = inner if integer else f"{wrapped}.astype(int)"
+    before = _tracing.segment(code, call)
+    how = ("JAX indexes with a traced integer as Python does with the int: a negative index "
+           "counts from the end" if integer else
+           "`.astype(int)` truncates toward zero as `int()` does, and JAX indexes with the "
+           "traced integer as Python does with the int")
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(call, before, after),
+        label=f"Index with {after}" if len(after) <= 24 else "Index with a traced int",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}: the index stays "
+                 "a traced array, which JAX indexes with; then re-run."),
+        safety=(f"Same values: {how}. Only an index out of bounds differs: JAX clamps a "
+                "traced one, where a Python int raises IndexError."), safe=True)
 
 
 # -- a conversion only to print ---------------------------------------------------------------

@@ -11,7 +11,11 @@ another holds a value (a frozen parameter's gradient), and the mapped function c
 first argument for ``None`` itself. ``None`` is a pytree of no leaves, so JAX never calls
 the function there; ``is_leaf=lambda node: node is None`` makes each ``None`` a leaf, which
 is what the function was written for and what JAX's own message (0.8) prescribes. The fix
-adds that keyword and runs the call.
+adds that keyword and runs the call. Another: a tuple against a list of as many items at the
+root of a tree map's trees: each other tree is converted to the first one's container, so
+the leaves meet as they would have and the result has the first tree's structure, as every
+tree map's does (jax-ml/jax#17798: "Expected list, got (...)"; jax-ml/jax#14093 made JAX's
+message name list and tuple).
 
 Reports: google/flax#3994 (``jax.tree_map`` over a data tree and a FrozenDict),
 google-deepmind/optax#160 (a plain-dict mask for FrozenDict parameters),
@@ -30,6 +34,7 @@ from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.rewrite.errors import CannotRewrite
 
@@ -67,6 +72,11 @@ EXAMPLES = (
                    "params, is_leaf=lambda node: node is None)",
                    "Treat None as a leaf",
                    "stepped['w'].tolist() == [1.5, 1.5] and float(stepped['frozen']) == 2.0"),
+    # a tuple against a list of as many items: the first tree's container for both
+    corrected_cell((JAX_IMPORTS, "scales = (1.0, 2.0)\nshifts = [0.5, 0.5]"),
+                   "moved = jax.tree.map(lambda s, b: s + b, scales, shifts)",
+                   "moved = jax.tree.map(lambda s, b: s + b, scales, tuple(shifts))",
+                   "Pass tuple(...)", "moved == (1.5, 2.5)"),
 )
 
 WHY = _entry.prose("""
@@ -161,6 +171,51 @@ def _none_leaf_fix(ctx: ErrorContext, location: Location, link_message: str) -> 
         safe=True)
 
 
+def _container_fix(ctx: ErrorContext, location: Location, link_message: str) -> Fix | None:
+    """``jax.tree.map(f, a, b)`` where ``a`` is a tuple and ``b`` a list of as many items (or
+    the other way round), differing nowhere else at the root: each other tree is converted
+    to the first's container (``tuple(b)``). The leaves meet as before, in the same order,
+    and the result has the first tree's structure, as a tree map's always does."""
+    found = _map_call(location)
+    types = _TYPES_RE.search(link_message)
+    path = _PATH_RE.search(link_message)
+    frame = ctx.live_frame(location)
+    if found is None or types is None or frame is None \
+            or (path is not None and "[" in path["path"]) \
+            or {_short(types["a"]), _short(types["b"])} != {"tuple", "list"}:
+        return None
+    call, _, code = found
+    trees = call.args[1:]
+    if len(trees) < 2 or any(isinstance(t, ast.Starred) for t in trees):
+        return None
+    evaluate = Evaluator(frame)
+    held = [evaluate(t) for t in trees]
+    if any(type(h) not in (list, tuple) for h in held) \
+            or len({len(h) for h in held}) != 1:  # type: ignore[arg-type]
+        return None
+    first = type(held[0]).__name__
+    converted = [t for t, h in zip(trees, held, strict=True) if type(h) is not type(held[0])]
+    if not converted or any(t.lineno != t.end_lineno for t in converted):
+        return None
+    steps = [_tracing.replacing(t, _tracing.segment(code, t),
+                                f"{first}({_tracing.segment(code, t)})")
+             for t in sorted(converted, key=lambda t: (t.lineno, -t.col_offset))]
+
+    def transform(source: str) -> str:
+        for step in steps:
+            source = step(source)
+        return source
+
+    shown = _tracing.quoted([f"`{first}({_tracing.segment(code, t)})`" for t in converted])
+    return rewrite_fix(
+        ctx, location, transform, label=f"Pass {first}(...)",
+        summary=(f"Pass {shown} on line {location.lineno}, the container of the first tree "
+                 f"`{_tracing.segment(code, trees[0])}`; then re-run."),
+        safety=("Same values: the trees' leaves meet in the same order, and the result has "
+                "the first tree's structure, as a tree map's always does."),
+        safe=True)
+
+
 def _difference(message: str, names: list[str]) -> str:
     a, b = (names + ["the first tree", "the second tree"][len(names):])[:2]
     for pattern in (_METADATA_RE, _KEYS_RE):
@@ -205,7 +260,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     shown = " and ".join(f"`{n}`" for n in names) if names else "two pytrees"
     explanation = (f"{subject} combines {shown}, whose structures differ{where}: "
                    f"{_difference(link.message, names)}.")
-    fix = _none_leaf_fix(ctx, location, link.message) if location is not None else None
+    fix = (_none_leaf_fix(ctx, location, link.message)
+           or _container_fix(ctx, location, link.message)) if location is not None else None
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=(fix,) if fix else (),
                             notes=[] if fix else [

@@ -112,6 +112,11 @@ EXAMPLES = (
               "def block(x, k):\n    return jnp.tile(x, k)\n\n"
               "fast = jax.jit(block, static_argnames='k')",
               "b = fast(jnp.ones(2), 3)", "Make k static", "b.shape == (6,)"),
+    # an int() made only to index an array: the traced index, truncated as int() does
+    corrected(JAX_IMPORTS, "@jax.jit\ndef pick(x, i):\n    return x[int(i)]",
+              "@jax.jit\ndef pick(x, i):\n    return x[i.astype(int)]",
+              "p = pick(jnp.arange(3.0), jnp.float32(1.7))", "Index with i.astype(int)",
+              "float(p) == 1.0"),
     # Python's math needs a float: jax.numpy's twin takes the traced value
     corrected(JAX_IMPORTS, "import math\n\ndef nll(p):\n    return -math.log(p)",
               "import math\n\ndef nll(p):\n    return -jnp.log(p)",
@@ -310,7 +315,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             notes.append(advice(ctx, link.message, function))
             held, fixes = _static_fix.held_in_array(ctx, call) if size else ("", ())
             kept = ((_conversion.keep_array_fix(ctx, location, link.message)
-                     or _conversion.debug_print_fix(ctx, location, link.message))
+                     or _conversion.debug_print_fix(ctx, location, link.message)
+                     or _conversion.index_fix(ctx, location, link.message))
                     if not fixes and origin.for_jit else None)
             fixes = (kept,) if kept is not None else fixes
             explanation += held
