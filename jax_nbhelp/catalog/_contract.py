@@ -383,7 +383,7 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 _INTEGER_ANNOTATION = re.compile(r"^(Axis|Shape|DimSize|int)\b|^int \|")
 
 
-def _annotation(parameter: inspect.Parameter) -> str:
+def annotation(parameter: inspect.Parameter) -> str:
     """A parameter's annotation as its source writes it: ``int`` for the class ``int``
     (``str(int)`` is ``<class 'int'>``), the text of a string or typing annotation."""
     annotation = parameter.annotation
@@ -402,7 +402,7 @@ def _annotated_integer(call: _user_call.UserCall) -> set[ast.expr]:
         return set()
     return {given.node for name, given in bound.arguments.items()
             if getattr(given, "node", None) is not None and name in signature.parameters
-            and _INTEGER_ANNOTATION.search(_annotation(signature.parameters[name]))}
+            and _INTEGER_ANNOTATION.search(annotation(signature.parameters[name]))}
 
 
 def _named_in_message(ctx: ErrorContext, call: _user_call.UserCall) -> set[ast.expr]:
@@ -720,7 +720,7 @@ def _one_dimension_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         held = [given.node for name, given in (bound.arguments.items() if bound else ())
                 if getattr(given, "node", None) is not None and signature is not None
                 and name in signature.parameters
-                and _SEQUENCE_ANNOTATION.search(_annotation(signature.parameters[name]))
+                and _SEQUENCE_ANNOTATION.search(annotation(signature.parameters[name]))
                 and type(evaluate(given.node)) is int]
     if len(held) != 1 and (found is not None or not held):
         return None
@@ -991,7 +991,7 @@ def _takes(parameter: inspect.Parameter) -> frozenset[str] | None:
     """The kinds a parameter takes, read from its annotation (its name, for a key): ``int |
     tuple[int, ...]`` takes an int or a shape, ``RealArray`` an array or a number; None where
     the annotation says nothing this rule reads (``Any``)."""
-    text = _annotation(parameter)
+    text = annotation(parameter)
     if "KeyArray" in text or parameter.name in ("key", "rng", "rng_key"):
         return frozenset({"key"})
     if "Callable" in text:

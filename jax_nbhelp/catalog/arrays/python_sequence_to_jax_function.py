@@ -22,6 +22,7 @@ from dataclasses import replace
 from jax_nbhelp.catalog import _contract, _entry, _scopes, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
+from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.diagnosis.safe_eval import Evaluator
@@ -51,6 +52,12 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS,), "d = jnp.dot([1.0, 2.0], [3.0, 4.0])",
                    "d = jnp.dot(jnp.asarray([1.0, 2.0]), jnp.asarray([3.0, 4.0]))",
                    "Wrap the lists in jnp.asarray", "float(d) == 11.0"),
+    # JAX's message names the function inside (maximum, of clip): the call's lists, each
+    # where the signature takes an array, are all wrapped
+    corrected_cell((JAX_IMPORTS, "x = jnp.array([-1.0, 5.0])"),
+                   "c = jnp.clip(x, [0.0, 0.0], [1.0, 1.0])",
+                   "c = jnp.clip(x, jnp.asarray([0.0, 0.0]), jnp.asarray([1.0, 1.0]))",
+                   "Wrap the lists in jnp.asarray", "c.tolist() == [0.0, 1.0]"),
     # JAX's message names the function inside (max, of softmax): the call's one list
     corrected_cell((JAX_IMPORTS,), "p = jax.nn.softmax([0.0, 0.0])",
                    "p = jax.nn.softmax(jnp.asarray([0.0, 0.0]))",
@@ -106,10 +113,28 @@ def _one_sequence_passed(ctx: ErrorContext, location: Location
         (i, a, None) for i, a in enumerate(call.node.args) if sequence(a)]
     found += [(len(call.node.args), k.value, k.arg) for k in call.node.keywords
               if sequence(k.value)]
+    if len(found) > 1 and all(keyword is None and isinstance(a, ast.List | ast.Tuple)
+                              for _, a, keyword in found) \
+            and _all_take_arrays(call, [i for i, _, _ in found]):
+        # `jnp.clip(x, [0.0, 0.0], [1.0, 1.0])`: list literals where arrays go, each
+        # wrapped (the fix wraps the first and every literal after it)
+        found = found[:1]
     if len(found) != 1:
         return None
     position, argument, keyword = found[0]
     return call.name, position, argument, keyword
+
+
+def _all_take_arrays(call: _user_call.UserCall, positions: list[int]) -> bool:
+    """Whether each positional argument at ``positions`` goes to a parameter annotated to
+    take an array (``ArrayLike``), by the function's signature."""
+    signature = _user_call.signature_of(call.function)
+    if signature is None:
+        return False
+    parameters = [p for p in signature.parameters.values()
+                  if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    return all(i < len(parameters) and "ArrayLike" in _contract.annotation(parameters[i])
+               for i in positions)
 
 
 def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
@@ -202,8 +227,10 @@ def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, argument: ast.
                            safety=safety, safe=True)
     # JAX names the first sequence it met; the call's other list and tuple literals would
     # fail next (`jnp.dot([1, 2], [3, 4])`), so each is wrapped.
+    shape = ast.dump(argument)  # the user's call may have been read from another parse
     call = next((node for node in ast.walk(tree) if isinstance(node, ast.Call)
-                 and argument in node.args), None)
+                 and len(node.args) > position and ast.dump(node.args[position]) == shape
+                 and node.lineno <= location.lineno <= (node.end_lineno or 0)), None)
     positions = [index for index, arg in enumerate(call.args if call is not None else ())
                  if index == position or (isinstance(arg, ast.List | ast.Tuple)
                                           and index > position)]
