@@ -122,13 +122,34 @@ def registration(ctx: ErrorContext, location: Location, instance: str | None,
                         tuple(n for n, k in kinds.items() if k == "meta"))
 
 
+def _dataclass_init(node: ast.ClassDef) -> ast.FunctionDef | None:
+    """The ``__init__`` a ``@dataclass`` without its own writes: its annotated fields in
+    order, each default as written (a class variable, ``ClassVar``, or a ``field(...)`` makes
+    it None: not read here)."""
+    if not any("dataclass" in ast.unparse(d) for d in node.decorator_list) \
+            or any(isinstance(s, ast.FunctionDef) and s.name == "__init__" for s in node.body):
+        return None
+    fields = [s for s in node.body if isinstance(s, ast.AnnAssign)
+              and isinstance(s.target, ast.Name)]
+    if any("ClassVar" in ast.unparse(f.annotation) or "InitVar" in ast.unparse(f.annotation)
+           or (f.value is not None and not isinstance(f.value, ast.Constant)) for f in fields):
+        return None
+    parameters = ", ".join(
+        f"{f.target.id}={ast.unparse(f.value)}" if f.value is not None else f.target.id
+        for f in fields if isinstance(f.target, ast.Name))
+    made = ast.parse(f"def __init__(self, {parameters}):\n" + "".join(
+        f"    self.{f.target.id} = {f.target.id}\n" for f in fields
+        if isinstance(f.target, ast.Name)) + "    pass").body[0]
+    return made if isinstance(made, ast.FunctionDef) else None
+
+
 def _built_on_line(ctx: ErrorContext, location: Location,
                    node: ast.ClassDef) -> dict[str, Value] | None:
     """The fields of the object the line builds with ``Cls(...)``, where ``__init__`` only
     stores its arguments: each argument as the line passes it, read in the line's live frame
     without running anything (a default written as a constant where one is not passed)."""
     init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
-                 and s.name == "__init__"), None)
+                 and s.name == "__init__"), None) or _dataclass_init(node)
     parsed = _tracing.parse(location.source)
     frame = ctx.live_frame(location)
     if init is None or parsed is None or frame is None \

@@ -37,6 +37,9 @@ _REGISTERED = _PARAMS.replace(
     "meta_fields=[])\n\ndef loss")
 
 _BUILT = "v = jax.jit(loss)(Params(jnp.ones(2), 0.5), jnp.ones(2))"
+_DATACLASS = ("from dataclasses import dataclass\n\n@dataclass\nclass Affine:\n"
+              "    w: jax.Array\n    b: jax.Array\n\n"
+              "@jax.jit\ndef apply(p, x):\n    return p.w * x + p.b")
 
 EXAMPLES = (
     corrected(JAX_IMPORTS, _PARAMS, _REGISTERED, "g = jax.grad(loss)(params, jnp.ones(2))",
@@ -44,6 +47,12 @@ EXAMPLES = (
     # built in the call: its fields are what the line passes to Params(...)
     corrected(JAX_IMPORTS, _PARAMS, _REGISTERED, _BUILT, "Register Params as a pytree",
               "float(v) == 4.5"),
+    # a dataclass built in the call: its fields are its annotated ones, in order
+    corrected(JAX_IMPORTS, _DATACLASS, _DATACLASS.replace(
+        "\n\n@jax.jit", "\n\njax.tree_util.register_dataclass(Affine, data_fields=['w', 'b'], "
+        "meta_fields=[])\n\n@jax.jit"),
+        "y = apply(Affine(jnp.ones(2), jnp.zeros(2)), jnp.ones(2))",
+        "Register Affine as a pytree", "y.tolist() == [1.0, 1.0]"),
 )
 
 WHY = _entry.prose("""
