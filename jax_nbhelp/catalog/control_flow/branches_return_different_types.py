@@ -10,8 +10,10 @@ message names the branches by their definitions; the explanation says which bran
 what, at its own line. A list in one branch against a tuple in the other holds the same
 values in another container: the list branch is made to return a tuple, which changes no
 value. A lambda branch whose one array has a dtype that promotes to the other's without
-losing a value (``jnp.int32(0)`` against float32) is given the other's dtype. Other shapes
-and dtypes are the user's to reconcile.
+losing a value (``jnp.int32(0)`` against float32) is given the other's dtype. A lambda
+branch that returns one number where the other returns an array of the operand's shape and
+dtype returns ``jnp.full_like(v, number)``: the number in every element. Other shapes and
+dtypes are the user's to reconcile.
 
 Reports: jax-ml/jax#2660 (branches returning aux dicts with different keys),
 aesara-devs/aesara#178 (a tuple in one branch and a bare value in the other),
@@ -61,6 +63,11 @@ EXAMPLES = (
                    "y = lax.cond(x > 0, lambda v: v * 2, lambda v: jnp.asarray(jnp.int32(0), "
                    "jnp.float32), x)",
                    "Return float32 from false_fun", "float(y) == 6.0"),
+    # one number against an array of the operand's type: that number in every element
+    corrected_cell((LAX_IMPORTS, "x = jnp.ones(2)"),
+                   "y = lax.cond(x.sum() > 5, lambda v: v * 2, lambda v: 0.0, x)",
+                   "y = lax.cond(x.sum() > 5, lambda v: v * 2, lambda v: jnp.full_like(v, 0.0), "
+                   "x)", "Fill false_fun's value", "y.tolist() == [0.0, 0.0]"),
     corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)"),
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v[:2], x)",
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v.at[2:].set(0), x)",
@@ -111,7 +118,8 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
         explanation = (f"{subject} has branches that return different {types['what']}: "
                        f"{_named(types['a'], branches)} returns {types['a_type']}, "
                        f"{_named(types['b'], branches)} returns {types['b_type']}.")
-        fix = _dtype_fix(ctx, types, branches) if types["what"] == "dtypes" else None
+        fix = ((_dtype_fix(ctx, types, branches) if types["what"] == "dtypes" else None)
+               or _scalar_fix(ctx, types, branches))
         if fix is not None:
             fixes.append(fix)
         else:
@@ -154,13 +162,10 @@ def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
     the cond then returns what either branch computes."""
     a, b = _TYPE_RE.fullmatch(types["a_type"]), _TYPE_RE.fullmatch(types["b_type"])
     # the lambdas' line, where JAX says they are defined: the cond call holds them there
-    function, location = branches.get(types["a"], ("", None))
-    if function != "<lambda>" or branches.get(types["b"], ("", None))[1] != location:
+    found = _lambda_branches(branches, [types["a"], types["b"]])
+    if a is None or b is None or a["shape"] != b["shape"] or found is None:
         return None
-    parsed = _tracing.parse(location.source) if location is not None else None
-    if a is None or b is None or a["shape"] != b["shape"] or parsed is None \
-            or location is None or not {types["a"], types["b"]} <= set(_BRANCH_ARGS):
-        return None
+    call, code, location = found
     try:
         import jax.numpy as jnp_module  # JAX's promotion: int32 and float32 give float32
 
@@ -171,13 +176,7 @@ def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
     narrow = [name for name, dtype in dtypes.items() if dtype != wide]
     if len(narrow) != 1 or not wide.startswith(("float", "complex")) or "64" in wide:
         return None  # a 64-bit result would change what JAX computes with x64 off
-    tree, code = parsed
-    conds = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
-             and node.lineno <= location.lineno <= (node.end_lineno or 0)
-             and ast.unparse(node.func).rsplit(".", 1)[-1] == "cond" and len(node.args) >= 3]
-    if len(conds) != 1:
-        return None
-    branch = conds[0].args[_BRANCH_ARGS[narrow[0]]]
+    branch = call.args[_BRANCH_ARGS[narrow[0]]]
     if not isinstance(branch, ast.Lambda) or isinstance(branch.body, ast.Tuple | ast.List
                                                          | ast.Dict) \
             or branch.body.lineno != branch.body.end_lineno:
@@ -197,6 +196,88 @@ def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
         safety=(f"Same values: {narrow[0]}'s {dtypes[narrow[0]]} values are exact in "
                 f"{wide}{exact}, the dtype the cond returns from either branch."),
         safe=True)
+
+
+def _lambda_branches(branches: dict[str, tuple[str, Location | None]], names: list[str]
+                     ) -> tuple[ast.Call, str, Location] | None:
+    """The one cond call on the line where JAX says the lambda branches ``names`` are
+    defined (the call holds them there), with that line's code."""
+    places = {branches.get(name, ("", None)) for name in names}
+    if len(places) != 1:
+        return None
+    ((function, location),) = places
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if function != "<lambda>" or parsed is None or location is None \
+            or not set(names) <= set(_BRANCH_ARGS):
+        return None
+    tree, code = parsed
+    conds = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and node.lineno <= location.lineno <= (node.end_lineno or 0)
+             and ast.unparse(node.func).rsplit(".", 1)[-1] == "cond" and len(node.args) >= 3]
+    return (conds[0], code, location) if len(conds) == 1 else None
+
+
+def _scalar_fix(ctx: ErrorContext, types: re.Match[str],
+                branches: dict[str, tuple[str, Location | None]]) -> Fix | None:
+    """``lax.cond(p, lambda u: u * 2, lambda u: 0.0, x)``: one lambda branch returns one
+    number where the other returns an array of the operand's shape and dtype. That number
+    in every element, ``jnp.full_like(u, 0.0)``, is the one value of the other's type the
+    branch can mean; only where the number's dtype becomes the operand's without loss."""
+    a, b = _TYPE_RE.fullmatch(types["a_type"]), _TYPE_RE.fullmatch(types["b_type"])
+    found = _lambda_branches(branches, [types["a"], types["b"]])
+    if a is None or b is None or found is None:
+        return None
+    call, code, location = found
+    shapes = {types["a"]: a, types["b"]: b}
+    scalar = [name for name, t in shapes.items() if not t["shape"].strip()]
+    if len(scalar) != 1 or len(call.args) != 4:
+        return None
+    (name,) = scalar
+    wide = next(t for n, t in shapes.items() if n != name)
+    branch = call.args[_BRANCH_ARGS[name]]
+    if not isinstance(branch, ast.Lambda) or len(branch.args.args) != 1 \
+            or branch.body.lineno != branch.body.end_lineno:
+        return None
+    site = ctx.call_site()
+    operand = {v.text: v for v in (*ctx.values_at(location),
+                                   *(ctx.values_at(site) if site is not None else ()))
+               }.get(ast.unparse(call.args[3]))
+    shape = tuple(int(d) for d in wide["shape"].split(","))
+    if operand is None or operand.shape != shape or operand.dtype != wide["dtype"]:
+        return None
+    try:
+        import jax.numpy as jnp_module
+
+        lossless = str(jnp_module.promote_types(shapes[name]["dtype"],
+                                                wide["dtype"])) == wide["dtype"]
+    except (TypeError, ValueError):
+        return None
+    small = shapes[name]["dtype"]
+    if not lossless or (small.startswith(("int", "uint")) and wide["dtype"] == "float16"):
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    parameter = branch.args.args[0].arg
+    body = _tracing.segment(code, branch.body)
+    after = f"{jnp}.full_like({parameter}, {body})"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(branch.body, body, after),
+        label=f"Fill {name}'s value", summary=(
+            f"Write `{after}` as {name}'s value on line {branch.body.lineno}: the number in "
+            f"every element of an array of {parameter}'s shape and dtype, "
+            f"{wide['dtype']}[{wide['shape']}], which the other branch returns; then re-run."),
+        safety=(f"Same values: where {name} is taken, every element holds the number it "
+                f"returned{_exact(small, wide['dtype'])}; the cond returns one type from "
+                "either branch."),
+        safe=True)
+
+
+def _exact(small: str, wide: str) -> str:
+    """How the number keeps its value in the wider dtype, said after it."""
+    if small == wide:
+        return ""
+    if small.startswith(("int", "uint")) and wide == "float32":
+        return f" (an {small} number is exact in float32 up to 2**24)"
+    return f" ({small} is exact in {wide})"
 
 
 def _fix(ctx: ErrorContext, place: Location, function: str) -> Fix:
