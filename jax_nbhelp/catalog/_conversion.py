@@ -6,10 +6,11 @@ its own dtype (the Python float became that dtype again there: JAX converts a Py
 to the array's dtype), or, in a ``return`` of one operation, a whole number small enough to
 be exact in that dtype, where that dtype is the one jit gives a returned Python float (one
 IEEE operation on a float32 value and such an int, done in float64 and then rounded to
-float32, is the float32 operation). Any other use (a Python
-``if``, a range, arithmetic with another Python float) could round differently or needs the
-number itself: no fix is offered there. Read from the line's function and its live frame,
-never by running the user's code.
+float32, is the float32 operation). Arithmetic with other Python numbers on the way to such
+an array or a return is the same arithmetic done in float32 where Python did it in float64:
+the fix is offered as the same values up to float rounding (``Fix.rounding``). Any other use
+(a Python ``if``, a range) needs the number itself: no fix is offered there. Read from the
+line's function and its live frame, never by running the user's code.
 
 An ``int(i)`` made only to index a JAX array (``x[int(i)]``) is dropped (``x[i]``, or
 ``x[i.astype(int)]`` for a float ``i``): JAX indexes with a traced integer.
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
 from jax_nbhelp.catalog import _scopes, _tracing
 from jax_nbhelp.core.model import Fix, Location
@@ -98,6 +100,26 @@ def _use_is_exact(ctx: ErrorContext, location: Location, scope: _scopes.Function
     return _meets_array(ctx, location, scope, other, dtype)
 
 
+def _in_arithmetic(ctx: ErrorContext, location: Location, scope: _scopes.Function,
+                   parents: dict[ast.AST, ast.AST], operand: ast.expr, dtype: str) -> bool:
+    """Whether the converted number at ``operand`` only goes through ``+ - * /`` with Python
+    numbers (and negation) until it meets an array of ``dtype`` or is returned: the same
+    arithmetic, which a kept array does in ``dtype`` where Python did it in float64."""
+    node: ast.AST = operand
+    while True:
+        use = parents.get(node)
+        if isinstance(use, ast.UnaryOp) and isinstance(use.op, ast.USub | ast.UAdd):
+            node = use
+            continue
+        if isinstance(use, ast.BinOp) and isinstance(use.op, _OPERATORS):
+            other = use.right if use.left is node else use.left
+            if isinstance(other, ast.Constant) and type(other.value) in (int, float):
+                node = use
+                continue
+            return _meets_array(ctx, location, scope, other, dtype) is not None
+        return isinstance(use, ast.Return) and dtype == _python_float_dtype()
+
+
 def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
     """The fix that drops the conversion on ``location``'s line, where every use of the
     number keeps its values (see the module's docstring); None elsewhere."""
@@ -130,7 +152,10 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
         operands = [node]
     met = [_use_is_exact(ctx, location, scope, parents, operand, scalar["dtype"])
            for operand in operands]
-    if not operands or None in met:
+    rounding = None in met
+    if not operands or (rounding and not all(
+            _in_arithmetic(ctx, location, scope, parents, operand, scalar["dtype"])
+            for operand in operands)):
         return None
     read = {n.id for n in ast.walk(converted) if isinstance(n, ast.Name)}
     if not _traced_by_jit(ctx, location, read):
@@ -139,6 +164,16 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
     kept = _tracing.segment(code, converted)
     after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
     conversion = "float(...)" if isinstance(node.func, ast.Name) else ".item()"
+    if rounding:
+        return replace(rewrite_fix(
+            ctx, location, _tracing.replacing(node, before, after),
+            label=f"Keep {kept} an array",
+            summary=(f"Write `{after}` for `{before}` on line {location.lineno}, so the "
+                     "number stays a traced array that jit can compile; then re-run."),
+            safety=(f"The same arithmetic on the same {scalar['dtype']} value, done in "
+                    f"{scalar['dtype']} where Python did it in float64 before JAX turned the "
+                    "result into an array: the last bits can differ."),
+            safe=True), rounding=True)
     arrays = sorted({m for m in met if m is not None and not m.lstrip("-").isdigit()})
     numbers = sorted({m for m in met if m is not None and m.lstrip("-").isdigit()})
     parts = ([f"the {scalar['dtype']} array{'s' if len(arrays) > 1 else ''} "

@@ -376,6 +376,9 @@ def _is_call_of_traced(call: ast.Call, ctx: ErrorContext, function: str) -> bool
     func = call.func
     if names_function(func, function):
         return True
+    if isinstance(func, ast.Attribute) and func.attr == function \
+            and isinstance(func.value, ast.Call):
+        return True  # a method of an object the line builds: `Sampler(2.0).draw(key, 3)`
     if isinstance(func, ast.Call) and is_jit(func.func) and func.args:
         return _names_wrapped(func.args[0], function)
     if isinstance(func, ast.Name):
@@ -495,8 +498,12 @@ def jit_call(ctx: ErrorContext, origin: TraceOrigin,
         return result(unknown)
     (call,) = calls
     passed = []
+    # a method called on its object (`obj.draw(key, 3)`): the object is `self`, not passed
+    bound = (isinstance(call.func, ast.Attribute) and not isinstance(func, ast.Lambda)
+             and bool(func.args.args) and func.args.args[0].arg in ("self", "cls"))
     for name in origin.arguments:
-        node = bind_argument(call, func, name) if name.isidentifier() else None
+        node = bind_argument(call, func, name, skip_first=bound) if name.isidentifier() \
+            else None
         if node is None:
             passed.append(PassedArgument(name, None, "unknown"))
         else:
