@@ -101,9 +101,11 @@ _EXACT: dict[str, tuple[str, ...]] = {
 _ROUNDED: dict[str, tuple[str, ...]] = dict.fromkeys(
     ("sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "exp", "exp2",
      "expm1", "log", "log2", "log10", "log1p", "sqrt", "cbrt", "dot", "matmul", "inner",
-     "vdot", "cumsum", "cumprod", "var", "std", "median"),
+     "vdot", "cumsum", "cumprod", "var", "std", "median", "arctan2", "hypot", "power",
+     "logaddexp", "deg2rad", "rad2deg", "sinc", "cross", "trace", "einsum", "tensordot"),
     (),
 ) | {"linalg.norm": ("axis", "keepdims", "ord"), "linalg.det": (), "linalg.inv": (),
+     "linalg.solve": (),
      "var": (*_REDUCE, "ddof"), "std": (*_REDUCE, "ddof"),
      "median": _REDUCE, "cumsum": ("axis",), "cumprod": ("axis",)}
 _ALLOWED = {**_EXACT, **_ROUNDED}
@@ -155,7 +157,8 @@ def _numpy_fix(ctx: ErrorContext, location: Location) -> Fix | None:
     return replace(fix, rounding=rounding)
 
 
-_PRODUCTS = frozenset({"dot", "matmul", "inner", "vdot", "linalg.det", "linalg.inv"})
+_PRODUCTS = frozenset({"dot", "matmul", "inner", "vdot", "linalg.det", "linalg.inv",
+                       "linalg.solve", "einsum", "tensordot"})
 
 
 def _full_precision_products() -> bool:
