@@ -395,6 +395,14 @@ def test_dimensions_spread_over_arguments_become_one_tuple(loaded: Notebook, cel
     _fixed_by_contract(loaded, cell, label, check)
 
 
+def test_values_spread_over_arguments_become_one_list(loaded: Notebook) -> None:
+    """jnp.array takes its values as one sequence; the numbers the call lists are it."""
+    _fixed_by_contract(loaded, "v = jnp.array(1.0, 2.0, 3.0)", "Pass [1.0, 2.0, 3.0]",
+                       "v.tolist() == [1.0, 2.0, 3.0]")
+    # numbers of different types are left alone: which dtype was meant is not read
+    assert _card(loaded, "w = jnp.array(1, 2.0)")["recommended"] is None
+
+
 @pytest.mark.parametrize(("cell", "label", "check"), [
     ("a = jnp.ones((2, 3))\nb = jnp.zeros((1, 3))\nv = jnp.concatenate(a, b)",
      "Pass (a, b) as arrays", "v.shape == (3, 3) and float(v[2, 0]) == 0.0"),

@@ -198,3 +198,35 @@ def test_remove_static_arg_refuses_what_it_cannot_see() -> None:
         remove_static_arg("g = jax.jit(f, static_argnames=NAMES)\n", 1, "f", "n", 1)
     with pytest.raises(CannotRewrite):
         remove_static_arg("@jax.jit\ndef f(x, n):\n    return x\n", 1, "f", "n", 1)
+
+
+def test_a_function_jitted_by_name_is_found_from_the_frames(loaded: Notebook) -> None:
+    """``fast = jax.jit(block)``: JAX's message for a traced ``jnp.tile`` count names no traced
+    function (this release: "must have __hash__"), so the frames show which one jit traced,
+    and the setting is made static at ``jax.jit(block)``."""
+    loaded.ok("import jax, jax.numpy as jnp\n\ndef block(x, k):\n    return jnp.tile(x, k)\n\n"
+              "fast = jax.jit(block)")
+    failed = loaded.run("b = fast(jnp.ones(2), 3)")
+    assert failed.error is not None
+    diagnosis = _diagnosis("JNH303")
+    fix = _fix(diagnosis, "Make k static")
+    assert "static_argnames" in fix.diff
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["b"].shape == (6,)
+
+
+def test_a_jitted_method_called_on_a_new_object_gets_its_setting_static(
+        loaded: Notebook) -> None:
+    """``Sampler(2.0).draw(key, 3)``: ``self`` is not an argument of the call, so ``n`` is
+    bound to the 3 the call passes."""
+    loaded.ok("import jax, jax.numpy as jnp\n" + IMPORTS + "\n\nclass Sampler:\n"
+              "    def __init__(self, scale):\n        self.scale = scale\n\n"
+              "    @partial(jax.jit, static_argnums=(0,))\n    def draw(self, key, n):\n"
+              "        return self.scale * jax.random.normal(key, (n,))\n\n"
+              "    def __hash__(self):\n        return id(self)")
+    failed = loaded.run("s = Sampler(2.0).draw(jax.random.key(0), 3)")
+    assert failed.error is not None
+    fix = _fix(_diagnosis("JNH303"), "Make n static")
+    assert "static_argnums=(0, 2)" in fix.diff
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["s"].shape == (3,)

@@ -124,6 +124,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
+                 _spread_values_fix,
                  _joined_arrays_fix, _swapped_function_fix, swapped_arguments,
                  _values_as_functions_fix, _index_ignored_fix,
                  _scanned_list_fix, _one_dimension_fix, _argname_fix):
@@ -802,6 +803,43 @@ def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                  "one tuple; then re-run."),
         safety=(f"Same dimensions: ({inside}) lists the ints the call gave, in their order, "
                 f"as the one {name} {call.spelled} takes."),
+        safe=True)
+
+
+_ARRAY_MAKERS = ("array", "asarray")
+
+
+def _spread_values_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.array(1.0, 2.0, 3.0)``: jax.numpy's array takes its values as one sequence, and
+    the numbers after the first landed in its ``dtype`` and later parameters. Read as one
+    list, they are the values the call lists, in order. Only Python numbers of one type,
+    only positional, nothing else passed."""
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None:
+        return None
+    call, location, node = plain
+    module = getattr(call.function, "__module__", "") or ""
+    if getattr(call.function, "__name__", None) not in _ARRAY_MAKERS \
+            or not module.startswith("jax") or node.keywords or len(node.args) < 2 \
+            or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    evaluate = Evaluator(call.frame)
+    kinds = {type(evaluate(a)) for a in node.args}
+    if len(kinds) != 1 or not kinds <= {int, float, complex}:
+        return None
+    grouped = _grouped(location, node, 0)
+    if grouped is None:
+        return None
+    written, inside, _ = grouped
+    after_call = written.replace(inside, f"[{inside}]", 1)
+    transform = _call_replaced(location.lineno, written, written, lambda: after_call)
+    return rewrite_fix(
+        ctx, location, transform, label=f"Pass [{inside}]" if len(inside) <= 20
+        else "Pass the values as one list",
+        summary=(f"Write `{after_call}` on line {location.lineno}: {call.spelled} takes its "
+                 "values as one sequence; then re-run."),
+        safety=(f"Same values: [{inside}] lists the numbers the call gave, in their order, "
+                f"as the one sequence {call.spelled} makes an array of."),
         safe=True)
 
 

@@ -9,6 +9,7 @@ code is, its node, and the one expression it returns (a lambda's body, or the va
 from __future__ import annotations
 
 import ast
+import types
 from dataclasses import dataclass
 
 from jax_nbhelp.catalog import _entry, _scopes, _tracing
@@ -54,8 +55,8 @@ def passed_function(ctx: ErrorContext, parameter: str) -> Passed | None:
     if not isinstance(node, ast.Name | ast.Attribute):
         return None
     function = _user_call.received(call, node)
-    if function is CANNOT:
-        return None
+    if function is CANNOT or not isinstance(function, types.FunctionType):
+        return None  # only a plain function's code is read: nothing of a user's object runs
     where = _entry.def_location(ctx, function)
     parsed = _tracing.parse(where.source) if where is not None and where.source else None
     if where is None or parsed is None:

@@ -45,6 +45,7 @@ TRIGGERS = ("pytree structure error", "Dict key mismatch", "Custom node type mis
             "Expected tuple, got", "Expected dict, got", "Expected None, got")
 
 _PATH_RE = re.compile(r"at key path\s*\n\s*(?P<path>.+)")
+_EXPECTED_RE = re.compile(r"^Expected (?P<kind>list|tuple), got (?P<got>[\[(])")
 _METADATA_RE = re.compile(r"with metadata\s*\n\s*(?P<a>.+?)\n.*?with metadata\s*\n\s*(?P<b>.+?)\n",
                           re.S)
 _KEYS_RE = re.compile(r"expected keys: (?P<a>\[.*?\]); present keys: (?P<b>\[.*?\])")
@@ -180,9 +181,14 @@ def _container_fix(ctx: ErrorContext, location: Location, link_message: str) -> 
     types = _TYPES_RE.search(link_message)
     path = _PATH_RE.search(link_message)
     frame = ctx.live_frame(location)
-    if found is None or types is None or frame is None \
-            or (path is not None and "[" in path["path"]) \
-            or {_short(types["a"]), _short(types["b"])} != {"tuple", "list"}:
+    # JAX 0.9 and older: "Expected tuple, got [3.0, 4.0]." (no key path: the root's alone
+    # is then told apart by the live trees below)
+    older = _EXPECTED_RE.search(link_message)
+    kinds = ({_short(types["a"]), _short(types["b"])} if types is not None else
+             {older["kind"], "list" if older["got"] == "[" else "tuple"} if older is not None
+             else set())
+    if found is None or frame is None or (path is not None and "[" in path["path"]) \
+            or kinds != {"tuple", "list"}:
         return None
     call, _, code = found
     trees = call.args[1:]

@@ -116,12 +116,6 @@ EXAMPLES = (
               "    jax.debug.print('total {:.2f}', s)\n    return s",
               "y = total(jnp.ones(2))", "Print with jax.debug.print", "float(y) == 2.0"),
     made_static(_RAMP, "out = ramp(jnp.ones(4), 4)", "n", "out.tolist() == [1.0, 2.0, 3.0, 4.0]"),
-    # jitted by name, not decorated, and JAX's message names no traced function ("must have
-    # __hash__"): the frames show it, and jax.jit(...) gets static_argnames
-    corrected(_IMPORTS, "def block(x, k):\n    return jnp.tile(x, k)\n\nfast = jax.jit(block)",
-              "def block(x, k):\n    return jnp.tile(x, k)\n\n"
-              "fast = jax.jit(block, static_argnames='k')",
-              "b = fast(jnp.ones(2), 3)", "Make k static", "b.shape == (6,)"),
     # a jitted method whose self is static already: the setting joins static_argnums
     corrected(_IMPORTS, _SAMPLER, _SAMPLER.replace("static_argnums=(0,)",
                                                    "static_argnums=(0, 2)"),
