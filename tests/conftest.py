@@ -110,6 +110,18 @@ class Notebook:
         assert out.error is None, out.stdout + out.stderr
         return out
 
+    def card(self, *setup: str, failing: str) -> dict[str, Any]:
+        """Run each non-empty ``setup`` cell, then ``failing``, which must fail with exactly
+        one card; that card's bundle, checked against the schema."""
+        for source in setup:
+            if source:
+                self.ok(source)
+        failed = self.run(failing)
+        assert failed.error is not None
+        (bundle,) = failed.diagnoses
+        validate_bundle(bundle)
+        return bundle
+
     def __getitem__(self, name: str) -> Any:
         return self.shell.user_ns[name]
 

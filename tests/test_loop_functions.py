@@ -5,20 +5,13 @@ contract fix)."""
 
 from __future__ import annotations
 
-from conftest import Notebook, validate_bundle
+from conftest import Notebook
 
 IMPORTS = "import jax, jax.numpy as jnp\nfrom jax import lax"
 
 
 def _card(loaded: Notebook, setup: str, cell: str) -> dict:
-    loaded.ok(IMPORTS)
-    if setup:
-        loaded.ok(setup)
-    failed = loaded.run(cell)
-    assert failed.error is not None
-    (bundle,) = failed.diagnoses
-    validate_bundle(bundle)
-    return bundle
+    return loaded.card(IMPORTS, setup, failing=cell)
 
 
 def _fixed(loaded: Notebook, bundle: dict) -> str:

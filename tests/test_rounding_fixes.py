@@ -6,7 +6,8 @@ results"), and its outcome says Fixed."""
 
 from __future__ import annotations
 
-from conftest import Notebook, validate_bundle
+import pytest
+from conftest import Notebook
 
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.show.view import recommend
@@ -15,13 +16,7 @@ IMPORTS = "import jax, jax.numpy as jnp\nimport numpy as np\nimport math\nfrom j
 
 
 def _card(loaded: Notebook, setup: str, cell: str, code: str) -> dict:
-    loaded.ok(IMPORTS)
-    if setup:
-        loaded.ok(setup)
-    failed = loaded.run(cell)
-    assert failed.error is not None
-    (bundle,) = failed.diagnoses
-    validate_bundle(bundle)
+    bundle = loaded.card(IMPORTS, setup, failing=cell)
     assert bundle["code"] == code
     return bundle
 
@@ -47,9 +42,15 @@ def test_numpy_exp_under_grad_is_fixed_with_jnp_up_to_rounding(loaded: Notebook)
     assert abs(float(loaded["g"]) + 2 * 0.36787944) < 1e-5
 
 
-def test_a_bit_exact_numpy_function_stays_plain_safe(loaded: Notebook) -> None:
-    bundle = _card(loaded, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2",
-                   "out = double(jnp.ones(2))", "JNH305")
+@pytest.mark.parametrize(("setup", "cell", "code"), [
+    ("@jax.jit\ndef double(x):\n    return np.asarray(x) * 2", "out = double(jnp.ones(2))",
+     "JNH305"),
+    # a masked integer sum: integers add without rounding
+    ("@jax.jit\ndef big(x):\n    return x[x > 2].sum()", "y = big(jnp.arange(6))", "JNH304"),
+])
+def test_a_bit_exact_fix_stays_plain_safe(loaded: Notebook, setup: str, cell: str,
+                                          code: str) -> None:
+    bundle = _card(loaded, setup, cell, code)
     fix = bundle["fixes"][bundle["recommended"] - 1]
     assert fix["safe"] is True
     assert fix["rounding"] is False
@@ -79,14 +80,6 @@ def test_a_masked_float_mean_is_written_with_where(loaded: Notebook) -> None:
     assert _recommended_is_rounding(bundle)["label"] == "Use jnp.mean(x, where=x > 0)"
     assert "Fixed:" in loaded.run(f"%jax_nbhelp fix {bundle['recommended']}").stdout
     assert float(loaded["y"]) == 2.0
-
-
-def test_a_masked_integer_sum_is_bit_exact(loaded: Notebook) -> None:
-    bundle = _card(loaded, "@jax.jit\ndef big(x):\n    return x[x > 2].sum()",
-                   "y = big(jnp.arange(6))", "JNH304")
-    fix = bundle["fixes"][bundle["recommended"] - 1]
-    assert fix["rounding"] is False
-    assert fix["safe"] is True
 
 
 def _fix(label: str, rounding: bool) -> Fix:

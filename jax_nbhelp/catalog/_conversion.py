@@ -164,32 +164,28 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
     kept = _tracing.segment(code, converted)
     after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
     conversion = "float(...)" if isinstance(node.func, ast.Name) else ".item()"
+    dtype = scalar["dtype"]
     if rounding:
-        return replace(rewrite_fix(
-            ctx, location, _tracing.replacing(node, before, after),
-            label=f"Keep {kept} an array",
-            summary=(f"Write `{after}` for `{before}` on line {location.lineno}, so the "
-                     "number stays a traced array that jit can compile; then re-run."),
-            safety=(f"The same arithmetic on the same {scalar['dtype']} value, done in "
-                    f"{scalar['dtype']} where Python did it in float64 before JAX turned the "
-                    "result into an array: the last bits can differ."),
-            safe=True), rounding=True)
-    arrays = sorted({m for m in met if m is not None and not m.lstrip("-").isdigit()})
-    numbers = sorted({m for m in met if m is not None and m.lstrip("-").isdigit()})
-    parts = ([f"the {scalar['dtype']} array{'s' if len(arrays) > 1 else ''} "
-              f"{_tracing.quoted(arrays)}"] if arrays else [])
-    parts += ([f"the whole number{'s' if len(numbers) > 1 else ''} "
-               f"{_tracing.quoted(numbers)} in a return"] if numbers else [])
-    meets = " and ".join(parts)
-    return rewrite_fix(
+        safety = (f"The same arithmetic on the same {dtype} value, done in {dtype} where "
+                  "Python did it in float64 before JAX turned the result into an array: the "
+                  "last bits can differ.")
+    else:
+        arrays = sorted({m for m in met if m is not None and not m.lstrip("-").isdigit()})
+        numbers = sorted({m for m in met if m is not None and m.lstrip("-").isdigit()})
+        parts = ([f"the {dtype} array{'s' if len(arrays) > 1 else ''} "
+                  f"{_tracing.quoted(arrays)}"] if arrays else [])
+        parts += ([f"the whole number{'s' if len(numbers) > 1 else ''} "
+                   f"{_tracing.quoted(numbers)} in a return"] if numbers else [])
+        safety = (f"Same values: {kept} is {dtype}, and it only meets {' and '.join(parts)}, "
+                  f"where JAX would have turned the Python number from {conversion} back "
+                  f"into {dtype}.")
+    fix = rewrite_fix(
         ctx, location, _tracing.replacing(node, before, after),
         label=f"Keep {kept} an array",
         summary=(f"Write `{after}` for `{before}` on line {location.lineno}, so the number "
                  "stays a traced array that jit can compile; then re-run."),
-        safety=(f"Same values: {kept} is {scalar['dtype']}, and it only meets {meets}, where "
-                f"JAX would have turned the Python number from {conversion} back into "
-                f"{scalar['dtype']}."),
-        safe=True)
+        safety=safety, safe=True)
+    return replace(fix, rounding=rounding)
 
 
 # -- a conversion only to index ---------------------------------------------------------------
