@@ -71,15 +71,8 @@ def math_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
     jnp = ctx.alias("jax.numpy")
     if jnp is None:
         return None  # nothing to call: the card's advice says which function to use
-    # right to left along the line: each rewrite leaves the columns before it as they were
-    steps = [_tracing.replacing(call.node.func, f"{module}.{call.name}", f"{jnp}.{call.twin}")
-             for call in sorted(found, key=lambda call: -call.node.col_offset)]
-
-    def transform(source: str) -> str:
-        for step in steps:
-            source = step(source)
-        return source
-
+    transform = _tracing.replacing_each(
+        [(call.node.func, f"{module}.{call.name}", f"{jnp}.{call.twin}") for call in found])
     names = list(dict.fromkeys(f"{jnp}.{call.twin}" for call in found))
     before = list(dict.fromkeys(f"{module}.{call.name}" for call in found))
     fix = rewrite_fix(

@@ -203,6 +203,20 @@ def replacing(node: ast.AST, before: str, after: str) -> Callable[[str], str]:
     return transform
 
 
+def replacing_each(edits: Sequence[tuple[ast.AST, str, str]]) -> Callable[[str], str]:
+    """``replacing`` for several one-line expressions ``(node, before, after)``, applied from
+    the end of the source back, so that each leaves the columns before it as they were."""
+    steps = [replacing(node, before, after) for node, before, after in sorted(
+        edits, key=lambda edit: (-edit[0].lineno, -edit[0].col_offset))]  # type: ignore[attr-defined]
+
+    def transform(source: str) -> str:
+        for step in steps:
+            source = step(source)
+        return source
+
+    return transform
+
+
 def replacing_lines(first: int, last: int, before: str, after: Sequence[str],
                     what: str) -> Callable[[str], str]:
     """The rewrite that writes the lines ``after`` in place of lines ``first`` to ``last``,

@@ -203,15 +203,9 @@ def _container_fix(ctx: ErrorContext, location: Location, link_message: str) -> 
     converted = [t for t, h in zip(trees, held, strict=True) if type(h) is not type(held[0])]
     if not converted or any(t.lineno != t.end_lineno for t in converted):
         return None
-    steps = [_tracing.replacing(t, _tracing.segment(code, t),
-                                f"{first}({_tracing.segment(code, t)})")
-             for t in sorted(converted, key=lambda t: (t.lineno, -t.col_offset))]
-
-    def transform(source: str) -> str:
-        for step in steps:
-            source = step(source)
-        return source
-
+    transform = _tracing.replacing_each(
+        [(t, _tracing.segment(code, t), f"{first}({_tracing.segment(code, t)})")
+         for t in converted])
     shown = _tracing.quoted([f"`{first}({_tracing.segment(code, t)})`" for t in converted])
     return rewrite_fix(
         ctx, location, transform, label=f"Pass {first}(...)",
