@@ -1026,9 +1026,10 @@ def _kind(value: object) -> frozenset[str]:
 
 
 def _takes(parameter: inspect.Parameter) -> frozenset[str] | None:
-    """The kinds a parameter takes, read from its annotation (its name, for a key): ``int |
-    tuple[int, ...]`` takes an int or a shape, ``RealArray`` an array or a number; None where
-    the annotation says nothing this rule reads (``Any``)."""
+    """The kinds a parameter takes, read from its annotation (its name, for a key, and for a
+    shape its annotation leaves open): ``int | tuple[int, ...]`` takes an int or a shape,
+    ``RealArray`` an array or a number; None where the annotation says nothing this rule
+    reads (``Any``)."""
     text = annotation(parameter)
     if "KeyArray" in text or parameter.name in ("key", "rng", "rng_key"):
         return frozenset({"key"})
@@ -1041,6 +1042,8 @@ def _takes(parameter: inspect.Parameter) -> frozenset[str] | None:
         found.add("int")
     if re.search(r"Array", text) or text == "float":
         found |= {"array", "number"} if text != "float" else {"number"}
+    if not found and parameter.name in _SHAPE_PARAMETERS[:2]:  # `jnp.full(shape: Any, ...)`
+        found = {"shape", "int"}
     return frozenset(found) or None
 
 

@@ -44,6 +44,9 @@ EXAMPLES = (
     # the tuple is the shape, and the array is where the shape goes: they trade places
     corrected_cell((JAX_IMPORTS, "x = jnp.arange(6.0)"), "y = jnp.reshape((2, 3), x)",
                    "y = jnp.reshape(x, (2, 3))", "Swap (2, 3) and x", "y.shape == (2, 3)"),
+    # jnp.full leaves its shape unannotated: a parameter named shape takes one
+    corrected_cell((JAX_IMPORTS,), "z = jnp.full(7.0, (2, 3))", "z = jnp.full((2, 3), 7.0)",
+                   "Swap 7.0 and (2, 3)", "z.shape == (2, 3) and float(z[1, 2]) == 7.0"),
     # The sequence is a parameter: it is wrapped where the caller passes it.
     corrected_cell((JAX_IMPORTS, _SPREAD), "width = spread((3.0, 1.0, 2.0))",
                    "width = spread(jnp.asarray((3.0, 1.0, 2.0)))",
