@@ -41,6 +41,15 @@ def _argument(bundle: dict, parameter: str) -> dict:
     return next(a for a in bundle["binding"]["arguments"] if a["parameter"] == parameter)
 
 
+def test_a_conversion_inside_jax_is_not_called_the_users_numpy_call(loaded: Notebook) -> None:
+    """A traced ``jnp.tile`` count: JAX 0.8 converts it with NumPy inside ``jnp.tile``
+    (TracerArrayConversionError), later releases raise another error. The line calls no
+    NumPy function, so no card says it hands a tracer to NumPy."""
+    bundle = _card(loaded, "f = jax.jit(lambda x, n: jnp.tile(x, n))\nt = f(jnp.ones(2), 3)")
+    assert bundle["code"] != "JNH305"
+    assert "NumPy" not in bundle["explanation"]
+
+
 def test_the_check_and_the_argument_it_read(loaded: Notebook) -> None:
     bundle = _card(loaded, "jax.random.bits(jax.random.key(0), (4,), dtype=jnp.int8)")
     assert bundle["code"] == "JNH001"

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import ast
 from dataclasses import replace
+from itertools import pairwise
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, NUMPY_IMPORTS, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.provenance import is_jax_file
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH305"
@@ -207,10 +209,21 @@ def _calls_numpy(ctx: ErrorContext, location: Location | None) -> bool:
                for node in ast.walk(parsed[0]))
 
 
+def _converted_by_jax(found: _tracing.Traced) -> bool:
+    """Whether JAX's own code, called from the line, made the conversion (JAX 0.8's
+    ``jnp.tile(x, n)`` asks ``np.ndim`` of a traced count), rather than a NumPy call of the
+    user's: the frame after the line's is JAX's."""
+    after = [inner for outer, inner in pairwise(found.link.frames)
+             if outer.location is not None and outer.location == found.location]
+    return bool(after) and not after[-1].is_user and is_jax_file(after[-1].filename)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
     if found is None:
         return None
+    if _converted_by_jax(found) and not _calls_numpy(ctx, found.location):
+        return None  # a JAX function needed a concrete value: JNH303's
     from jax_nbhelp.catalog.arrays.numpy_array_indexed_by_tracer import indexed_numpy
 
     if indexed_numpy(ctx, found.location) and not _calls_numpy(ctx, found.location):
