@@ -97,3 +97,23 @@ def test_the_users_failed_check_inside_a_callback_gets_no_card(loaded: Notebook)
         ".block_until_ready()\n")
     assert failed.error is not None
     assert failed.diagnoses == []
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("({'w': 0},)", "keys w where the argument has b w"),
+    ("([0, 0],)", "the spec is a list and the argument a dict"),
+])
+def test_an_in_axes_entry_that_does_not_fit_is_not_called_a_bare_dict(
+        loaded: Notebook, spec: str, said: str) -> None:
+    """in_axes is a tuple of one entry per argument here: the card says where the entry and
+    its argument differ, as JAX's message shows it, and offers no tuple to put it in."""
+    loaded.ok("import jax, jax.numpy as jnp\nparams = {'w': jnp.ones(3), 'b': jnp.ones(3)}")
+    failed = loaded.run(f"out = jax.vmap(lambda p: p['w'] * p['b'], in_axes={spec})(params)")
+    assert failed.error is not None
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH404"
+    assert "whole argument tuple" not in bundle["explanation"]
+    assert "does not fit its argument's pytree" in bundle["explanation"]
+    if "key path" in str(failed.error):  # JAX 0.8 shows the spec and the tree, whole
+        assert said in bundle["explanation"]
+    assert bundle["fixes"] == []

@@ -137,6 +137,31 @@ def _vmap_call(location: Location | None) -> tuple[ast.Call, ast.Call | None] | 
     return maps[0], applied
 
 
+_ENTRY_PATH = re.compile(r"key path\s+vmap in_axes(?P<path>\[\d+\]\S*)")
+_TUPLE_SPEC = re.compile(r"got specification (?P<spec>\(.*\)) for value tree (?P<tree>.+?)\.?$",
+                         re.MULTILINE)
+
+
+def _entry_mismatch(message: str) -> str | None:
+    """Where an in_axes tuple's entry and its argument differ, as JAX's prefix message says
+    (``at in_axes[0], the spec has keys a and the argument keys a b``); None where JAX's
+    message does not show a tuple of entries (a dict or list given for the whole tuple)."""
+    path = _ENTRY_PATH.search(message)
+    if path is None:
+        older = _TUPLE_SPEC.search(message)  # JAX 0.8: the spec and the tree, whole
+        return None if older is None else (f"the spec {older['spec']} against the arguments' "
+                                           f"tree {older['tree']}")
+    where = f"at in_axes{path['path']}"
+    keys = re.findall(r"child keys\n\s+(.*)", message)
+    types = re.findall(r"subtree of (?:different )?type\s+<class '([^']+)'>", message)
+    if "different numbers of pytree children" in message and len(keys) == 2:
+        return (f"{where}, the spec has keys {keys[0].strip()} where the argument has "
+                f"{keys[1].strip()}")
+    if "different types" in message and len(types) == 2:
+        return f"{where}, the spec is a {types[0]} and the argument a {types[1]}"
+    return f"{where}, their structures differ"
+
+
 def _sizes(message: str) -> list[str]:
     """``a: axis 0 has size 3 (float32[3])`` for each argument JAX lists."""
     found = []
@@ -180,6 +205,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         whole = _whole_axis_fix(ctx, location, found) \
             if location is not None and found is not None else None
         fixes = (whole,) if whole is not None else ()
+    elif IN_PREFIX in message and (entry := _entry_mismatch(message)) is not None:
+        # in_axes is a tuple of one entry per argument; an entry does not fit its argument
+        explanation = (f"{subject} gives vmap an in_axes entry that does not fit its "
+                       f"argument's pytree: {entry}. Each entry must be a prefix of its "
+                       "argument: its containers, with an axis or None for a leaf or for a "
+                       "whole subtree.")
     elif IN_AXES in message or IN_PREFIX in message:
         explanation = (f"{subject} gives vmap an in_axes that is not one entry per "
                        "positional argument: a dict or list is read as the spec of the whole "
