@@ -288,6 +288,11 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # an integer array JAX got from a call the line writes (read as jnp.take received it)
     ("t = jnp.take(jnp.arange(3.0), jnp.array([2.0, 1.0]))", "Use integers", "t",
      "t.tolist() == [2.0, 1.0]"),
+    # a bin made by `//` that indexes on two lines: made an integer where it is assigned
+    ("e = jnp.array([0.3, 1.7, 2.2])\ndef count(i, c):\n    h, n = c\n    b = e[i] // 1.0\n"
+     "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"
+     "h, n = jax.lax.fori_loop(0, 3, count, (jnp.zeros(3), jnp.zeros(3, int)))",
+     "Make b integers", "n", "n.tolist() == [1, 1, 1]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:

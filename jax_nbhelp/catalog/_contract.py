@@ -362,6 +362,9 @@ def _whole_float_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if after is None:
         return None
     if rounded is not None and whole is None:
+        made = _made_integer_fix(ctx, location, node, rounded, after)
+        if made is not None:
+            return made
         whole = True
         safety = (f"Same values: `{text}` comes from `{rounded}`, which makes whole numbers, "
                   f"so `{after}` holds the same numbers as integers (within int32's range).")
@@ -533,19 +536,58 @@ def _rounded_by(ctx: ErrorContext, location: Location, node: ast.expr) -> str | 
     found = _rounding_call(ctx, node)
     if found is not None or not isinstance(node, ast.Name):
         return found
+    made = _made_by(location, node)
+    return _rounding_call(ctx, made[0].value) if made is not None else None
+
+
+def _made_by(location: Location, node: ast.Name
+             ) -> tuple[ast.Assign, list[ast.Name], dict[ast.AST, ast.AST]] | None:
+    """The one assignment of ``node``'s name before the line, in the body of the function
+    holding the line (not in a loop or a branch), the name's loads in that function, and
+    the function's map of parents."""
     parsed = _tracing.parse(location.source)
     if parsed is None:
         return None
     tree = parsed[0]
     scope = _scopes.enclosing_function(tree, location.lineno) or tree
     stored = _scopes.stores(scope, node.id)
-    holder = _scopes.parents(scope).get(stored[0]) if len(stored) == 1 else None
+    parents = _scopes.parents(scope)
+    holder = parents.get(stored[0]) if len(stored) == 1 else None
     if not isinstance(holder, ast.Assign) or holder.lineno >= location.lineno \
-            or holder.targets != [stored[0]]:
+            or holder.targets != [stored[0]] or holder not in scope.body:
         return None
-    if holder not in scope.body:
-        return None  # inside a loop or a branch: not read
-    return _rounding_call(ctx, holder.value)
+    return holder, _scopes.loads(scope, node.id), parents
+
+
+def _made_integer_fix(ctx: ErrorContext, location: Location, node: ast.expr, rounded: str,
+                      after: str) -> Fix | None:
+    """``b = (e - lo) // width`` and then ``h.at[b].add(1)`` and ``n.at[b].add(1)``: a
+    name made by rounding that indexes on more than one line, and does nothing else, is
+    made an integer where it is assigned, so every index is."""
+    made = _made_by(location, node) if isinstance(node, ast.Name) else None
+    if made is None or "astype" not in after:
+        return None
+    holder, uses, parents = made
+    indexes = [parents.get(use) for use in uses]
+    if len({use.lineno for use in uses}) < 2 or not all(
+            isinstance(index, ast.Subscript) and index.slice is use
+            for index, use in zip(indexes, uses, strict=True)):
+        return None
+    lines = location.source.split("\n")
+    written = _written(lines[holder.lineno - 1].strip(), holder.value)
+    if written is None or holder.lineno != holder.value.lineno:
+        return None
+    cast = after.removeprefix(ast.unparse(node))
+    name = ast.unparse(node)
+    return rewrite_fix(
+        ctx, location, _call_replaced(holder.lineno, written, written,
+                                      lambda: f"({written}){cast}"),
+        label=f"Make {name} integers", safe=True,
+        summary=(f"Write `{name} = ({written}){cast}` on line {holder.lineno}, so that each "
+                 f"index `{name}` is the integer JAX needs there; then re-run."),
+        safety=(f"Same values: `{name}` comes from `{rounded}`, which makes whole numbers, so "
+                f"as integers it holds the same numbers (within int32's range), and every "
+                f"use of `{name}` is an index."))
 
 
 # -- a one-element array where JAX needs a scalar ------------------------------------------
