@@ -573,7 +573,7 @@ def _made_integer_fix(ctx: ErrorContext, location: Location, node: ast.expr, rou
             isinstance(index, ast.Subscript) and index.slice is use
             for index, use in zip(indexes, uses, strict=True)):
         return None
-    lines = location.source.split("\n")
+    lines = (location.source or "").split("\n")
     written = _written(lines[holder.lineno - 1].strip(), holder.value)
     if written is None or holder.lineno != holder.value.lineno:
         return None
