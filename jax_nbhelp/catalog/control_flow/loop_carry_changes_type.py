@@ -81,6 +81,14 @@ EXAMPLES = (
                                 "0.0, jnp.ones(3))",
                    "final, _ = lax.scan(lambda c, x: (c + x, x), 0.0, jnp.ones(3))", NO_FIX,
                    "float(final) == 3.0"),
+    # a field of a NamedTuple carry turns float: the field is not an element the initial
+    # carry writes, so no cast of it is offered (jax-md/jax-md#99)
+    corrected_cell((LAX_IMPORTS, "from typing import NamedTuple\n\nclass Walk(NamedTuple):\n"
+                    "    x: jax.Array\n    n: jax.Array\n\n"
+                    "def hop(s, _):\n    return Walk(s.x + 0.5, s.n + 1.0), None"),
+                   "end, _ = lax.scan(hop, Walk(jnp.zeros(2), jnp.int32(0)), None, length=2)",
+                   "end, _ = lax.scan(hop, Walk(jnp.zeros(2), jnp.float32(0)), None, length=2)",
+                   NO_FIX, "float(end.n) == 2.0"),
 )
 
 WHY = _entry.prose("""
@@ -93,8 +101,11 @@ must start as the type the body makes.
 
 def _key(path: str) -> int | str | None:
     """Which element of the carry a message's path names (``c[1]``, ``c['a']``; None:
-    the whole carry). fori_loop's own carry is ``loop_carry[1]``."""
+    the whole carry; ``"?"``: a part not read, such as a field ``state.n``). fori_loop's own
+    carry is ``loop_carry[1]``."""
     path = path.removeprefix("loop_carry[1]")
+    if "." in path:
+        return "?"  # a field of the carry (`state.n`): not an element this reads
     found = _KEY_RE.search(path)
     if found is None or path.count("[") > 1:
         return None if "[" not in path else "?"
