@@ -92,6 +92,29 @@ def test_kernel_keyword_from_the_other_release_is_renamed(loaded: Notebook) -> N
     assert bool((loaded["out"] == 2).all())
 
 
+def test_clips_removed_keywords_are_renamed_together(loaded: Notebook) -> None:
+    """jnp.clip lost a_min= and a_max= in jax 0.10.0; Python names only the first keyword it
+    does not take, and the fix renames both (on releases that still take them, the cell
+    runs and there is nothing to fix)."""
+    import jax.numpy as jnp
+
+    if "a_min" in inspect.signature(jnp.clip).parameters:
+        pytest.skip("this JAX's jnp.clip still takes a_min= and a_max=")
+    failed = loaded.run("import jax.numpy as jnp\n"
+                        "c = jnp.clip(jnp.array([-1.0, 0.5, 2.0]), a_min=0.0, a_max=1.0)")
+    assert _codes(failed) == [CODE]
+    import jax_nbhelp
+
+    diagnosis = jax_nbhelp.last()
+    assert diagnosis is not None
+    assert "deprecated in jax 0.4.27" in diagnosis.explanation
+    (fix,) = diagnosis.fixes
+    assert fix.label in ("Pass min=, max= instead of a_min=, a_max=",
+                         "Pass max=, min= instead of a_max=, a_min=")
+    assert fix.apply().ok
+    assert loaded["c"].tolist() == [0.0, 0.5, 1.0]
+
+
 def test_removed_pallas_name_is_explained(loaded: Notebook) -> None:
     # Raised by pl's module __getattr__ (0.10), or by Python's lookup where pl has none
     # (0.9.2): a fact about the installed JAX either way.

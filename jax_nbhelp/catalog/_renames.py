@@ -226,6 +226,11 @@ KEYWORDS: tuple[Keyword, ...] = (
             "delay_release=n)); the TPU pipeline, pltpu.emit_pipeline, has never taken it "
             "(jax 0.6.2 to 0.11.0)",
             "Drop it on TPU, or use plgpu.emit_pipeline for a Mosaic GPU kernel."),
+    # jax-ml/jax 8b7aae5 (Array API 2023 names), e1375a7 (the old names removed)
+    *(Keyword("clip", ("jax.numpy",), old, new,
+              f"jnp.clip's {old}= was deprecated in jax 0.4.27, when jnp.clip took {new}= "
+              "(the Array API's name), and removed in 0.10.0")
+      for old, new in (("a_min", "min"), ("a_max", "max"))),
     Keyword("pallas_call", (PALLAS,), "backend", None,
             "pl.pallas_call lost backend= in jax 0.9.1: the kind of compiler_params= now picks "
             "the backend",

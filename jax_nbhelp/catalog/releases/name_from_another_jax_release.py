@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Any
 
 from jax_nbhelp.catalog import _entry, _renames, _tracing
 from jax_nbhelp.catalog import _jax_names as names
@@ -222,6 +223,14 @@ EXAMPLES = (
         fix="Pass num= instead of nums=",
         check="grid.shape == (5,) and float(grid[1]) == 0.25",
         fixed=(_PRELUDE + "grid = jnp.linspace(0.0, 1.0, num=5)",),
+    ),
+    # Python names the first keyword it does not take; the call's others change with it
+    Example(
+        setup=(),
+        failing="grid = jnp.linspace(0.0, 1.0, nums=5, endpont=False)",
+        fix="Pass num=, endpoint= instead of nums=, endpont=",
+        check="grid.shape == (5,) and float(grid[4]) == float(jnp.float32(0.8))",
+        fixed=(_PRELUDE + "grid = jnp.linspace(0.0, 1.0, num=5, endpoint=False)",),
     ),
     # two keywords close to it (step=, stop=): which one is the user's to say
     Example(
@@ -433,11 +442,14 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
                                    f"this JAX ({version}) does not take: {row.history}. "
                                    f"{row.advice}")
         if row.replacement in params:
+            renamed = _also_misspelled(location, keyword, row.replacement, params, name,
+                                       function)
             return _diagnosis(
                 ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, a keyword from "
                      f"another JAX release: {row.history}. This JAX ({version}) takes "
                      f"{row.replacement}= in its place.",
-                (_keyword_fix(ctx, location, function, keyword, row.replacement, row.history),))
+                (_keyword_fix(ctx, location, function, keyword, row.replacement, row.history,
+                              renamed or ()),))
     public = [p for p in params if not p.startswith("_")
               and params[p].kind is not params[p].VAR_POSITIONAL]
     habit = _OTHER_LIBRARIES.get(keyword)
@@ -467,11 +479,50 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
     explanation += (f"Close keywords it takes: {', '.join(f'{c}=' for c in close)}. " if close
                     else "")
     explanation += f"It takes: {', '.join(public)}."
-    # one keyword close to it: the signature admits exactly that change of the call
+    # one keyword close to it: the signature admits exactly that change of the call; the
+    # call's other keywords it does not take, each with one close keyword, change with it
+    # (`a_min=`, `a_max=`: Python names only the first)
+    also = _also_misspelled(location, keyword, close[0], params, name, function) \
+        if len(close) == 1 else None
     fixes = ((_keyword_fix(ctx, location, function, keyword, close[0],
                            f"{spelled} takes no {keyword}=, and {close[0]}= is the one "
-                           "keyword close to it"),) if len(close) == 1 else ())
+                           "keyword close to it", also),)
+             if len(close) == 1 and also is not None else ())
     return _diagnosis(ctx, explanation, fixes)
+
+
+def _also_misspelled(location: Location | None, keyword: str, replacement: str,
+                     params: dict[str, Any], name: str, function: object
+                     ) -> tuple[tuple[str, str], ...] | None:
+    """The other keywords of the call that passes ``keyword=`` (renamed ``replacement=``) on
+    the line which the function does not take, each with the keyword another release
+    renamed it to, else the one keyword close to it; None where one of them has none or
+    several, or two would take one name (the call is then the user's to spell)."""
+    public = [p for p in params if not p.startswith("_")]
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if location is None or parsed is None:
+        return ()
+    calls = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
+             and node.lineno <= location.lineno <= (node.end_lineno or 0)
+             and any(k.arg == keyword for k in node.keywords)]
+    if len(calls) != 1:
+        return ()
+    given = [k.arg for k in calls[0].keywords if k.arg is not None]
+    others = [k for k in given if k != keyword and k not in params]
+    renamed = []
+    for other in others:
+        rows = [row.replacement for row in _renames.keywords(name, other)
+                if row.replacement in params and any(
+                    vars(home).get(name) is function for home_name in row.homes
+                    if (home := names.module(home_name)) is not None)]
+        near = rows or names.close(other, public)
+        if len(near) != 1:
+            return None
+        renamed.append((other, near[0]))
+    wanted = [new for _, new in renamed] + [replacement]
+    if len(set(wanted)) != len(wanted) or set(wanted) & set(given):
+        return None
+    return tuple(renamed)
 
 
 # Keywords of another library's functions, and what JAX's functions that take the same
