@@ -482,12 +482,12 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
     # one keyword close to it: the signature admits exactly that change of the call; the
     # call's other keywords it does not take, each with one close keyword, change with it
     # (`a_min=`, `a_max=`: Python names only the first)
-    also = _also_misspelled(location, keyword, close[0], params, name, function) \
+    others = _also_misspelled(location, keyword, close[0], params, name, function) \
         if len(close) == 1 else None
     fixes = ((_keyword_fix(ctx, location, function, keyword, close[0],
                            f"{spelled} takes no {keyword}=, and {close[0]}= is the one "
-                           "keyword close to it", also),)
-             if len(close) == 1 and also is not None else ())
+                           "keyword close to it", others),)
+             if len(close) == 1 and others is not None else ())
     return _diagnosis(ctx, explanation, fixes)
 
 
