@@ -10,6 +10,7 @@ Everything else is kept byte for byte.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -82,13 +83,28 @@ def _edit_argument(source: str, lineno: int, callee: str | None, position: int, 
 
 @lru_cache(maxsize=64)  # a later error of the cell asks again
 def wrap_argument(source: str, lineno: int, callee: str, position: int, wrapper: str,
-                  keyword: str | None = None) -> str:
+                  keyword: str | None = None, only: str | None = None) -> str:
     """Wrap the ``position``-th (0-based) positional argument of each ``callee(...)`` call
     on 1-based ``lineno`` in ``wrapper(...)``, or its ``keyword=`` argument where the call
-    passes it so. Raises :class:`CannotRewrite`."""
-    return _edit_argument(source, lineno, callee, position, lambda v: _wrap(v, wrapper),
+    passes it so; with ``only`` (an ``ast.dump`` of the argument), only where the argument
+    is that expression (``norm([norm(g) for g in gs])`` wraps the outer one). Raises
+    :class:`CannotRewrite`."""
+    def edit(value: cst.BaseExpression) -> cst.BaseExpression | None:
+        if only is not None and _dumped(value) != only:
+            return None
+        return _wrap(value, wrapper)
+
+    return _edit_argument(source, lineno, callee, position, edit,
                           f"Line {lineno} has no call of {callee} with an argument "
                           f"{position + 1} to wrap in {wrapper}(...).", keyword)
+
+
+def _dumped(value: cst.BaseExpression) -> str | None:
+    """``ast.dump`` of an expression libcst holds (None where Python cannot parse it)."""
+    try:
+        return ast.dump(ast.parse(cst.Module([]).code_for_node(value).strip(), mode="eval").body)
+    except SyntaxError:
+        return None
 
 
 def _subscripted_python(source: str, lineno: int, base: str, wrapper: str) -> str:

@@ -44,6 +44,11 @@ EXAMPLES = (
     # the tuple is the shape, and the array is where the shape goes: they trade places
     corrected_cell((JAX_IMPORTS, "x = jnp.arange(6.0)"), "y = jnp.reshape((2, 3), x)",
                    "y = jnp.reshape(x, (2, 3))", "Swap (2, 3) and x", "y.shape == (2, 3)"),
+    # a list comprehension makes a list too; only the outer call's argument is wrapped
+    corrected_cell((JAX_IMPORTS, "parts = [jnp.ones(3), 2 * jnp.ones(4)]"),
+                   "top = jnp.max([jnp.max(p) for p in parts])",
+                   "top = jnp.max(jnp.asarray([jnp.max(p) for p in parts]))",
+                   "Wrap the list in jnp.asarray", "float(top) == 2.0"),
     # jnp.full leaves its shape unannotated: a parameter named shape takes one
     corrected_cell((JAX_IMPORTS,), "z = jnp.full(7.0, (2, 3))", "z = jnp.full((2, 3), 7.0)",
                    "Swap 7.0 and (2, 3)", "z.shape == (2, 3) and float(z[1, 2]) == 7.0"),
@@ -96,6 +101,10 @@ def _argument(tree: ast.Module, lineno: int, function: str, position: int) -> as
 MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
 
 
+# a list or tuple written on the line: a display, or a list comprehension
+_WRITTEN = (ast.List, ast.Tuple, ast.ListComp)
+
+
 def _one_sequence_passed(ctx: ErrorContext, location: Location
                          ) -> tuple[str, int, ast.expr, str | None] | None:
     """(the function's name, the position, the argument, its keyword) of the one list or
@@ -110,7 +119,7 @@ def _one_sequence_passed(ctx: ErrorContext, location: Location
     evaluate = Evaluator(call.frame)
 
     def sequence(node: ast.expr) -> bool:
-        return isinstance(node, ast.List | ast.Tuple) or type(evaluate(node)) in (list, tuple)
+        return isinstance(node, _WRITTEN) or type(evaluate(node)) in (list, tuple)
 
     found: list[tuple[int, ast.expr, str | None]] = [
         (i, a, None) for i, a in enumerate(call.node.args) if sequence(a)]
@@ -150,7 +159,7 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
                 if parsed is not None and location is not None else None)
     frame = ctx.live_frame(location) if location is not None else None
     if argument is not None and frame is not None \
-            and not isinstance(argument, ast.List | ast.Tuple) \
+            and not isinstance(argument, _WRITTEN) \
             and type(Evaluator(frame)(argument)) not in (list, tuple):
         argument = None  # a call of the same name inside (`choice`'s own): not this one
     keyword = None
@@ -247,7 +256,9 @@ def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, argument: ast.
         from jax_nbhelp.rewrite.wrap_in_call import wrap_argument
 
         for index in positions or [position]:
-            source = wrap_argument(source, location.lineno, function, index, f"{jnp}.asarray")
+            written = call.args[index] if call is not None else argument
+            source = wrap_argument(source, location.lineno, function, index, f"{jnp}.asarray",
+                                   only=ast.dump(written))
         return source
 
     return rewrite_fix(ctx, location, transform, label=label,
