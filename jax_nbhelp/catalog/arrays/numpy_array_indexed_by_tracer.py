@@ -17,6 +17,7 @@ indexed by a tracer), jax-ml/jax#7545 (NumPy test arrays indexed with traced val
 from __future__ import annotations
 
 import ast
+from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NUMPY_IMPORTS, corrected
@@ -44,6 +45,14 @@ EXAMPLES = (
               "steps = np.linspace(0.0, 8.0, 5)\n\n@jax.jit\n"
               "def step_at(k):\n    return jnp.asarray(steps)[k] / 2",
               "half = step_at(3)", "Index jnp.asarray(steps)", "float(half) == 3.0"),
+    # two NumPy tables on the line: each would fail in turn, so both are indexed as JAX
+    # arrays; a tenth is not exact in float32, which JAX computes with either way
+    corrected(NUMPY_IMPORTS,
+              "lo = np.array([0.1, 0.2, 0.3])\nhi = np.array([1.0, 2.0, 3.0])\n\n@jax.jit\n"
+              "def width(k):\n    return hi[k] - lo[k]",
+              "lo = np.array([0.1, 0.2, 0.3])\nhi = np.array([1.0, 2.0, 3.0])\n\n@jax.jit\n"
+              "def width(k):\n    return jnp.asarray(hi)[k] - jnp.asarray(lo)[k]",
+              "w = width(1)", "Index JAX arrays", "abs(float(w) - 1.8) < 1e-6"),
 )
 
 WHY = _entry.prose("""
@@ -85,8 +94,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                    "NumPy needs the index's value now.")
     jnp = ctx.alias("jax.numpy") or "jnp"
     fixes: tuple[Fix, ...] = ()
-    if table.text.replace(".", "").isidentifier():
-        fixes = (_fix(ctx, location, table, jnp),)
+    # the line's other NumPy tables would fail next (`flux[i] * pos[i]`): each is wrapped
+    named = [t for t in tables if t.text.replace(".", "").isidentifier()]
+    if table in named:
+        fixes = (_fix(ctx, location, named, jnp),)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller, fixes=fixes,
                             notes=[f"Converting once, outside the function "
@@ -105,27 +116,38 @@ def _exact(dtype: str | None) -> bool:
     return x64 or "64" not in dtype
 
 
-def _fix(ctx: ErrorContext, location: Location, table: Value, jnp: str) -> Fix:
-    narrowed = (table.dtype or "").replace("64", "32")
-    if _exact(table.dtype):
-        safe, safety = True, (f"Same values: {jnp}.asarray({table.text}) holds the table's "
-                              f"values as they are ({table.dtype}).")
-    elif table.narrows_exactly:  # 64-bit, every value exact in 32 bits (NumPy compared them)
-        safe, safety = True, (f"Same values: {table.text} is {table.dtype}, which JAX keeps as "
-                              f"{narrowed} (64-bit values are off), and every value it holds "
-                              f"is exact in {narrowed}.")
-    else:
-        safe, safety = False, (f"{table.text} is {table.dtype}: JAX keeps it as {narrowed} "
-                               "(64-bit values are off unless jax_enable_x64 is set), so "
-                               "values that need 64 bits are rounded.")
+def _fix(ctx: ErrorContext, location: Location, tables: list[Value], jnp: str) -> Fix:
+    """Index ``jnp.asarray(table)`` for each NumPy table the line indexes."""
+    words = []
+    rounded = False
+    for table in tables:
+        narrowed = (table.dtype or "").replace("64", "32")
+        if _exact(table.dtype):
+            words.append(f"{jnp}.asarray({table.text}) holds {table.text}'s values as they "
+                         f"are ({table.dtype})")
+        elif table.narrows_exactly:  # 64-bit, every value exact in 32 bits (NumPy said so)
+            words.append(f"{table.text} is {table.dtype}, which JAX keeps as {narrowed} "
+                         f"(64-bit values are off), and every value it holds is exact in "
+                         f"{narrowed}")
+        else:  # an item indexed with a tracer is a JAX value: JAX would round it anyway
+            rounded = True
+            words.append(f"{table.text} is {table.dtype}, and JAX computes with it as "
+                         f"{narrowed} (64-bit values are off), as it would with any item of "
+                         "it a traced index picks")
+    safety = ("" if rounded else "Same values: ") + "; ".join(words) + "."
+    safety = safety[0].upper() + safety[1:]
 
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.wrap_in_call import wrap_subscripted
 
-        return wrap_subscripted(source, location.lineno, table.text, f"{jnp}.asarray")
+        for table in tables:
+            source = wrap_subscripted(source, location.lineno, table.text, f"{jnp}.asarray")
+        return source
 
-    return rewrite_fix(ctx, location, transform, label=f"Index {jnp}.asarray({table.text})",
-                       summary=(f"Index {jnp}.asarray({table.text}) on line {location.lineno}: a "
-                                "JAX array, which jit can index with a traced value; then "
-                                "re-run."),
-                       safety=safety, safe=safe)
+    wrapped = ", ".join(f"{jnp}.asarray({table.text})" for table in tables)
+    fix = rewrite_fix(ctx, location, transform,
+                      label=f"Index {wrapped}" if len(tables) == 1 else "Index JAX arrays",
+                      summary=(f"Index {wrapped} on line {location.lineno}: JAX arrays, which "
+                               "jit can index with a traced value; then re-run."),
+                      safety=safety, safe=True)
+    return replace(fix, rounding=rounded)
