@@ -123,7 +123,8 @@ _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
-    for rule in (_whole_float_fix, _one_element_fix, _list_index_fix, _spread_shape_fix,
+    for rule in (_prescribed_fix, _whole_float_fix, _one_element_fix, _list_index_fix,
+                 _spread_shape_fix,
                  _spread_values_fix,
                  _joined_arrays_fix, _swapped_function_fix, swapped_arguments,
                  _values_as_functions_fix, _index_ignored_fix,
@@ -947,6 +948,79 @@ def _joined_arrays_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         safety=(f"Same arrays: ({inside}) lists the arrays the call gave, in their order, as "
                 f"the one {name} {call.spelled} takes; its other parameters keep their "
                 "defaults."),
+        safe=True)
+
+
+# -- the call JAX's message prescribes -------------------------------------------------------
+
+_USE = re.compile(r"\b[Uu]se `?(?P<code>[A-Za-z_][\w.]*\(.*)$", re.MULTILINE)
+_ATOMIC = (ast.Name, ast.Attribute, ast.Subscript, ast.Call, ast.Constant)
+
+
+def _prescribed(message: str, name: str) -> tuple[ast.expr, str] | None:
+    """The call JAX's message tells the user to write (``To recover this behavior, use
+    solve(a, b[..., None]).squeeze(-1).``), parsed, and the sentence saying so: the longest
+    text after "use" that is an expression, calling the function the user called."""
+    for found in _USE.finditer(message):
+        code = found["code"]
+        for end in range(len(code), 0, -1):
+            if code[end - 1] != ")":
+                continue
+            try:
+                tree = ast.parse(code[:end], mode="eval").body
+            except SyntaxError:
+                continue
+            calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+                     and isinstance(n.func, ast.Name) and n.func.id == name]
+            if len(calls) == 1:  # the sentence, and the one before it (what it recovers)
+                before = message[:found.start("code")].rsplit("\n", 1)[-1].split(". ")[-2:]
+                return tree, (". ".join(before) + code[:end]).strip()
+            break
+    return None
+
+
+def _prescribed_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.linalg.solve(A, b)`` for a batch of vectors (``Invalid shapes for solve ... To
+    recover this behavior, use solve(a, b[..., None]).squeeze(-1)``): JAX's message writes
+    the call, in its parameters' names. Each name is the user's argument for it, the
+    function is spelled as the user spells it, and the call passes nothing else."""
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None:
+        return None
+    call, location, node = plain
+    found = _prescribed(ctx.top.message, call.name)
+    if found is None:
+        return None
+    signature, bound, _ = _user_call.bind(call)
+    if signature is None or bound is None:
+        return None
+    template, sentence = found
+    given = {name: value.text for name, value in bound.arguments.items()
+             if isinstance(value, _user_call.Argument)}
+    used = {n.id for n in ast.walk(template) if isinstance(n, ast.Name)} - {call.name}
+    if not used or not used <= set(given) or set(given) - used:
+        return None  # a name the call does not pass, or an argument the template drops
+    nodes = {name: value.node for name, value in bound.arguments.items()
+             if isinstance(value, _user_call.Argument)}
+
+    class _Bind(ast.NodeTransformer):
+        def visit_Name(self, name: ast.Name) -> ast.expr:
+            if name.id == call.name:
+                return ast.parse(ast.unparse(node.func), mode="eval").body
+            text = given[name.id]
+            return ast.parse(text if isinstance(nodes[name.id], _ATOMIC) else f"({text})",
+                             mode="eval").body
+
+    after = ast.unparse(_Bind().visit(template))
+    written = _written(location.line.strip(), node)
+    if written is None:
+        return None
+    return rewrite_fix(
+        ctx, location, _call_replaced(location.lineno, written, written, lambda: after),
+        label="Use the call JAX suggests" if len(after) > 40 else f"Use {after}",
+        summary=f"Write `{after}` for `{written}` on line {location.lineno}; then re-run.",
+        safety=(f"What JAX's own message prescribes for this call, with your arguments: "
+                f"\"{sentence}\"."),
         safe=True)
 
 

@@ -357,7 +357,7 @@ def parameter_docs(function: Any) -> dict[str, str]:
 # -- binding --------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class _Arg:
+class Argument:
     """A placeholder for one argument of the user's call: its source text, its node, and
     its value where it was read already (an item of a ``*args`` tuple)."""
 
@@ -377,16 +377,16 @@ def arguments_of(call: UserCall) -> tuple[list[Any], dict[str, Any]] | None:
     evaluate = Evaluator(call.frame)
     args: list[Any] = []
     if call.method_of is not None and isinstance(node.func, ast.Attribute):
-        args.append(_Arg(call.method_of, node.func.value))
+        args.append(Argument(call.method_of, node.func.value))
     for argument in node.args:
         if isinstance(argument, ast.Starred):
             items: Any = evaluate(argument.value)
             if type(items) not in (tuple, list):
                 return None
             base = ast.unparse(argument.value)
-            args += [_Arg(f"{base}[{i}]", None, item) for i, item in enumerate(items)]
+            args += [Argument(f"{base}[{i}]", None, item) for i, item in enumerate(items)]
         else:
-            args.append(_Arg(ast.unparse(argument), argument))
+            args.append(Argument(ast.unparse(argument), argument))
     kwargs: dict[str, Any] = {}
     for keyword in node.keywords:
         if keyword.arg is None:
@@ -394,10 +394,10 @@ def arguments_of(call: UserCall) -> tuple[list[Any], dict[str, Any]] | None:
             if type(value) is not dict:
                 return None
             base = ast.unparse(keyword.value)
-            kwargs.update({key: _Arg(f"{base}[{key!r}]", None, item)
+            kwargs.update({key: Argument(f"{base}[{key!r}]", None, item)
                            for key, item in value.items() if isinstance(key, str)})
         else:
-            kwargs[keyword.arg] = _Arg(ast.unparse(keyword.value), keyword.value)
+            kwargs[keyword.arg] = Argument(ast.unparse(keyword.value), keyword.value)
     return args, kwargs
 
 
@@ -530,7 +530,7 @@ def received(call: UserCall, node: ast.expr) -> object:
     return CANNOT
 
 
-def _value(given: _Arg, evaluate: Evaluator, api_frame: FrameType | None, name: str,
+def _value(given: Argument, evaluate: Evaluator, api_frame: FrameType | None, name: str,
            reassigned: frozenset[str]) -> object:
     """What the argument held: its expression read in the user's frame, else what the
     function received, where its body never rebinds the name; CANNOT when neither."""
