@@ -27,6 +27,7 @@ from jax_nbhelp.catalog._example import TRACING_IMPORTS, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.core.protocol import is_top_level
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH307"
@@ -46,6 +47,10 @@ _TILE = '''\
 @partial(jax.jit, static_argnames='shape')
 def tiled(x, shape):
     return jnp.zeros(shape) + x'''
+
+_SETTINGS = ("from dataclasses import dataclass\n\n@dataclass\nclass Blur:\n    width: int\n\n"
+             "@partial(jax.jit, static_argnums=1)\ndef blurred(x, blur):\n"
+             "    return jnp.convolve(x, jnp.ones(blur.width) / blur.width, mode='valid')")
 
 EXAMPLES = (
     # Used as data: dropping it from static_argnames computes the same values.
@@ -93,6 +98,16 @@ EXAMPLES = (
         fixed=(_IMPORTS, "def padded(x, widths):\n    return jnp.pad(x, widths)\n"
                "padded_jit = jax.jit(padded, static_argnums=1)",
                "out = padded_jit(jnp.ones((1, 1)), ((1, 0), (0, 2)))"),
+    ),
+    # A @dataclass of settings compares its fields, so it is unhashable unless frozen
+    # (jax-ml/jax#3701): frozen, it hashes them.
+    Example(
+        setup=(_IMPORTS, _SETTINGS),
+        failing="out = blurred(jnp.arange(4.0), Blur(width=2))",
+        fix="Freeze Blur",
+        check="out.tolist() == [0.5, 1.5, 2.5]",
+        fixed=(_IMPORTS, _SETTINGS.replace("@dataclass\n", "@dataclass(frozen=True)\n"),
+               "out = blurred(jnp.arange(4.0), Blur(width=2))"),
     ),
 )
 
@@ -216,6 +231,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 fixes.append(_convert_fix(ctx, caller, node, expression,
                                           _as_tuple(code, node), parameter, site.function))
             fixes.append(_unstatic_fix(ctx, site, parameter))
+    frozen = _frozen_fix(ctx, type_name)
+    if frozen is not None:  # the lasting fix: the settings class made hashable
+        fixes.insert(0, frozen)
     notes.append("If the parameter is data your code computes with, don't mark it static: "
                  "jit traces it like any array. If it is a setting (a size, a shape, a loop "
                  "count, a flag), pass a Python value: int(n) for a 0-d integer array, "
@@ -223,6 +241,42 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                  "of (key, value) pairs or a frozen dataclass.")
     return _entry.diagnosis(ctx, __name__, explanation, location=caller, call_site=None,
                             fixes=fixes, notes=notes)
+
+
+def _frozen_fix(ctx: ErrorContext, type_name: str) -> Fix | None:
+    """A settings object of the user's ``@dataclass`` (jax-ml/jax#3701): a dataclass that
+    compares its fields is unhashable unless frozen, and ``frozen=True`` makes it hash its
+    fields, which is what jit needs of a static argument."""
+    module, _, name = type_name.rpartition(".")
+    if module != "__main__" or not name.isidentifier():
+        return None
+    found = _static_site.latest_top_level(ctx, ast.ClassDef, name)
+    if found is None:
+        return None
+    place, node = found
+    decorators = [d for d in node.decorator_list
+                  if (dotted(d.func if isinstance(d, ast.Call) else d) or "").rsplit(".", 1)[-1]
+                  == "dataclass"]
+    if len(decorators) != 1 or decorators[0].end_lineno != decorators[0].lineno or any(
+            isinstance(n, ast.FunctionDef) and n.name in ("__hash__", "__eq__")
+            for n in node.body):
+        return None
+    decorator = decorators[0]
+    keywords = decorator.keywords if isinstance(decorator, ast.Call) else []
+    if any(k.arg in ("frozen", "unsafe_hash", "eq") or k.arg is None for k in keywords):
+        return None  # the user chose how it compares and hashes
+    before = _tracing.segment(place.source or "", decorator)
+    after = (f"{before}(frozen=True)" if not isinstance(decorator, ast.Call)
+             else f"{before[:-1]}{', ' if decorator.args or keywords else ''}frozen=True)")
+    return rewrite_fix(
+        ctx, place, _tracing.replacing(decorator, before, after), label=f"Freeze {name}",
+        summary=(f"Write `@{after}` for `@{before}` on {name} (line {place.lineno}): a frozen "
+                 "dataclass hashes its fields, so jit can take it as a static setting; then "
+                 "re-run."),
+        safety=(f"Same values: {name} keeps its fields, and jit compiles once per distinct "
+                f"set of them. A frozen {name} refuses assignment to a field after it is "
+                "made (FrozenInstanceError)."),
+        safe=True)
 
 
 def _unstatic_fix(ctx: ErrorContext, site: _static_site.JitSite, parameter: str) -> Fix:
