@@ -18,11 +18,12 @@ patrick-kidger/diffrax#287 (a custom pytree in the cotangent).
 
 from __future__ import annotations
 
+import ast
 import inspect
 import re
 from typing import Any
 
-from jax_nbhelp.catalog import _entry
+from jax_nbhelp.catalog import _entry, _scopes, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -52,6 +53,10 @@ _TWO = ("@jax.custom_vjp\ndef scale(x, s):\n    return x * s\n\n"
         "def scale_fwd(x, s):\n    return x * s, s\n\n"
         "def scale_bwd(s, g):\n    return (g * s,)\n\nscale.defvjp(scale_fwd, scale_bwd)")
 
+_SHAPED = ("@jax.custom_vjp\ndef filled(v, shape):\n    return jnp.full(shape, v)\n\n"
+           "def filled_fwd(v, shape):\n    return filled(v, shape), None\n\n"
+           "def filled_bwd(_, g):\n    return (g.sum(),)\n\nfilled.defvjp(filled_fwd, filled_bwd)")
+
 EXAMPLES = (
     corrected(JAX_IMPORTS, _RULE, _RULE.replace("return jnp.clip(g, -1.0, 1.0)",
                                              "return (jnp.clip(g, -1.0, 1.0),)"),
@@ -59,6 +64,10 @@ EXAMPLES = (
               "Return a tuple from clipped_bwd", "float(g) == 1.0"),
     corrected(JAX_IMPORTS, _TWO, _TWO.replace("return (g * s,)", "return (g * s, None)"),
               "g = jax.grad(scale)(2.0, 3.0)", NO_FIX, "float(g) == 3.0"),
+    # the argument left out is a shape of integers: its cotangent is None
+    corrected(JAX_IMPORTS, _SHAPED, _SHAPED.replace("return (g.sum(),)", "return (g.sum(), None)"),
+              "g = jax.grad(lambda v: filled(v, (2, 3)).sum())(1.5)",
+              "Return None for the integer argument", "float(g) == 6.0"),
 )
 
 WHY = _entry.prose("""
@@ -139,8 +148,12 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
                    f"the function.")
     fixes: list[Fix] = []
     notes: list[str] = []
+    integers = _none_for_integers_fix(ctx, backward, arity, returned) \
+        if backward is not None and returned is not None and returned < arity else None
     if arity == 1 and returned is None and where is not None and backward is not None:
         fixes.append(_fix(ctx, where, backward.__name__))
+    elif integers is not None:
+        fixes.append(integers)
     else:
         notes.append(f"Return one cotangent per argument, in order, as a tuple of {arity}; "
                      "use None for an argument that is not differentiated.")
@@ -161,4 +174,74 @@ def _fix(ctx: ErrorContext, where: Location, function: str) -> Fix:
         summary=(f"Make {function} return its cotangent as a 1-tuple (`return (g,)`); then "
                  "re-run."),
         safety="Same values: the same cotangent, in the tuple JAX expects for one argument.",
+        safe=True)
+
+
+def _integer_arguments(ctx: ErrorContext, arity: int) -> list[list[str]] | None:
+    """The dtypes of each primal argument's leaves, as JAX's own frame that checked the
+    rule's output holds them (``in_tree`` and ``in_avals`` of ``_flatten_bwd``)."""
+    checker = next((f for f in reversed(ctx.top.frames)
+                    if f.function == "_flatten_bwd" and not f.is_user), None)
+    live = ctx.live_frame_of(checker) if checker is not None else None
+    tree = live.f_locals.get("in_tree") if live is not None else None
+    avals = live.f_locals.get("in_avals") if live is not None else None
+    children = getattr(tree, "children", None)
+    if children is None or type(avals) not in (list, tuple):
+        return None
+    counts = [getattr(child, "num_leaves", None) for child in children()]
+    if len(counts) != arity or not all(type(c) is int for c in counts) \
+            or sum(counts) != len(avals):  # type: ignore[arg-type]
+        return None
+    dtypes = [str(getattr(aval, "dtype", "")) for aval in avals]  # type: ignore[union-attr]
+    found, start = [], 0
+    for count in counts:
+        found.append(dtypes[start:start + count])  # type: ignore[operator]
+        start += count  # type: ignore[operator]
+    return found
+
+
+def _none_for_integers_fix(ctx: ErrorContext, backward: Any, arity: int,
+                           returned: int) -> Fix | None:
+    """``return g * s, jnp.sum(g * x)`` from the rule of ``paste(x, s, shape)``: the
+    arguments the rule returns no cotangent for come last and hold only integers (a shape),
+    which have no derivative: JAX takes None for each (jax-ml/jax#8356). Each of the rule's
+    returns, a tuple written on one line, gets a None per missing argument."""
+    dtypes = _integer_arguments(ctx, arity)
+    name = getattr(backward, "__name__", "")
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, name) if name else None
+    if dtypes is None or found is None:
+        return None
+    missing = dtypes[returned:]
+    if not all(leaves and all(d.startswith(("int", "uint", "bool")) for d in leaves)
+               for leaves in missing):
+        return None  # a float argument: its cotangent is the user's math
+    place, function = found
+    code = place.source or ""
+    returns = [n for n in _scopes.own_nodes(function) if isinstance(n, ast.Return)]
+    if not returns or not all(isinstance(r.value, ast.Tuple) and len(r.value.elts) == returned
+                              and r.value.lineno == r.value.end_lineno for r in returns):
+        return None
+    nones = ", None" * len(missing)
+    edits = []
+    for node in returns:
+        before = _tracing.segment(code, node.value, strip=False)
+        after = (before[:-1].rstrip().rstrip(",") + nones + ")"
+                 if before.startswith("(") and before.endswith(")") else before + nones)
+        edits.append((node.value, before, after))
+    transform = _tracing.replacing_each(edits)
+    primal = next((p for _, b, p in _defined(ctx) if b is backward), None)
+    try:
+        params = list(inspect.signature(primal).parameters) if primal is not None else []
+    except (TypeError, ValueError):
+        params = []
+    names = ", ".join(
+        f"{params[returned + i] if returned + i < len(params) else f'argument {returned + i + 1}'}"
+        f" ({', '.join(sorted(set(d)))})" for i, d in enumerate(missing))
+    return rewrite_fix(
+        ctx, place, transform, label=f"Return None for the integer argument"
+        f"{'s' if len(missing) > 1 else ''}",
+        summary=(f"Add {nones[2:]} to what {name} returns, one None per argument it gives no "
+                 f"cotangent for ({names}); then re-run."),
+        safety=(f"Same values: {names} hold{'s' if len(missing) == 1 else ''} only integers, "
+                "which have no derivative, and None is the cotangent JAX takes for them."),
         safe=True)
