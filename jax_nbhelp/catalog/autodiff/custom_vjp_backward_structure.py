@@ -222,12 +222,12 @@ def _none_for_integers_fix(ctx: ErrorContext, backward: Any, arity: int,
                               and r.value.lineno == r.value.end_lineno for r in returns):
         return None
     nones = ", None" * len(missing)
-    edits = []
-    for node in returns:
-        before = _tracing.segment(code, node.value, strip=False)
+    edits: list[tuple[ast.AST, str, str]] = []
+    for value in [r.value for r in returns if r.value is not None]:
+        before = _tracing.segment(code, value, strip=False)
         after = (before[:-1].rstrip().rstrip(",") + nones + ")"
                  if before.startswith("(") and before.endswith(")") else before + nones)
-        edits.append((node.value, before, after))
+        edits.append((value, before, after))
     transform = _tracing.replacing_each(edits)
     primal = next((p for _, b, p in _defined(ctx) if b is backward), None)
     try:
