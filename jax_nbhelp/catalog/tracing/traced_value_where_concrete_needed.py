@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from jax_nbhelp.catalog import (
+    _compile_time,
     _conversion,
     _entry,
     _math_twins,
@@ -104,7 +105,34 @@ def damped(x):
 _LOGGED = ("@jax.jit\ndef step(x):\n    loss = jnp.sum(x ** 2)\n"
            "    print('loss', float(loss))\n    return loss")
 
+_TIMES = ("@jax.jit\ndef grid(scale):\n    lo, hi, step = 0.0, 1.0, 0.25\n"
+         "    n = jnp.ceil((hi - lo) / step).astype(int)\n"
+         "    return scale * jnp.linspace(lo, hi, n + 1)")
+_TABLE = ("from functools import partial\n\n@partial(jax.jit, static_argnums=1)\n"
+          "def widened(x, extra):\n    widths = jnp.zeros((x.ndim, 2), int)\n"
+          "    widths = widths.at[-1, 1].set(extra)\n    return jnp.pad(x, widths)")
+
+
+def _ahead(code: str, first: str, last: str) -> str:
+    """``code`` with its lines from ``first`` to ``last`` in one ``ensure_compile_time_eval``
+    block (what the fix writes)."""
+    lines = code.split("\n")
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith(first))
+    end = next(i for i, line in enumerate(lines) if line.strip().startswith(last))
+    return "\n".join([*lines[:start], "    with jax.ensure_compile_time_eval():",
+                      *["    " + line for line in lines[start:end + 1]], *lines[end + 1:]])
+
+
 EXAMPLES = (
+    # a count JAX computed from constants: the same operations, run before the trace
+    # (jax-ml/jax#5208)
+    corrected(JAX_IMPORTS, _TIMES, _ahead(_TIMES, "lo, hi", "return"),
+              "g = grid(2.0)", "Compute n before the trace", "g.tolist() == [0, 0.5, 1, 1.5, 2]"),
+    # a pad table built with jnp from a static argument and x's rank; x on the line is data
+    # (jax-ml/jax#3620)
+    corrected(JAX_IMPORTS, _TABLE, _ahead(_TABLE, "widths = jnp", "return"),
+              "w = widened(jnp.ones((2, 2)), 1)", "Compute widths before the trace",
+              "w.shape == (2, 3) and float(w.sum()) == 4.0"),
     # a conversion only to print the value: jax.debug.print prints it at each call
     corrected(JAX_IMPORTS, _LOGGED, _LOGGED.replace(
         "print('loss', float(loss))", "jax.debug.print('loss {}', loss)"),
@@ -334,6 +362,16 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 notes.append(f"If {names} is a size you know before the call, pass it as a "
                              "Python int (the literal, or int(n) outside jit) and mark it "
                              "static with static_argnames.")
+    known = _compile_time.find(ctx, location) if not fixes and location is not None else None
+    ahead = _compile_time.fix(ctx, location, known) \
+        if known is not None and location is not None else None
+    if known is not None and ahead is not None:
+        names = _tracing.quoted(list(known.names))
+        explanation = (f"{subject} needs a concrete value, but {names} "
+                       f"{'is' if len(known.names) == 1 else 'are'} computed inside {function} "
+                       "by JAX operations from values known before the trace, and under jit "
+                       "every JAX operation returns a tracer.")
+        fixes = (ahead,)
     explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller or ctx.failing_cell(), fixes=fixes,
