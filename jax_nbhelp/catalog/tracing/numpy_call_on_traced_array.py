@@ -33,7 +33,15 @@ CODE = "JNH305"
 TITLE = "NumPy function called on a traced array"
 ERROR = "TracerArrayConversionError"
 
+_HOST = ("def host(x):\n    return np.sin(x)\n\n"
+         "def wrapped(x):\n    return jax.pure_callback(host, jax.ShapeDtypeStruct(x.shape, "
+         "x.dtype), x)\n\n@jax.jit\ndef twice(x):\n    return 2 * host(x)")
+
 EXAMPLES = (
+    # a host function for pure_callback, called directly on a tracer: NumPy is its job, so
+    # it is not rewritten; the direct call is the slip (jax-ml/jax#16650)
+    corrected(NUMPY_IMPORTS, _HOST, _HOST.replace("2 * host(x)", "2 * wrapped(x)"),
+              "out = twice(jnp.zeros(2))", NO_FIX, "out.tolist() == [0.0, 0.0]"),
     corrected(NUMPY_IMPORTS, "@jax.jit\ndef double(x):\n    return np.asarray(x) * 2",
               "@jax.jit\ndef double(x):\n    return jnp.asarray(x) * 2",
               "out = double(jnp.ones(3))", "Use jnp.asarray", "out.tolist() == [2.0, 2.0, 2.0]"),
@@ -218,6 +226,24 @@ def _converted_by_jax(found: _tracing.Traced) -> bool:
     return bool(after) and not after[-1].is_user and is_jax_file(after[-1].filename)
 
 
+_CALLBACKS = ("pure_callback", "io_callback", "callback")
+
+
+def _host_function(location: Location | None) -> str | None:
+    """The callback (``jax.pure_callback``) that the function holding the line is handed
+    to in the same source, by name; None where it is not."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if location is None or parsed is None or not location.function.isidentifier():
+        return None
+    for node in ast.walk(parsed[0]):
+        func = dotted(node.func) if isinstance(node, ast.Call) else None
+        if func is not None and func.rsplit(".", 1)[-1] in _CALLBACKS \
+                and isinstance(node, ast.Call) and node.args \
+                and isinstance(node.args[0], ast.Name) and node.args[0].id == location.function:
+            return func
+    return None
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
     if found is None:
@@ -235,7 +261,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                    "array's values, which a tracer does not have.")
     jnp = ctx.alias("jax.numpy") or "jnp"
     fixes: tuple[Fix, ...] = ()
-    if location is not None and _single_argument_only(ctx, location):
+    host = _host_function(location)
+    if host is not None:  # NumPy is its job: the call that hands it a tracer is the slip
+        explanation += (f" {location.function} is the host function the code hands to "  # type: ignore[union-attr]
+                        f"{host}, which calls it with NumPy arrays; here it was called "
+                        "directly, with a traced array.")
+    elif location is not None and _single_argument_only(ctx, location):
         fix = _numpy_fix(ctx, location)
         fixes = (fix,) if fix is not None else ()
     notes = [
