@@ -97,6 +97,17 @@ def latest_top_level(ctx: ErrorContext, kind: type[_Defined],
     return _latest(_history(ctx), kind, name)
 
 
+def latest_assignment(ctx: ErrorContext, name: str) -> tuple[Location, ast.expr] | None:
+    """The value of the latest cell's top-level ``name = ...`` (one plain target)."""
+    for place, tree in _history(ctx):
+        values = [n.value for n in tree.body if isinstance(n, ast.Assign)
+                  and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+                  and n.targets[0].id == name]
+        if values:
+            return place, values[-1]
+    return None
+
+
 def find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> JitSite | None:
     """The jitted function ``call`` calls and its static options."""
     cells = _history(ctx)

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.diagnosis.match import Match
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH513"
@@ -40,6 +41,11 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _ENERGY), "force = jax.grad(energy)(positions)",
                    "force = jax.grad(energy)(positions.astype(jnp.float32))",
                    "Pass positions as float32", "force.tolist() == [0.0, 2.0, 4.0]"),
+    # a function made by grad in an earlier cell (under vmap): its argnums are read there
+    corrected_cell((JAX_IMPORTS, _SQUARE,
+                    "slope = jax.vmap(jax.grad(square))\ngrid = jnp.arange(3)"),
+                   "s = slope(grid)", "s = slope(grid.astype(jnp.float32))",
+                   "Pass grid as float32", "s.tolist() == [0.0, 2.0, 4.0]"),
     # a call's result is not read: JAX's message says its dtype
     corrected_cell((JAX_IMPORTS, _ENERGY), "force = jax.grad(energy)(jnp.arange(3))",
                    "force = jax.grad(energy)(jnp.arange(3).astype(jnp.float32))",
@@ -73,12 +79,27 @@ def _argnums(call: ast.Call) -> tuple[int, ...] | None:
     return (0,)
 
 
-def _call(location: Location) -> tuple[ast.Call, tuple[int, ...] | None] | None:
+def _call(ctx: ErrorContext, location: Location
+          ) -> tuple[ast.Call, tuple[int, ...] | None] | None:
     """The call on the line that calls a grad-transformed function, and its argnums (None:
-    unknown). ``jax.grad(f)(x)`` shows them; ``df(x)`` does not (argnums 0 assumed only for
-    the explanation, never for a fix)."""
+    unknown). ``jax.grad(f)(x)`` shows them; so does ``slope(x)`` where an earlier cell
+    made ``slope = jax.vmap(jax.grad(f))`` (vmap and jit keep the positions)."""
     for node, grad in _tracing.grad_calls(location, _DIFFERENTIATORS):
         return node, _argnums(grad)
+    parsed = _tracing.parse(location.source)
+    calls = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
+             and isinstance(node.func, ast.Name)
+             and node.lineno <= location.lineno <= (node.end_lineno or 0)] if parsed else []
+    for node in calls:
+        assert isinstance(node.func, ast.Name)
+        made = _static_site.latest_assignment(ctx, node.func.id)
+        value = made[1] if made is not None else None
+        while isinstance(value, ast.Call) and value.args and (
+                dotted(value.func) or "").rsplit(".", 1)[-1] in ("vmap", "jit"):
+            value = value.args[0]
+        if isinstance(value, ast.Call) and (dotted(value.func) or "").rsplit(".", 1)[-1] \
+                in _DIFFERENTIATORS:
+            return node, _argnums(value)
     return None
 
 
@@ -105,7 +126,7 @@ _DIFFERENTIATORS = (*_tracing.GRADS, "jacrev", "jacfwd", "hessian", "jacobian")
 
 def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     location = ctx.call_site()
-    found = _call(location) if location is not None else None
+    found = _call(ctx, location) if location is not None else None
     subject = _tracing.quoted_line(location, "Your code")
     got = link.message.split("but got ", 1)[-1].split(".", 1)[0]
     notes: list[str] = []
