@@ -6,10 +6,11 @@ accepts integer dtypes, got float32``).
 Continuous samplers draw real numbers; ``randint`` draws integers. The explanation names the
 sampler that draws what was asked for, with the call's own key and shape. No fix: whether a
 float draw should be rounded, or integers drawn and converted, is the user's choice and
-gives other numbers.
+gives other numbers. The exception is a sampler of counts that returns them as floats
+(``binomial``): its draws, cast to the integer dtype asked for, are the same numbers.
 
 Reports: jax-ml/jax#3317 (``random.normal(key, dtype=np.int32)`` gave a cryptic error, which
-led to this check in jax-ml/jax#3320).
+led to this check in jax-ml/jax#3320), jax-ml/jax#28457 (``binomial`` asked for int32).
 """
 
 from __future__ import annotations
