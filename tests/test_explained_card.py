@@ -291,6 +291,10 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # the call JAX's message writes in its parameters' names, with the user's arguments
     ("A = jnp.stack([2.0 * jnp.eye(2)] * 3)\nb = jnp.ones((3, 2))\nu = jnp.linalg.solve(A, b)",
      "Use the call JAX suggests", "u", "u.tolist() == [[0.5, 0.5]] * 3"),
+    # one value where a function's extra arguments go: the tuple of that one argument
+    ("from jax.scipy.optimize import minimize\nd = jnp.array([1.0, 2.0])\n"
+     "v = minimize(lambda c, t: jnp.sum((c - t) ** 2), jnp.zeros(2), d, method='BFGS').x",
+     "Pass (d,)", "v", "abs(float(v[0]) - 1.0) < 1e-3 and abs(float(v[1]) - 2.0) < 1e-3"),
     # a bin made by `//` that indexes on two lines: made an integer where it is assigned
     ("e = jnp.array([0.3, 1.7, 2.2])\ndef count(i, c):\n    h, n = c\n    b = e[i] // 1.0\n"
      "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"

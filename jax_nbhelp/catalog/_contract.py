@@ -123,12 +123,10 @@ _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
-    for rule in (_prescribed_fix, _whole_float_fix, _one_element_fix, _list_index_fix,
-                 _spread_shape_fix,
-                 _spread_values_fix,
-                 _joined_arrays_fix, _swapped_function_fix, swapped_arguments,
-                 _values_as_functions_fix, _index_ignored_fix,
-                 _scanned_list_fix, _one_dimension_fix, _argname_fix):
+    for rule in (_prescribed_fix, _extra_arguments_fix, _whole_float_fix, _one_element_fix,
+                 _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
+                 _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
+                 _index_ignored_fix, _scanned_list_fix, _one_dimension_fix, _argname_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return (fix,)
@@ -1022,6 +1020,34 @@ def _prescribed_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         safety=(f"What JAX's own message prescribes for this call, with your arguments: "
                 f"\"{sentence}\"."),
         safe=True)
+
+
+# -- one value where the extra arguments for a function go -----------------------------------
+
+_EXTRA = re.compile(r"\b(?P<name>args) argument to [\w.]+ must be a tuple, got ")
+
+
+def _extra_arguments_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``minimize(loss, x0, obs)`` (``args argument to jax.scipy.optimize.minimize must be a
+    tuple``): ``args`` holds the extra arguments the function is called with, so one value
+    there is the tuple of that one argument (jax-ml/jax#5732)."""
+    found = _EXTRA.search(ctx.top.message)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    if found is None or plain is None:
+        return None
+    call, location, node = plain
+    bound = _user_call.bind(call)[1]
+    argument = bound.arguments.get(found["name"]) if bound is not None else None
+    if not isinstance(argument, _user_call.Argument) or argument.node is None:
+        return None
+    text = ast.unparse(argument.node)
+    return _rewrite(ctx, location, node, text, f"({text},)", True,
+                    label=f"Pass ({text},)" if len(text) <= 20 else "Pass a 1-tuple",
+                    need=f"the tuple of extra arguments {call.spelled} passes on",
+                    safety=(f"Same call: {call.spelled} calls the function with the items of "
+                            f"{found['name']} after its first argument, and `({text},)` "
+                            f"holds the one argument `{text}`."),
+                    changes=None)
 
 
 # -- a function given where another argument goes ---------------------------------------------
