@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import dataclass
 from types import FrameType
 
 from jax_nbhelp.catalog import (
@@ -65,6 +66,10 @@ _POINT_FIXED = ("from dataclasses import dataclass\n\n@dataclass\nclass Point:\n
                 "meta_fields=['label'])\n\n@jax.jit\ndef norm(p):\n"
                 "    return jnp.sqrt(p.x ** 2 + p.y ** 2)")
 
+_ACT = ("from dataclasses import dataclass\n\n@jax.tree_util.register_dataclass\n@dataclass\n"
+        "class Act:\n    fn: object\n    scale: jax.Array\n\n@jax.jit\ndef run(a, x):\n"
+        "    return a.fn(a.scale * x)\n\nact = Act(jax.nn.relu, jnp.array(2.0))")
+_ACTED = "y = run(act, jnp.array([-1.0, 1.0]))"
 _TWICE = "@jax.jit\ndef twice(step, x):\n    return step(step(x))"
 _PENALTY = ("def penalty(w, norm):\n"
             "    return jnp.sum(w ** 2) if norm == 'l2' else jnp.sum(jnp.abs(w))")
@@ -91,6 +96,13 @@ EXAMPLES = (
                    _APPLIED)),
     corrected("import jax, jax.numpy as jnp", _POINT, _POINT_FIXED,
               "r = norm(Point('a', 3.0, 4.0))", NO_FIX, "float(r) == 5.0"),
+    # a function in a field of a registered dataclass, built where the object is written
+    # (patrick-kidger/equinox#149)
+    Example(setup=("import jax, jax.numpy as jnp", _ACT), failing=_ACTED,
+            fix="Hold it in a Partial", check="y.tolist() == [0.0, 2.0]",
+            fixed=("import jax, jax.numpy as jnp",
+                   _ACT.replace("Act(jax.nn.relu", "Act(jax.tree_util.Partial(jax.nn.relu)"),
+                   _ACTED)),
 )
 
 WHY = _entry.prose("""
@@ -168,8 +180,19 @@ def _static(ctx: ErrorContext, function: str, parameter: str,
 # jitted functions (a NumPy ufunc would be handed tracers it cannot take)
 _FUNCTIONS = frozenset({"function", "custom_jvp", "custom_vjp", "PjitFunction",
                         "builtin_function_or_method", "partial"})
-_PATH = re.compile(r"^(?P<root>[A-Za-z_]\w*)(?P<steps>(?:\[(?:'[^']*'|\"[^\"]*\"|\d+)\])+)$")
-_STEP = re.compile(r"\[(?:'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\"|(?P<index>\d+))\]")
+_PATH = re.compile(r"^(?P<root>[A-Za-z_]\w*)"
+                   r"(?P<steps>(?:\[(?:'[^']*'|\"[^\"]*\"|\d+)\]|\.[A-Za-z_]\w*)+)$")
+_STEP = re.compile(r"\[(?:'(?P<single>[^']*)'|\"(?P<double>[^\"]*)\"|(?P<index>\d+))\]"
+                   r"|\.(?P<field>[A-Za-z_]\w*)")
+
+
+@dataclass(frozen=True)
+class _Field:
+    """A step into a dataclass instance: the field's name, and the names its ``__init__``
+    takes in order (how a call that builds it passes each)."""
+
+    name: str
+    init: tuple[str, ...]
 
 
 def _partial_fix(ctx: ErrorContext, function: str, path: str, caller: Location) -> Fix | None:
@@ -182,18 +205,30 @@ def _partial_fix(ctx: ErrorContext, function: str, path: str, caller: Location) 
     frame = ctx.live_frame(caller)
     if found is None or jax is None or frame is None:
         return None
-    steps: list[str | int] = [m["single"] if m["single"] is not None else m["double"]
-                              if m["double"] is not None else int(m["index"])
-                              for m in _STEP.finditer(found["steps"])]
+    written: list[str | int | _Field] = [
+        m["single"] if m["single"] is not None else m["double"] if m["double"] is not None
+        else int(m["index"]) if m["index"] is not None else _Field(m["field"], ())
+        for m in _STEP.finditer(found["steps"])]
     passed = _passed_for(caller, frame, function, found["root"])
     if len(passed) != 1 or not isinstance(passed[0], ast.Name):
         return None
     name = passed[0].id
     value = frame.f_locals.get(name, frame.f_globals.get(name, _UNSET))
-    for step in steps:
+    steps: list[str | int | _Field] = []
+    for step in written:
+        if isinstance(step, _Field):  # a dataclass's field, read from the instance's own
+            fields = getattr(type(value), "__dataclass_fields__", None)  # dict: no property
+            held = getattr(value, "__dict__", None)
+            if type(fields) is not dict or type(held) is not dict or step.name not in held:
+                return None
+            steps.append(_Field(step.name, tuple(n for n, f in fields.items()
+                                                 if getattr(f, "init", False))))
+            value = held[step.name]
+            continue
         if not (type(value) is dict and type(step) is str and step in value) and not (
                 type(value) in (list, tuple) and type(step) is int and step < len(value)):
             return None
+        steps.append(step)
         value = value[step]  # a builtin container's item: data
     literal = _literal_at(ctx, name, steps)
     if literal is None:
@@ -242,10 +277,10 @@ def _passed_for(caller: Location, frame: FrameType, function: str, parameter: st
     return passed
 
 
-def _literal_at(ctx: ErrorContext, name: str, steps: list[str | int]
+def _literal_at(ctx: ErrorContext, name: str, steps: list[str | int | _Field]
                 ) -> tuple[Location, ast.expr] | None:
     """The expression at ``steps`` inside the literal of the latest top-level ``name = {...}``
-    (a dict, list or tuple display), with its cell."""
+    (a dict, list or tuple display, or a call that builds a dataclass), with its cell."""
     for number in sorted(ctx.cell_sources, reverse=True):
         place = ctx.cell(number)
         parsed = _tracing.parse(place.source) if place is not None else None
@@ -265,7 +300,17 @@ def _literal_at(ctx: ErrorContext, name: str, steps: list[str | int]
     return None
 
 
-def _item(node: ast.expr | None, step: str | int) -> ast.expr | None:
+def _item(node: ast.expr | None, step: str | int | _Field) -> ast.expr | None:
+    if isinstance(step, _Field):  # `Pool(jnp.max, 2)` or `Pool(operation=jnp.max)`
+        if not isinstance(node, ast.Call) or any(
+                isinstance(a, ast.Starred) for a in node.args) or any(
+                k.arg is None for k in node.keywords):
+            return None
+        named = [k.value for k in node.keywords if k.arg == step.name]
+        if named:
+            return named[0]
+        index = step.init.index(step.name) if step.name in step.init else len(node.args)
+        return node.args[index] if index < len(node.args) else None
     if isinstance(node, ast.Dict) and type(step) is str:
         keys = [i for i, k in enumerate(node.keys)
                 if isinstance(k, ast.Constant) and k.value == step]
