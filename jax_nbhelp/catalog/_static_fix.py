@@ -249,3 +249,24 @@ def python_values_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix | None:
                 f"{_tracing.plural(len(passed), 'is', 'are')} the same numbers as Python "
                 f"values. jit compiles {function} again for each new value of {shown}."),
         safe=True)
+
+
+def parameter_static_fix(ctx: ErrorContext, function: str, parameter: str,
+                         caller: Location) -> Fix | None:
+    """static_argnames for ``parameter`` where the notebook jits ``function``."""
+    for number in sorted(ctx.cell_sources, reverse=True):
+        parsed = _tracing.parse(ctx.cell_sources[number])
+        if parsed is None:
+            continue
+        node = next((n for n in ast.walk(parsed[0]) if isinstance(n, ast.FunctionDef)
+                     and n.name == function), None)
+        if node is None:
+            continue
+        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+        definition = ctx.cell(number, first)
+        origin = _tracing.TraceOrigin(function, None, first, "jit", (parameter,))
+        argument = _tracing.PassedArgument(parameter, None, "python")
+        callee = _tracing.callee_on_line(ctx, caller, function) or function
+        call = _tracing.JitCall(origin, definition, caller, callee, (argument,), True)
+        return static_argnames_fix(ctx, call)
+    return None

@@ -136,7 +136,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     notes: list[str] = []
     if bad.parameter is not None and bad.short_type in _HASHABLE and function.isidentifier() \
             and location is not None:
-        fix = _static(ctx, function, bad.parameter, location)
+        fix = _static_fix.parameter_static_fix(ctx, function, bad.parameter, location)
         if fix is not None:
             fixes.append(fix)
     if not fixes and bad.parameter is None and location is not None \
@@ -151,27 +151,6 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
                             error=bad.link.summary.splitlines()[0])
-
-
-def _static(ctx: ErrorContext, function: str, parameter: str,
-            caller: Location) -> Fix | None:
-    """static_argnames for ``parameter`` where the notebook jits ``function``."""
-    for number in sorted(ctx.cell_sources, reverse=True):
-        parsed = _tracing.parse(ctx.cell_sources[number])
-        if parsed is None:
-            continue
-        node = next((n for n in ast.walk(parsed[0]) if isinstance(n, ast.FunctionDef)
-                     and n.name == function), None)
-        if node is None:
-            continue
-        first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-        definition = ctx.cell(number, first)
-        origin = _tracing.TraceOrigin(function, None, first, "jit", (parameter,))
-        argument = _tracing.PassedArgument(parameter, None, "python")
-        callee = _tracing.callee_on_line(ctx, caller, function) or function
-        call = _tracing.JitCall(origin, definition, caller, callee, (argument,), True)
-        return _static_fix.static_argnames_fix(ctx, call)
-    return None
 
 
 # -- a function inside a pytree argument: held as a Partial -----------------------------------

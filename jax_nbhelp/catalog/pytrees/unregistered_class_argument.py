@@ -19,9 +19,9 @@ jax-ml/jax#17753 (a function passed through ``custom_vjp``). JAX's docs teach it
 
 from __future__ import annotations
 
-from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _tracing
+from jax_nbhelp.catalog import _entry, _jit_arguments, _pytree_class, _static_fix, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected
-from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
 CODE = "JNH542"
@@ -41,6 +41,9 @@ _DATACLASS = ("from dataclasses import dataclass\n\n@dataclass\nclass Affine:\n"
               "    w: jax.Array\n    b: jax.Array\n\n"
               "@jax.jit\ndef apply(p, x):\n    return p.w * x + p.b")
 
+_MODEL = ("class Model:\n    def apply(self, x):\n        return jnp.tanh(x)\n\n"
+          "def run(m, x):\n    return m.apply(x)\n\nfast = jax.jit(run)\nmodel = Model()")
+
 EXAMPLES = (
     corrected(JAX_IMPORTS, _PARAMS, _REGISTERED, "g = jax.grad(loss)(params, jnp.ones(2))",
               "Register Params as a pytree", "g.w.tolist() == [3.0, 3.0] and float(g.b) == 6.0"),
@@ -53,6 +56,10 @@ EXAMPLES = (
         "meta_fields=[])\n\n@jax.jit"),
         "y = apply(Affine(jnp.ones(2), jnp.zeros(2)), jnp.ones(2))",
         "Register Affine as a pytree", "y.tolist() == [1.0, 1.0]"),
+    # an object with code and no arrays: a setting, made static where the function is jitted
+    corrected(JAX_IMPORTS, _MODEL, _MODEL.replace("jax.jit(run)",
+                                                  "jax.jit(run, static_argnames=(\"m\",))"),
+              "y = fast(model, jnp.zeros(2))", "Make m static", "y.tolist() == [0.0, 0.0]"),
 )
 
 WHY = _entry.prose("""
@@ -85,6 +92,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     found = (_pytree_class.registration(ctx, location, instance, cls)
              if location is not None and user_class else
              f"{cls} is not a class of this notebook")
+    static = _settings_object_fix(ctx, bad, location, instance) \
+        if isinstance(found, str) else None
+    if static is not None:  # nothing to trace in it: a setting, compared by hash
+        return _entry.diagnosis(
+            ctx, __name__, explanation + f" {instance} holds no arrays, so it is a setting "
+            f"of {bad.function}, which jit can take as it is (static).", location=location,
+            call_site=ctx.failing_cell(), fixes=(static,),
+            error=bad.link.summary.splitlines()[0])
     return _pytree_class.registration_diagnosis(
         ctx, __name__, explanation, location, found,
         summary=("After class {name}, add `{statement}`, so JAX takes its objects apart into "
@@ -95,3 +110,28 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                      "register_pytree_node with your own flatten and unflatten), or pass its "
                      "arrays rather than the object ({why})."),
         error=bad.link.summary.splitlines()[0])
+
+
+_SETTINGS = ("python", "none")  # field kinds that hold no array
+
+
+def _settings_object_fix(ctx: ErrorContext, bad: _jit_arguments.BadArgument,
+                         location: Location | None, instance: str | None) -> Fix | None:
+    """static_argnames for an object that holds no arrays (a model's code, a config): its
+    own ``__dict__`` holds only Python settings, and its class hashes (jit compares static
+    values by hash). Read from the object's dict, never through its class's code
+    (putting-nerf-on-a-diet PR 11)."""
+    if not bad.jit or bad.parameter is None or bad.function is None or location is None \
+            or instance is None:
+        return None
+    fields = ctx.fields_at(location, instance)
+    frame = ctx.live_frame(location)
+    value = frame.f_locals.get(instance, frame.f_globals.get(instance)) \
+        if frame is not None else None
+    if fields is None or any(v.kind not in _SETTINGS for v in fields.values()) \
+            or getattr(type(value), "__hash__", None) is None:
+        return None
+    function = bad.function.rsplit(".", 1)[-1]
+    if not function.isidentifier():
+        return None
+    return _static_fix.parameter_static_fix(ctx, function, bad.parameter, location)
