@@ -295,6 +295,14 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("from jax.scipy.optimize import minimize\nd = jnp.array([1.0, 2.0])\n"
      "v = minimize(lambda c, t: jnp.sum((c - t) ** 2), jnp.zeros(2), d, method='BFGS').x",
      "Pass (d,)", "v", "abs(float(v[0]) - 1.0) < 1e-3 and abs(float(v[1]) - 2.0) < 1e-3"),
+    # a one-item list where the tree it must match is one leaf: the item alone
+    ("from jax.experimental import pallas as pl\ndef k(x_ref, o_ref):\n"
+     "    o_ref[...] = x_ref[...] * 2\n"
+     "v = pl.pallas_call(k, out_shape=jax.ShapeDtypeStruct((8,), jnp.float32), grid=(1,),\n"
+     "                   in_specs=[pl.BlockSpec((8,), lambda i: (i,))],\n"
+     "                   out_specs=[pl.BlockSpec((8,), lambda i: (i,))],\n"
+     "                   interpret=True)(jnp.ones(8))",
+     "Pass out_specs without the list", "v", "v.tolist() == [2.0] * 8"),
     # a bin made by `//` that indexes on two lines: made an integer where it is assigned
     ("e = jnp.array([0.3, 1.7, 2.2])\ndef count(i, c):\n    h, n = c\n    b = e[i] // 1.0\n"
      "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"

@@ -123,7 +123,8 @@ _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
-    for rule in (_prescribed_fix, _extra_arguments_fix, _whole_float_fix, _one_element_fix,
+    for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _whole_float_fix,
+                 _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
                  _index_ignored_fix, _scanned_list_fix, _one_dimension_fix, _argname_fix):
@@ -1048,6 +1049,48 @@ def _extra_arguments_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                             f"{found['name']} after its first argument, and `({text},)` "
                             f"holds the one argument `{text}`."),
                     changes=None)
+
+
+# -- a one-item list where the other tree has a leaf ---------------------------------------
+
+_LONE = re.compile(r"`?(?P<name>\w+)`? is a <class '(?:list|tuple)'> but `?(?P<other>\w+)`? is "
+                   r"a pytree leaf")
+
+
+def _lone_item_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``pl.pallas_call(..., out_shape=S, out_specs=[spec])`` (``out_specs is a <class
+    'tuple'> but out_shape is a pytree leaf``): two arguments whose trees must match, one a
+    list of one item where the other is one leaf. The item alone matches, and the call's
+    result keeps the structure of the leaf (jax-ml/jax#19275)."""
+    found = _LONE.search(ctx.top.message)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    if found is None or plain is None:
+        return None
+    location = plain[1]
+    parsed = _tracing.parse(location.source)
+    # the keyword as the source writes it (a call over several lines is read whole)
+    passed = [k.value for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
+              and node.lineno <= location.lineno <= (node.end_lineno or 0)
+              for k in node.keywords if k.arg == found["name"]] if parsed is not None else []
+    written = passed[0] if len(passed) == 1 else None
+    if not isinstance(written, ast.List | ast.Tuple) or len(written.elts) != 1 \
+            or isinstance(written.elts[0], ast.Starred):
+        return None
+    code = location.source or ""
+    before = _tracing.segment(code, written, strip=False)
+    item = _tracing.segment(code, written.elts[0], strip=False)
+    if not before or not item or written.lineno != written.end_lineno:
+        return None
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(written, before, item),
+        label=f"Pass {found['name']} without the list",
+        summary=(f"Write `{found['name']}={item}` for `{found['name']}={before}` (line "
+                 f"{written.lineno}): one {found['name']} for the one {found['other']}; then "
+                 "re-run."),
+        safety=(f"Same {found['name']}: the list's one item, now a leaf as {found['other']} "
+                f"is, so the trees match; the call returns what {found['other']} says, as it "
+                "would."),
+        safe=True)
 
 
 # -- a function given where another argument goes ---------------------------------------------
