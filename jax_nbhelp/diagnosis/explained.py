@@ -170,7 +170,6 @@ def _said(reading: Reading, error: str) -> tuple[str, str]:
                 f"Your call does not fit {label}: {binding.mismatch} Its parameters: "
                 f"`{binding.signature}`.")
     read = binding.read if binding is not None else ()
-    names = ", ".join(f"`{argument.parameter}`" for argument in read)
     inside = reading.inside
     if inside is not None:
         title = f"{label} failed inside, in its own `{inside.operation}`"
@@ -186,9 +185,11 @@ def _said(reading: Reading, error: str) -> tuple[str, str]:
         if not documented:
             cause += _passed(read, "it reached there from your")
         return title, cause + "."
-    if read:
-        noun = "argument" if len(read) == 1 else "arguments"
-        title = f"{label} rejected its {noun} {names}"
+    passed = [argument for argument in read if not argument.default]  # the user's own
+    if passed:
+        noun = "argument" if len(passed) == 1 else "arguments"
+        title = f"{label} rejected its {noun} " + ", ".join(
+            f"`{argument.parameter}`" for argument in passed)
     else:
         title = f"{label} raised {_article(error)} {error}"
     if check is None or check.kind in ("call", "except"):
