@@ -55,6 +55,7 @@ _STEP = "def step(total, x):\n    total = total + x / 2\n    return total, total
 
 _GROW = "def grow(i, state):\n    a, b = state\n    return [a + 1.0, b * 2.0]"
 _ADD = "def add(total, x):\n    return total + x"
+_ROWS = "def add_row(i, carry):\n    total, m = carry\n    return total + m[i], m"
 
 EXAMPLES = (
     # the body returns a list for a carry started as a tuple: the same items, as a tuple
@@ -81,6 +82,13 @@ EXAMPLES = (
                                 "0.0, jnp.ones(3))",
                    "final, _ = lax.scan(lambda c, x: (c + x, x), 0.0, jnp.ones(3))", NO_FIX,
                    "float(final) == 3.0"),
+    # an accumulator started as the number 0 where the body adds arrays to it: started as
+    # zeros of the body's type (jax-ml/jax#1686)
+    corrected_cell((LAX_IMPORTS, _ROWS),
+                   "s, _ = lax.fori_loop(0, 2, add_row, (0, jnp.ones((2, 3))))",
+                   "s, _ = lax.fori_loop(0, 2, add_row, (jnp.zeros((3,), jnp.float32), "
+                   "jnp.ones((2, 3))))",
+                   "Start it as jnp.zeros((3,), jnp.float32)", "s.tolist() == [2.0, 2.0, 2.0]"),
     # a field of a NamedTuple carry turns float: the field is not an element the initial
     # carry writes, so no cast of it is offered (jax-md/jax-md#99)
     corrected_cell((LAX_IMPORTS, "from typing import NamedTuple\n\nclass Walk(NamedTuple):\n"
@@ -156,8 +164,13 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
                        f"as {made}: the {types['what']} do not match.")
         dtype = _widens(given, made)
         key = _key(path)
+        started = _zero_start_fix(ctx, location, call, loop, key, made) \
+            if location is not None and call is not None and key != "?" \
+            and types["what"] != "dtypes" and given.endswith("[]") else None
         if dtype is not None and key != "?" and location is not None and call is not None:
             fixes.append(_fix(ctx, location, loop, key, dtype, init))
+        elif started is not None:
+            fixes.append(started)
         elif types["what"] != "dtypes":
             notes.append(f"Make the body return {part} as {given} (the shape it starts with), "
                          f"or start it with the shape the body makes ({made}).")
@@ -294,3 +307,81 @@ def _fix(ctx: ErrorContext, location: Location, loop: str, key: int | str | None
         safety=(f"Same starting values, as {dtype} (each of them is exact in it): the loop "
                 "then computes what its body says."),
         safe=True)
+
+
+_ARRAY_TYPE = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[\d, ]*)\]$")
+
+
+def _zero_start_fix(ctx: ErrorContext, location: Location, call: _operands.Operation,
+                    loop: str, key: int | str | None, made: str) -> Fix | None:
+    """``fori_loop(0, n, step, (0, xs))`` whose step returns ``total + (...) ** 2`` of shape
+    (3,) for the 0: an accumulator started as the number 0 where the body makes an array.
+    Started as ``jnp.zeros`` of the body's type, its first step gives what ``0 + v`` gave
+    (``v``), so every step after computes the same (jax-ml/jax#1686)."""
+    kind = _ARRAY_TYPE.match(made.lstrip("~"))
+    if kind is None or len(call.operands) <= max(_INIT[loop], _BODY[loop]) \
+            or (key is not None and type(key) is not int):
+        return None
+    init = call.operands[_INIT[loop]].node
+    start = init.elts[key] if isinstance(init, ast.Tuple | ast.List) and type(key) is int \
+        and key < len(init.elts) else init if key is None else None
+    if not (isinstance(start, ast.Constant) and type(start.value) in (int, float)
+            and start.value == 0):
+        return None
+    body = call.operands[_BODY[loop]].text
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, body) \
+        if body.isidentifier() else None
+    if found is None or not _adds_to_itself(found[1], loop, key):
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    shape = tuple(int(d) for d in kind["shape"].replace(" ", "").split(",") if d)
+    written = f"{jnp}.zeros({shape}, {jnp}.{kind['dtype']})"
+    element = "the carry" if key is None else f"carry element {key}"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.carry_dtype import replace_initial_carry
+
+        return replace_initial_carry(source, location.lineno, loop, _INIT[loop], key, written)
+
+    return rewrite_fix(
+        ctx, location, transform, label=f"Start it as {written}",
+        summary=(f"Start {element} as `{written}` on line {location.lineno}, the type "
+                 f"{found[1].name} makes of it; then re-run."),
+        safety=(f"Same values: {found[1].name} adds to {element}, and zeros plus a value is "
+                "that value, so the first step gives what 0 plus it gives, and every step "
+                "after runs on the same carry."),
+        safe=True)
+
+
+def _adds_to_itself(function: ast.FunctionDef, loop: str, key: int | None) -> bool:
+    """Whether each return of the body makes the carry element as ``element + value`` (or
+    ``value + element``) of the name the body gave that element."""
+    params = [a.arg for a in function.args.args]
+    carry = params[1] if loop == "fori_loop" and len(params) > 1 else params[0] \
+        if params else None
+    if carry is None:
+        return False
+    name: str | None = carry
+    if key is not None:  # `total, m = carry`: the name of element `key`
+        unpacked = [node.targets[0].elts[key] for node in function.body
+                    if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name)
+                    and node.value.id == carry and len(node.targets) == 1
+                    and isinstance(node.targets[0], ast.Tuple)
+                    and key < len(node.targets[0].elts)]
+        name = unpacked[0].id if unpacked and isinstance(unpacked[0], ast.Name) else None
+    returns = [n for n in _scopes.own_nodes(function) if isinstance(n, ast.Return)]
+    if name is None or not returns:
+        return False
+    for node in returns:
+        value = node.value
+        if loop == "scan":
+            value = value.elts[0] if isinstance(value, ast.Tuple) and len(value.elts) == 2 \
+                else None
+        if key is not None:
+            value = value.elts[key] if isinstance(value, ast.Tuple) \
+                and key < len(value.elts) else None
+        if not (isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add) and any(
+                isinstance(side, ast.Name) and side.id == name
+                for side in (value.left, value.right))):
+            return False
+    return True
