@@ -38,6 +38,11 @@ _HOST = ("def host(x):\n    return np.sin(x)\n\n"
          "x.dtype), x)\n\n@jax.jit\ndef twice(x):\n    return 2 * host(x)")
 
 EXAMPLES = (
+    # an array NumPy makes from a shape, indexed by a tracer: JAX's twin makes the same
+    corrected(NUMPY_IMPORTS, "grid = (2, 3)\n\n@jax.jit\ndef row(k):\n"
+              "    return np.indices(grid)[0][k]",
+              "grid = (2, 3)\n\n@jax.jit\ndef row(k):\n    return jnp.indices(grid)[0][k]",
+              "r = row(1)", "Use jnp.indices", "r.tolist() == [1, 1, 1]"),
     # a host function for pure_callback, called directly on a tracer: NumPy is its job, so
     # it is not rewritten; the direct call is the slip (jax-ml/jax#16650)
     corrected(NUMPY_IMPORTS, _HOST, _HOST.replace("2 * host(x)", "2 * wrapped(x)"),
@@ -106,6 +111,9 @@ _EXACT: dict[str, tuple[str, ...]] = {
                      "any", "all", "count_nonzero", "round", "around", "rint", "trunc",
                      "nan_to_num", "zeros_like", "ones_like", "full_like", "float32",
                      "int32"), ()),
+    # arrays of zeros, ones and small integers, which every dtype holds exactly; a traced
+    # index into one needs it to be JAX's (distrax#291: np.indices indexed by a tracer)
+    **dict.fromkeys(("indices", "zeros", "ones", "eye", "identity"), ()),
 }
 # Same function, computed by XLA: float results can differ from NumPy's in the last bits.
 _ROUNDED: dict[str, tuple[str, ...]] = dict.fromkeys(
