@@ -20,6 +20,7 @@ from jax_nbhelp.catalog import (
     _conversion,
     _entry,
     _math_twins,
+    _shifted_range,
     _static_fix,
     _static_made_traced,
     _tracing,
@@ -108,6 +109,8 @@ _LOGGED = ("@jax.jit\ndef step(x):\n    loss = jnp.sum(x ** 2)\n"
 _TIMES = ("@jax.jit\ndef grid(scale):\n    lo, hi, step = 0.0, 1.0, 0.25\n"
          "    n = jnp.ceil((hi - lo) / step).astype(int)\n"
          "    return scale * jnp.linspace(lo, hi, n + 1)")
+_AROUND = ("@jax.jit\ndef around(x):\n    top = jnp.argmax(x)\n"
+           "    return x[jnp.arange(top - 1, top + 2)]")
 _TABLE = ("from functools import partial\n\n@partial(jax.jit, static_argnums=1)\n"
           "def widened(x, extra):\n    widths = jnp.zeros((x.ndim, 2), int)\n"
           "    widths = widths.at[-1, 1].set(extra)\n    return jnp.pad(x, widths)")
@@ -133,6 +136,12 @@ EXAMPLES = (
     corrected(JAX_IMPORTS, _TABLE, _ahead(_TABLE, "widths = jnp", "return"),
               "w = widened(jnp.ones((2, 2)), 1)", "Compute widths before the trace",
               "w.shape == (2, 3) and float(w.sum()) == 4.0"),
+    # a range whose bounds are one traced value shifted by known numbers: the same range of
+    # known length, shifted (jax-ml/jax#19433)
+    corrected(JAX_IMPORTS, _AROUND, _AROUND.replace("jnp.arange(top - 1, top + 2)",
+                                                     "top + jnp.arange(-1, 2)"),
+              "w = around(jnp.array([0.0, 5.0, 1.0, 2.0]))", "Use top + jnp.arange(-1, 2)",
+              "w.tolist() == [0.0, 5.0, 1.0]"),
     # a conversion only to print the value: jax.debug.print prints it at each call
     corrected(JAX_IMPORTS, _LOGGED, _LOGGED.replace(
         "print('loss', float(loss))", "jax.debug.print('loss {}', loss)"),
@@ -362,6 +371,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 notes.append(f"If {names} is a size you know before the call, pass it as a "
                              "Python int (the literal, or int(n) outside jit) and mark it "
                              "static with static_argnames.")
+    shifted = _shifted_range.fix(ctx, location) if not fixes else None
+    if shifted is not None:
+        fixes = (shifted,)
     known = _compile_time.find(ctx, location) if not fixes and location is not None else None
     ahead = _compile_time.fix(ctx, location, known) \
         if known is not None and location is not None else None
