@@ -97,8 +97,7 @@ def find(ctx: ErrorContext, location: Location | None) -> KnownBeforeTrace | Non
     body = function.body
     statement = next((s for s in body if s.lineno <= location.lineno <= (s.end_lineno or 0)),
                      None)
-    if statement is None or isinstance(statement, ast.If | ast.For | ast.While | ast.With
-                                       | ast.Try):
+    if statement is None or isinstance(statement, ast.With | ast.Try):
         return None
     before = body[:body.index(statement)]
     assigned: dict[str, list[ast.stmt]] = {}
@@ -115,8 +114,10 @@ def find(ctx: ErrorContext, location: Location | None) -> KnownBeforeTrace | Non
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     assigned.setdefault(n.id, []).append(node)
     local = frame.f_locals
-    read = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)
-            and isinstance(n.ctx, ast.Load)}
+    # the names the failing line reads (of a loop or a branch, its header's)
+    header = [getattr(statement, part) for part in ("iter", "test") if hasattr(statement, part)]
+    read = {n.id for node in (header or [statement]) for n in ast.walk(node)
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     traced = sorted(name for name in read if _traced(local.get(name)))
     chains = {name: _chain(name, assigned, frame) for name in traced if name in assigned}
     known = sorted(name for name, chain in chains.items() if chain is not None)
@@ -166,3 +167,17 @@ def fix(ctx: ErrorContext, location: Location, known: KnownBeforeTrace) -> Fix |
                 "inputs; they run when the function is traced instead of inside the "
                 "compiled program, so JAX has their values."),
         safe=True)
+
+
+def explained(ctx: ErrorContext, location: Location | None, subject: str, function: str,
+              needs: str) -> tuple[str, Fix] | None:
+    """The card's sentence and fix where the failing line's traced values are computed
+    from values known before the trace; None where they are not, or no fix applies."""
+    known = find(ctx, location) if location is not None else None
+    made = fix(ctx, location, known) if known is not None and location is not None else None
+    if known is None or made is None:
+        return None
+    names = _tracing.quoted(list(known.names))
+    return (f"{subject} needs {needs}, but {names} {'is' if len(known.names) == 1 else 'are'} "
+            f"computed inside {function} by JAX operations from values known before the "
+            "trace, and under jit every JAX operation returns a tracer.", made)

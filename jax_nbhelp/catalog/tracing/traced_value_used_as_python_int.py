@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from jax_nbhelp.catalog import _entry, _static_fix, _tracing
+from jax_nbhelp.catalog import _compile_time, _entry, _static_fix, _tracing
 from jax_nbhelp.catalog._example import (
     NO_FIX,
     TRACING_IMPORTS,
@@ -51,8 +51,21 @@ _APPLY = '''\
 def apply(i, h):
     return h * layers[i]'''
 
+_HEAD = ("@jax.jit\ndef head(x):\n    n = jnp.minimum(x.shape[0], 2)\n    total = 0.0\n"
+         "    for i in range(n):\n        total = total + x[i]\n    return total")
+
 EXAMPLES = (
     made_static(_POWER, "out = power(jnp.float32(2.0), 3)", "n", "float(out) == 8.0"),
+    # a count JAX computed from the shape: the same operations, run before the trace
+    Example(
+        setup=(_IMPORTS, _HEAD), failing="t = head(jnp.arange(4.0))",
+        fix="Compute n before the trace", check="float(t) == 1.0",
+        fixed=(_IMPORTS, _HEAD.replace(
+            "    n = jnp.minimum(x.shape[0], 2)\n    total = 0.0\n"
+            "    for i in range(n):\n        total = total + x[i]",
+            "    with jax.ensure_compile_time_eval():\n        n = jnp.minimum(x.shape[0], 2)\n"
+            "        total = 0.0\n        for i in range(n):\n            total = total + x[i]"),
+            "t = head(jnp.arange(4.0))")),
     Example(
         setup=(_IMPORTS, _POWER),
         failing="out = power(jnp.float32(2.0), jnp.int32(3))",
@@ -149,6 +162,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 notes.append("If the count is really a setting, pass a Python int at the call "
                              "(int(n) outside jit, or the literal) and mark the parameter "
                              "static with static_argnames.")
+    ahead = _compile_time.explained(
+        ctx, location, subject, origin.function if origin is not None else "the function",
+        "a Python int") if not fixes else None
+    if ahead is not None:
+        explanation, fixes = ahead[0], (ahead[1],)
     explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller or ctx.failing_cell(), fixes=fixes,

@@ -374,16 +374,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     shifted = _shifted_range.fix(ctx, location) if not fixes else None
     if shifted is not None:
         fixes = (shifted,)
-    known = _compile_time.find(ctx, location) if not fixes and location is not None else None
-    ahead = _compile_time.fix(ctx, location, known) \
-        if known is not None and location is not None else None
-    if known is not None and ahead is not None:
-        names = _tracing.quoted(list(known.names))
-        explanation = (f"{subject} needs a concrete value, but {names} "
-                       f"{'is' if len(known.names) == 1 else 'are'} computed inside {function} "
-                       "by JAX operations from values known before the trace, and under jit "
-                       "every JAX operation returns a tracer.")
-        fixes = (ahead,)
+    ahead = _compile_time.explained(ctx, location, subject, function, "a concrete value") \
+        if not fixes else None
+    if ahead is not None:
+        explanation, fixes = ahead[0], (ahead[1],)
     explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller or ctx.failing_cell(), fixes=fixes,
