@@ -33,12 +33,8 @@ def sgd(lr):
 def masked(inner, mask):
     """Apply `inner` only to the sub-trees of the updates where `mask` (a prefix of params) is True."""
     def update(g, p):
-        treedef = tree_util.tree_structure(mask)
-        sub_g = treedef.flatten_up_to(g)
-        sub_p = treedef.flatten_up_to(p)
-        new = [inner(a, b) if m else a for m, a, b in zip(tree_util.tree_leaves(mask), sub_g, sub_p)]
-        return tree_util.tree_unflatten(tree_util.tree_structure(g),
-                                        [leaf for sub in new for leaf in tree_util.tree_leaves(sub)])
+        # the mask is a prefix of the updates: each of its leaves picks a whole sub-tree
+        return tree_util.tree_map(lambda m, a, b: inner(a, b) if m else a, mask, g, p)
     return update
 
 def chain(*transforms):
