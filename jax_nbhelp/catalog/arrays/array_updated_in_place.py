@@ -53,6 +53,15 @@ EXAMPLES = (
               "    return out",
               "steps = doubled_steps(jnp.arange(3.0))", "Use out.at[i].add(...)",
               "steps.tolist() == [0.0, 2.0, 4.0]"),
+    # Two assignments into the same array: the second would fail next, so both are
+    # rewritten (jax-ml/jax#7032).
+    corrected(JAX_IMPORTS,
+              "@jax.jit\ndef bounded(b):\n    b[0] = b[0].clip(0, 1)\n"
+              "    b[1] = b[1].clip(0, 2)\n    return b",
+              "@jax.jit\ndef bounded(b):\n    b = b.at[0].set(b[0].clip(0, 1))\n"
+              "    b = b.at[1].set(b[1].clip(0, 2))\n    return b",
+              "r = bounded(jnp.array([5.0, 5.0, 5.0]))", "Use b.at[0].set(...)",
+              "r.tolist() == [1.0, 2.0, 5.0]"),
     # An attribute of an object: the object is rebound to the new array.
     corrected(JAX_IMPORTS,
               "class Layer:\n    def __init__(self):\n        self.w = jnp.ones(3)\n"
@@ -256,7 +265,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if refusal is not None:
         notes.append(refusal)
     else:
-        fixes = (_fix(ctx, location, rewritten, method, holder, scope, name, values),)
+        later = _later_assignments(tree, function, location.lineno, holder)
+        fixes = (_fix(ctx, location, rewritten, method, holder, scope, name, values, later),)
     if not basic and isinstance(node, ast.AugAssign):
         notes.append(f"{holder}.at[...].add adds once for every time an index array names a "
                      "position; NumPy's `+=` adds once per position, which is what the "
@@ -266,8 +276,24 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                             error=link.summary.split(". Instead", 1)[0] + ".")
 
 
+def _later_assignments(tree: ast.Module, function: ast.AST | None, lineno: int,
+                       holder: str) -> list[int]:
+    """The lines after ``lineno``, in the same function (or cell), that assign into an
+    item of the same array (``out[:, [1, 3]] = ...`` after ``out[:, [0, 2]] = ...``): each
+    would fail in its turn (jax-ml/jax#7032)."""
+    body = function if function is not None else tree
+    return sorted({node.lineno for node in ast.walk(body)
+                   if isinstance(node, ast.Assign | ast.AugAssign) and node.lineno > lineno
+                   and node.lineno == node.end_lineno
+                   and len(node.targets if isinstance(node, ast.Assign) else [node.target]) == 1
+                   and isinstance(target := (node.targets[0] if isinstance(node, ast.Assign)
+                                             else node.target), ast.Subscript)
+                   and ast.unparse(target.value) == holder})
+
+
 def _fix(ctx: ErrorContext, location: Location, rewritten: str, method: str, holder: str,
-         scope: _scopes.Scope | None, name: str | None, values: tuple[Value, ...]) -> Fix:
+         scope: _scopes.Scope | None, name: str | None, values: tuple[Value, ...],
+         later: list[int]) -> Fix:
     call = rewritten.split(" = ", 1)[1]
     short = call.split(f".{method}(", 1)[0] + f".{method}(...)"
     label = f"Use {call}" if len(call) <= 24 else f"Use {short}"
@@ -283,9 +309,15 @@ def _fix(ctx: ErrorContext, location: Location, rewritten: str, method: str, hol
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.at_update import at_update
 
-        return at_update(source, location.lineno, frozenset(_basic_names(values)))
+        basic = frozenset(_basic_names(values))
+        for lineno in (*reversed(later), location.lineno):
+            source = at_update(source, lineno, basic)
+        return source
 
+    also = (f" The same for {holder}'s assignment{'s' if len(later) > 1 else ''} on line"
+            f"{'s' if len(later) > 1 else ''} {', '.join(map(str, later))}." if later else "")
     return rewrite_fix(ctx, location, transform, label=label,
                        summary=f"Rewrite line {location.lineno} as `{rewritten}`: a new array "
-                               f"with those elements changed, bound to {holder}; then re-run.",
+                               f"with those elements changed, bound to {holder}.{also} Then "
+                               "re-run.",
                        safety=safety, safe=not shared)
