@@ -19,12 +19,22 @@ inside an array). JAX's docs teach the pytree case in "Custom pytrees".
 
 from __future__ import annotations
 
+import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected, corrected_cell
-from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.catalog._example import (
+    JAX_IMPORTS,
+    NO_FIX,
+    NUMPY_IMPORTS,
+    corrected,
+    corrected_cell,
+)
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH503"
 TITLE = "A value that is not a number where JAX makes an array"
@@ -45,6 +55,10 @@ _TREE_FIXED = ("class Box:\n    def __init__(self, value):\n"
                "_rebuild)")
 
 EXAMPLES = (
+    # strings read from a file that are the text of numbers (jax-ml/jax#1883)
+    corrected_cell((NUMPY_IMPORTS, "rows = [['1.5', '2'], ['3', '4.25']]"), "a = jnp.array(rows)",
+                   "a = jnp.array(np.asarray(rows, dtype=float))", "Read the strings as floats",
+                   "a.tolist() == [[1.5, 2.0], [3.0, 4.25]]"),
     corrected_cell((JAX_IMPORTS,), "labels = jnp.array(['cat', 'dog', 'cat'])",
                    "codes = {'cat': 0, 'dog': 1}\n"
                    "labels = jnp.array([codes[n] for n in ['cat', 'dog', 'cat']])",
@@ -105,6 +119,13 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         explanation = (f"{subject} gives JAX {what} to make an array of, and JAX arrays hold "
                        "numbers only.")
+        numbers = _number_strings_fix(ctx, location) if what == "a string" else None
+        if numbers is not None:
+            explanation = (f"{subject} gives JAX strings to make an array of; they are the "
+                           "text of numbers, and JAX arrays hold the numbers themselves.")
+            return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                                    call_site=ctx.failing_cell(), fixes=(numbers,),
+                                    error=link.summary.splitlines()[0])
         if what == "a string":
             notes.append("Encode the labels as integers first: `codes = {label: i for i, "
                          "label in enumerate(sorted(set(labels)))}`, then an array of "
@@ -115,3 +136,59 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), notes=notes,
                             error=link.summary.splitlines()[0])
+
+
+_MAKERS = ("array", "asarray")
+_MAX_STRINGS = 1 << 16
+
+
+def _strings(value: object, found: list[str]) -> bool:
+    """Whether ``value`` is a list or tuple (nested) of strings only; collects them."""
+    if type(value) is str:
+        found.append(value)
+        return len(found) <= _MAX_STRINGS
+    return type(value) in (list, tuple) and bool(value) and all(
+        _strings(item, found) for item in value)  # type: ignore[attr-defined]
+
+
+def _parses(text: str, kind: type) -> bool:
+    try:
+        kind(text.strip())
+    except ValueError:
+        return False
+    return True
+
+
+def _number_strings_fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
+    """``jnp.array(fields)`` of the strings ``[['12.5', '3.0'], ...]`` read from a file
+    (jax-ml/jax#1883): every string is the text of a number, so NumPy reads them as those
+    numbers first (integers where every one is an integer)."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    frame = ctx.live_frame(location) if location is not None else None
+    jnp, numpy = ctx.alias("jax.numpy"), ctx.alias("numpy")
+    if location is None or parsed is None or frame is None or jnp is None or numpy is None:
+        return None
+    calls = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
+             and (dotted(node.func) or "") in (f"{jnp}.{m}" for m in _MAKERS)
+             and node.lineno == location.lineno == node.end_lineno
+             and len(node.args) == 1 and not node.keywords]
+    if len(calls) != 1:
+        return None
+    argument = calls[0].args[0]
+    texts: list[str] = []
+    if not _strings(Evaluator(frame)(argument), texts) \
+            or not all(_parses(t, float) for t in texts):
+        return None
+    kind = "int" if all(_parses(t, int) for t in texts) else "float"
+    code = location.source or ""
+    before = _tracing.segment(code, argument, strip=False)
+    after = f"{numpy}.asarray({before}, dtype={kind})"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(argument, before, after),
+        label=f"Read the strings as {kind}s",
+        summary=(f"Pass `{after}` on line {location.lineno}: NumPy reads each string as the "
+                 f"number it writes, and {jnp} makes its array of those numbers; then re-run."),
+        safety=(f"Same values: every string is the text of a{'n' if kind == 'int' else ''} "
+                f"{kind} ('{texts[0].strip()}'), and the array holds those numbers in JAX's "
+                "default precision."),
+        safe=True)
