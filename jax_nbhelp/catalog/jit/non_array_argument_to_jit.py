@@ -70,6 +70,7 @@ _ACT = ("from dataclasses import dataclass\n\n@jax.tree_util.register_dataclass\
         "class Act:\n    fn: object\n    scale: jax.Array\n\n@jax.jit\ndef run(a, x):\n"
         "    return a.fn(a.scale * x)\n\nact = Act(jax.nn.relu, jnp.array(2.0))")
 _ACTED = "y = run(act, jnp.array([-1.0, 1.0]))"
+_ROWS = "rows = np.array([('a', 1.0), ('b', 2.0)], dtype=object)\ncol = rows[:, 1]"
 _TWICE = "@jax.jit\ndef twice(step, x):\n    return step(step(x))"
 _PENALTY = ("def penalty(w, norm):\n"
             "    return jnp.sum(w ** 2) if norm == 'l2' else jnp.sum(jnp.abs(w))")
@@ -96,6 +97,13 @@ EXAMPLES = (
                    _APPLIED)),
     corrected("import jax, jax.numpy as jnp", _POINT, _POINT_FIXED,
               "r = norm(Point('a', 3.0, 4.0))", NO_FIX, "float(r) == 5.0"),
+    # a column of a NumPy array of objects, each a number (jax-ml/jax#856)
+    Example(
+        setup=("import jax, jax.numpy as jnp\nimport numpy as np", _ROWS),
+        failing="d = jnp.ones(2) - col", fix="Use col.astype(float)",
+        check="d.tolist() == [0.0, -1.0]",
+        fixed=("import jax, jax.numpy as jnp\nimport numpy as np", _ROWS,
+               "d = jnp.ones(2) - col.astype(float)")),
     # a function in a field of a registered dataclass, built where the object is written
     # (patrick-kidger/equinox#149)
     Example(setup=("import jax, jax.numpy as jnp", _ACT), failing=_ACTED,
@@ -139,6 +147,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         fix = _static_fix.parameter_static_fix(ctx, function, bad.parameter, location)
         if fix is not None:
             fixes.append(fix)
+    if not fixes and bad.short_type == "ndarray" and location is not None:
+        numbers = _object_numbers_fix(ctx, location)
+        if numbers is not None:
+            explanation = (f"{subject} hands {function} `{numbers[1]}`, a NumPy array of "
+                           "Python objects, and JAX takes arrays of numbers only.")
+            fixes.append(numbers[0])
     if not fixes and bad.parameter is None and location is not None \
             and bad.short_type in _FUNCTIONS:
         fix = _partial_fix(ctx, function, bad.path or "", location)
@@ -151,6 +165,52 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes, notes=notes,
                             error=bad.link.summary.splitlines()[0])
+
+
+# -- a NumPy array of objects that are numbers ---------------------------------------------
+
+_MAX_OBJECTS = 1 << 16
+
+
+def _object_numbers_fix(ctx: ErrorContext, location: Location) -> tuple[Fix, str] | None:
+    """``preds - targets`` where ``targets`` is a column of a NumPy array of objects (rows of
+    mixed items), every one a Python or NumPy number (jax-ml/jax#856): the same numbers as a
+    numeric array."""
+    held = [v for v in ctx.values_at(location) if v.kind == "numpy" and v.dtype == "object"
+            and v.text.isidentifier()]
+    frame = ctx.live_frame(location)
+    numpy = ctx.alias("numpy")
+    if len(held) != 1 or frame is None or numpy is None:
+        return None
+    name = held[0].text
+    value = frame.f_locals.get(name, frame.f_globals.get(name))
+    items = getattr(value, "flat", None)
+    size = getattr(value, "size", _MAX_OBJECTS + 1)
+    if items is None or type(size) is not int or size > _MAX_OBJECTS:
+        return None
+    numbers = list(items)
+    if not numbers or not all(type(item).__name__ in _NUMBER_TYPES for item in numbers):
+        return None
+    kind = "int" if all("int" in type(item).__name__ for item in numbers) else "float"
+    after = f"{name}.astype({kind})"
+    parsed = _tracing.parse(location.source)
+    uses = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Name)
+            and node.id == name and isinstance(node.ctx, ast.Load)
+            and node.lineno == location.lineno] if parsed is not None else []
+    if not uses:
+        return None
+    return rewrite_fix(
+        ctx, location, _tracing.replacing_each([(use, name, after) for use in uses]),
+        label=f"Use {after}",
+        summary=(f"Write `{after}` for `{name}` on line {location.lineno}: the same numbers in "
+                 "an array of numbers, which JAX can take; then re-run."),
+        safety=(f"Same values: every object in {name} is a number, and {after} holds those "
+                "numbers."),
+        safe=True), name
+
+
+_NUMBER_TYPES = frozenset({"int", "float", "float64", "float32", "int64", "int32", "float16",
+                           "int16", "int8", "uint8", "uint16", "uint32", "uint64"})
 
 
 # -- a function inside a pytree argument: held as a Partial -----------------------------------
