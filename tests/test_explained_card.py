@@ -303,6 +303,9 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
      "                   out_specs=[pl.BlockSpec((8,), lambda i: (i,))],\n"
      "                   interpret=True)(jnp.ones(8))",
      "Pass out_specs without the list", "v", "v.tolist() == [2.0] * 8"),
+    # one point and one tangent where jvp takes a tuple of each: 1-tuples
+    ("p = {'a': 3.0}\nt = {'a': 1.0}\nv = jax.jvp(lambda q: q['a'] ** 2, p, t)[1]",
+     "Pass (p,) and (t,)", "v", "float(v) == 6.0"),
     # a bin made by `//` that indexes on two lines: made an integer where it is assigned
     ("e = jnp.array([0.3, 1.7, 2.2])\ndef count(i, c):\n    h, n = c\n    b = e[i] // 1.0\n"
      "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"

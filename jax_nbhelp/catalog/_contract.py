@@ -123,7 +123,8 @@ _MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
-    for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _whole_float_fix,
+    for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _point_tuple_fix,
+                 _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1049,6 +1050,41 @@ def _extra_arguments_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                             f"{found['name']} after its first argument, and `({text},)` "
                             f"holds the one argument `{text}`."),
                     changes=None)
+
+
+# -- one point where jvp takes a tuple of them ----------------------------------------------
+
+_POINTS = re.compile(r"primal and tangent arguments to [\w.]+ must be tuples or lists; found "
+                     r"(?P<primal>\w+) and (?P<tangent>\w+)")
+
+
+def _point_tuple_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.jvp(f, params, v)`` (``must be tuples or lists; found dict and dict``): jvp takes
+    a tuple with one point per argument of ``f``, and a tuple of tangents; a function of one
+    argument gets 1-tuples (google/flax#580)."""
+    found = _POINTS.search(ctx.top.message)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    if found is None or plain is None or found["primal"] in ("tuple", "list"):
+        return None
+    call, location, node = plain
+    bound = _user_call.bind(call)[1]
+    if bound is None:
+        return None
+    texts = []
+    for name in ("primals", "tangents"):
+        argument = bound.arguments.get(name)
+        if not isinstance(argument, _user_call.Argument) or argument.node is None:
+            return None
+        texts.append(ast.unparse(argument.node))
+    (primals, tangents) = texts
+    return _rewrite(ctx, location, node, primals, f"({primals},)", True,
+                    label=f"Pass ({primals},) and ({tangents},)"
+                    if len(primals) + len(tangents) <= 16 else "Pass 1-tuples",
+                    need=f"the tuples {call.spelled} takes, one item per argument of the function",
+                    safety=(f"Same derivative: {call.spelled} differentiates the function at "
+                            f"`{primals}` along `{tangents}`, its one argument and that "
+                            "argument's tangent."),
+                    changes=None, more=((tangents, f"({tangents},)"),))
 
 
 # -- a one-item list where the other tree has a leaf ---------------------------------------
