@@ -89,6 +89,12 @@ EXAMPLES = (
                    "s, _ = lax.fori_loop(0, 2, add_row, (jnp.zeros((3,), jnp.float32), "
                    "jnp.ones((2, 3))))",
                    "Start it as jnp.zeros((3,), jnp.float32)", "s.tolist() == [2.0, 2.0, 2.0]"),
+    # a key of the carry's dict spelled otherwise in what the body returns
+    # (jax-ml/jax#25507)
+    corrected(LAX_IMPORTS, "def cool(i, s):\n    return {'Temp': s['temp'] * 0.5}",
+              "def cool(i, s):\n    return {'temp': s['temp'] * 0.5}",
+              "end = lax.fori_loop(0, 2, cool, {'temp': jnp.float32(8.0)})", "Return 'temp'",
+              "float(end['temp']) == 2.0"),
     # a field of a NamedTuple carry turns float: the field is not an element the initial
     # carry writes, so no cast of it is offered (jax-md/jax-md#99)
     corrected_cell((LAX_IMPORTS, "from typing import NamedTuple\n\nclass Walk(NamedTuple):\n"
@@ -188,6 +194,12 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
             fix = _container_fix(ctx, call, loop, made)
             if fix is not None:
                 fixes.append(fix)
+        metadata = _METADATA_RE.findall(structure["given"] + " " + structure["made"])
+        if not fixes and call is not None and _key(structure["path"]) is None \
+                and len(metadata) == 2:
+            renamed = _key_fix(ctx, call, loop, metadata[0], metadata[1])
+            if renamed is not None:
+                fixes.append(renamed)
         if difference is not None:
             notes.append(f"The keys that differ: {difference.group(1)}. Return every key of "
                          "the initial carry, even the ones a step does not change.")
@@ -385,3 +397,55 @@ def _adds_to_itself(function: ast.FunctionDef, loop: str, key: int | None) -> bo
                 for side in (value.left, value.right))):
             return False
     return True
+
+
+_METADATA_RE = re.compile(r"<class 'dict'> with pytree metadata (\(.*?\))(?= but|$|\s)")
+
+
+def _key_fix(ctx: ErrorContext, call: _operands.Operation, loop: str, given: str,
+             made: str) -> Fix | None:
+    """``{"Temp": ...}`` returned for a carry started as ``{"temp": ...}`` (jax-ml/jax#25507):
+    each key the body returns that the carry does not have is close to exactly one key the
+    carry has and the body does not return; the body's dict is written with those keys."""
+    import difflib
+
+    try:
+        start, returned = ast.literal_eval(given), ast.literal_eval(made)
+    except (ValueError, SyntaxError):
+        return None
+    if not (isinstance(start, tuple) and isinstance(returned, tuple)) \
+            or len(start) != len(returned) or not all(isinstance(k, str) for k in start + returned):
+        return None
+    missing = [k for k in start if k not in returned]
+    extra = [k for k in returned if k not in start]
+    pairs: dict[str, str] = {}
+    for key in extra:
+        close = [k for k in missing if k.lower() == key.lower()] \
+            or difflib.get_close_matches(key, missing, n=2, cutoff=0.8)
+        if len(close) != 1 or close[0] in pairs.values():
+            return None
+        pairs[key] = close[0]
+    body = call.operands[_BODY[loop]].text if len(call.operands) > _BODY[loop] else ""
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, body) \
+        if body.isidentifier() and pairs else None
+    if found is None:
+        return None
+    place, function = found
+    code = place.source or ""
+    keys = [k for node in _scopes.own_nodes(function) if isinstance(node, ast.Dict)
+            for k in node.keys if isinstance(k, ast.Constant) and k.value in pairs]
+    if not keys or any(k.lineno != k.end_lineno for k in keys):
+        return None
+    edits = []
+    for k in keys:
+        before = _tracing.segment(code, k, strip=False)
+        quote = before[0] if before[:1] in ("'", '"') and before[-1:] == before[:1] else "'"
+        edits.append((k, before, f"{quote}{pairs[str(k.value)]}{quote}"))
+    shown = ", ".join(f"{new!r} for {old!r}" for old, new in pairs.items())
+    return rewrite_fix(
+        ctx, place, _tracing.replacing_each(edits), label=f"Return {shown.split(' for')[0]}",
+        summary=(f"Write {shown} in what {function.name} returns: the keys the loop's carry "
+                 "starts with; then re-run."),
+        safety=("Same values: the body returns the same values, under the keys the carry "
+                "started with."),
+        safe=True)
