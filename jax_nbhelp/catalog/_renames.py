@@ -44,6 +44,9 @@ class Moved:
     # spells it: ``(-{})`` for jnp.NINF, which was ``-jnp.inf`` (in parentheses, so that
     # ``jnp.NINF ** 2`` stays what it was).
     written: str = "{}"
+    # Keywords each call of the new name gets, to do what the old name did:
+    # jax.random.shuffle(k, x) was permutation(k, x, independent=True).
+    call_added: tuple[tuple[str, str], ...] = ()
 
     def expression(self, target: str, *, in_code: bool = True) -> str:
         """What replaces the old name, ``target`` being the new one as the notebook spells
@@ -132,6 +135,15 @@ MOVED: tuple[Moved, ...] = (
           ("sometrue", "any", "0.4.12", "0.4.16"), ("alltrue", "all", "0.4.12", "0.4.16"),
           ("row_stack", "vstack", "0.4.16", "0.4.24"), ("trapz", "trapezoid", "0.4.16", "0.4.24"),
           ("round_", "round", "0.4.32", "0.4.38"))),
+    # jax-ml/jax d8d7140 deprecated it (2020), a17c8d9 removed it (jax 0.4.31); its
+    # warning said to use permutation with independent=True, which calls the same shuffle
+    Moved("jax.random", "shuffle", "jax.random", "permutation",
+          "jax.random.shuffle was deprecated in 2020 and removed in jax 0.4.31; its warning "
+          "named jax.random.permutation(..., independent=True) as its replacement",
+          safety=("permutation with independent=True shuffles exactly as shuffle did (both "
+                  "run JAX's one shuffle on the key, the array and the axis), so the code "
+                  "draws the same permutation."),
+          call_added=(("independent", "True"),)),
     # jax-ml/jax 0e80d95 deprecated it after NumPy did (jax 0.4.15), e356d76 removed it
     # (0.4.24); JAX's deprecation message named its replacement
     Moved("jax.numpy", "NINF", "jax.numpy", "inf",

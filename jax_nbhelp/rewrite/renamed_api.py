@@ -79,7 +79,8 @@ def _check_call(call: cst.Call | None, keywords: Collection[str], spelled: str,
 
 def rename_attribute_python(source: str, lineno: int, *, owner: Names, old: str, new: str,
                             call_keywords: Collection[str] | None = None,
-                            members: Mapping[str, str] | None = None) -> str:
+                            members: Mapping[str, str] | None = None,
+                            added: Mapping[str, str] | None = None) -> str:
     """Like :func:`rename_attribute` for plain Python (no IPython syntax)."""
     locate(source, lineno)  # parses, and refuses a line outside the code
     try:
@@ -102,6 +103,14 @@ def rename_attribute_python(source: str, lineno: int, *, owner: Names, old: str,
         for _, _, _, call in chosen:
             _check_call(call, call_keywords, f".{old}", lineno)
     targets = {id(node) for node, _, _, _ in chosen}
+    calls = {id(call) for _, _, _, call in chosen if call is not None}
+    if added and len(calls) != len(chosen):
+        raise CannotRewrite(f".{old} is used on line {lineno} without a call, and its "
+                            f"replacement needs {', '.join(f'{k}=' for k in added)} in the call")
+    extra = [cst.Arg(keyword=cst.Name(k), value=cst.parse_expression(v),
+                     equal=cst.AssignEqual(whitespace_before=cst.SimpleWhitespace(""),
+                                           whitespace_after=cst.SimpleWhitespace("")))
+             for k, v in (added or {}).items()]
     replacement = cst.parse_expression(new)
     moved = {member: cst.parse_expression(spelled) for member, spelled in (members or {}).items()}
 
@@ -114,24 +123,35 @@ def rename_attribute_python(source: str, lineno: int, *, owner: Names, old: str,
                 return moved[original_node.attr.value]  # old.ANY -> where ANY lives now
             return updated_node
 
+        def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.Call:
+            if id(original_node) not in calls or not extra:
+                return updated_node
+            args = list(updated_node.args)
+            if args:
+                args[-1] = args[-1].with_changes(comma=cst.Comma(
+                    whitespace_after=cst.SimpleWhitespace(" ")))
+            return updated_node.with_changes(args=[*args, *extra])
+
     return wrapper.module.visit(Rename()).code
 
 
 def rename_attribute(source: str, lineno: int, *, owner: Names, old: str, new: str,
                      call_keywords: Collection[str] | None = None,
-                     members: Mapping[str, str] | None = None) -> str:
+                     members: Mapping[str, str] | None = None,
+                     added: Mapping[str, str] | None = None) -> str:
     """Replace ``<module>.old`` with the expression ``new``, on 1-based ``lineno`` and
     everywhere else the cell uses it; ``<module>.old.member`` for a member in ``members``
     becomes that member's expression instead.
 
     ``owner`` says whether a dotted name (``pltpu``, ``jax.experimental.pallas.tpu``) names
     the module. With ``call_keywords``, only calls on that line passing at most one
-    positional argument and only those keywords are rewritten. Raises
-    :class:`CannotRewrite`.
+    positional argument and only those keywords are rewritten. With ``added``, each call
+    of it gets those keywords too (``shuffle(k, x)`` -> ``permutation(k, x,
+    independent=True)``). Raises :class:`CannotRewrite`.
     """
     return rewrite_line(source, lineno, lambda code: rename_attribute_python(
         code, lineno, owner=owner, old=old, new=new, call_keywords=call_keywords,
-        members=members))
+        members=members, added=added))
 
 
 def _called(call: cst.Call, function: Names) -> bool:

@@ -224,6 +224,15 @@ EXAMPLES = (
         check="grid.shape == (5,) and float(grid[1]) == 0.25",
         fixed=(_PRELUDE + "grid = jnp.linspace(0.0, 1.0, num=5)",),
     ),
+    # a renamed function whose replacement takes a keyword to do the same
+    Example(
+        setup=(),
+        failing="p = jax.random.shuffle(jax.random.key(0), jnp.arange(4))",
+        fix="Use jax.random.permutation",
+        check="sorted(p.tolist()) == [0, 1, 2, 3]",
+        fixed=(_PRELUDE + "p = jax.random.permutation(jax.random.key(0), jnp.arange(4), "
+               "independent=True)",),
+    ),
     # Python names the first keyword it does not take; the call's others change with it
     Example(
         setup=(),
@@ -391,7 +400,8 @@ def _rename_fix(ctx: ErrorContext, location: Location | None, row: _renames.Move
         return rename_attribute(source, location.lineno,
                                 owner=lambda dotted: names.resolve(ctx, dotted) is owner,
                                 old=row.name, new=new, call_keywords=row.call_keywords,
-                                members={m: s for m, s in members.items() if s is not None})
+                                members={m: s for m, s in members.items() if s is not None},
+                                added=dict(row.call_added))
 
     return rewrite_fix(ctx, location, transform, label=label,
                        summary=f"Spell it the way this JAX does ({shown}), then re-run.",
