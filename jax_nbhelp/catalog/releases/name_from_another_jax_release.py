@@ -83,6 +83,9 @@ def body(indices, x_smem):
 in_specs = [plgpu.BlockSpec((64, 64), lambda i: (i, 0){0})]
 pipeline = plgpu.emit_pipeline(body, grid=(4,), in_specs=in_specs, max_concurrent_steps=2{1})'''
 
+_KEYED = ("KeyArray = jax.random.KeyArray\n\ndef draw(key: KeyArray):\n"
+          "    return jax.random.normal(key)\n\nv = draw(jax.random.key(0))")
+
 EXAMPLES = (
     Example(
         setup=(),
@@ -224,6 +227,14 @@ EXAMPLES = (
         check="grid.shape == (5,) and float(grid[1]) == 0.25",
         fixed=(_PRELUDE + "grid = jnp.linspace(0.0, 1.0, num=5)",),
     ),
+    # a removed type used only in annotations (through an alias): jax.Array there
+    Example(
+        setup=(),
+        failing=_KEYED,
+        fix="Use jax.Array",
+        check="v.shape == ()",
+        fixed=(_PRELUDE + _KEYED.replace("jax.random.KeyArray", "jax.Array"),),
+    ),
     # a renamed function whose replacement takes a keyword to do the same
     Example(
         setup=(),
@@ -322,6 +333,9 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
             fixes = (_index_refs_fix(ctx, location, owner),)
         elif module_name == "jax.ops" and name.startswith("index_") and called:
             fixes = (_ops_at_fix(ctx, location, owner, name),)
+        elif module_name == "jax.random" and name in _KEY_TYPES and location is not None:
+            annotation = _annotation_fix(ctx, location, name)
+            fixes = (annotation,) if annotation is not None else ()
         return _diagnosis(ctx, f"{old}{_entry.at(location)} is not in this JAX ({version}): "
                                f"{gone.history}. {gone.advice}", fixes)
     close = [names.shown(ctx, module_name, match)
@@ -338,6 +352,65 @@ def _attribute(ctx: ErrorContext, module_name: str, name: str) -> Diagnosis | No
     if elsewhere:
         explanation += f" This JAX has {name} as {', '.join(elsewhere)}."
     return _diagnosis(ctx, explanation)
+
+
+_KEY_TYPES = ("KeyArray", "PRNGKeyArray")
+
+
+def _in_annotation(node: ast.AST, parents: dict[ast.AST, ast.AST]) -> bool:
+    """Whether ``node`` sits in an annotation (a parameter's, a return's, a variable's)."""
+    child, parent = node, parents.get(node)
+    while parent is not None:
+        if isinstance(parent, ast.arg) and parent.annotation is child:
+            return True
+        if isinstance(parent, ast.FunctionDef | ast.AsyncFunctionDef) and parent.returns is child:
+            return True
+        if isinstance(parent, ast.AnnAssign) and parent.annotation is child:
+            return True
+        if isinstance(parent, ast.stmt):
+            return False
+        child, parent = parent, parents.get(parent)
+    return False
+
+
+def _annotation_fix(ctx: ErrorContext, location: Location, name: str) -> Fix | None:
+    """``key: jax.random.KeyArray``, or ``KeyArray = jax.random.KeyArray`` whose every use in
+    the notebook is an annotation (jax-ml/jax#22990): annotations change nothing the code
+    computes, and jax.Array is the type JAX names for keys there."""
+    parsed = _tracing.parse(location.source)
+    jax = ctx.alias("jax")
+    if parsed is None or jax is None:
+        return None
+    tree, code = parsed
+    parents = {child: parent for parent in ast.walk(tree)
+               for child in ast.iter_child_nodes(parent)}
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+             and node.attr == name and node.lineno == location.lineno == node.end_lineno]
+    if len(found) != 1:
+        return None
+    node = found[0]
+    holder = parents.get(node)
+    if not _in_annotation(node, parents):
+        if not (isinstance(holder, ast.Assign) and holder.value is node
+                and len(holder.targets) == 1 and isinstance(holder.targets[0], ast.Name)):
+            return None
+        alias = holder.targets[0].id
+        cells = ctx.cells_mentioning(alias)
+        if cells is None or len(cells) != 1:
+            return None  # used in another cell (or not known): not read there
+        uses = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == alias
+                and isinstance(n.ctx, ast.Load)]
+        if not uses or not all(_in_annotation(use, parents) for use in uses):
+            return None
+    before = _tracing.segment(code, node, strip=False)
+    after = f"{jax}.Array"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after), label=f"Use {after}",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}: the type JAX "
+                 "names for keys in annotations; then re-run."),
+        safety=("Same values: it is used only in annotations, which change nothing the code "
+                "computes."),
+        safe=True)
 
 
 def _index_refs_fix(ctx: ErrorContext, location: Location | None, owner: object) -> Fix:
