@@ -306,6 +306,13 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # one point and one tangent where jvp takes a tuple of each: 1-tuples
     ("p = {'a': 3.0}\nt = {'a': 1.0}\nv = jax.jvp(lambda q: q['a'] ** 2, p, t)[1]",
      "Pass (p,) and (t,)", "v", "float(v) == 6.0"),
+    # pad widths written for one more axis, whose leading pair pads nothing
+    ("g = jnp.ones((2, 2))\nv = jnp.pad(g, ((0, 0), (1, 1), (1, 1)))",
+     "Pass ((1, 1), (1, 1))", "v", "v.shape == (4, 4) and float(v.sum()) == 4.0"),
+    # a tangent built as a plain tuple where its point is a NamedTuple
+    ("from typing import NamedTuple\nclass P(NamedTuple):\n    a: float\n    b: float\n"
+     "p = P(1.0, 2.0)\nt = (1.0, 0.0)\nv = jax.jvp(lambda q: q.a * q.b, (p,), (t,))[1]",
+     "Pass (P(*t),)", "v", "float(v) == 2.0"),
     # a bin made by `//` that indexes on two lines: made an integer where it is assigned
     ("e = jnp.array([0.3, 1.7, 2.2])\ndef count(i, c):\n    h, n = c\n    b = e[i] // 1.0\n"
      "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"

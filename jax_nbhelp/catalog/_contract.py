@@ -124,7 +124,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _point_tuple_fix,
-                 _whole_float_fix,
+                 _tangent_container_fix, _leading_pads_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1085,6 +1085,89 @@ def _point_tuple_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                             f"`{primals}` along `{tangents}`, its one argument and that "
                             "argument's tangent."),
                     changes=None, more=((tangents, f"({tangents},)"),))
+
+
+# -- a tangent built as a tuple where its point is a NamedTuple ------------------------------
+
+_TANGENT_TREES = "primal and tangent arguments to jax.jvp must have the same tree structure"
+
+
+def _tangent_container_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.jvp(f, (params,), (step,))`` with ``params`` a NamedTuple and ``step`` a plain
+    tuple of as many items (google/jaxopt#579): the same tangents in the point's class."""
+    plain = _plain_call(ctx, diagnosis) if _TANGENT_TREES in ctx.top.message else None
+    if plain is None:
+        return None
+    call, location, node = plain
+    bound = _user_call.bind(call)[1]
+    points = bound.arguments.get("primals") if bound is not None else None
+    tangents = bound.arguments.get("tangents") if bound is not None else None
+    if not (isinstance(points, _user_call.Argument) and isinstance(tangents, _user_call.Argument)
+            and isinstance(points.node, ast.Tuple) and isinstance(tangents.node, ast.Tuple)
+            and len(points.node.elts) == len(tangents.node.elts)):
+        return None
+    evaluate = Evaluator(call.frame)
+    items, wrapped = [], []
+    for point, tangent in zip(points.node.elts, tangents.node.elts, strict=True):
+        held, given = evaluate(point), evaluate(tangent)
+        kind = type(held)
+        fields = getattr(kind, "_fields", None)
+        item = ast.unparse(tangent)
+        if type(given) is tuple and isinstance(fields, tuple) and isinstance(held, tuple) \
+                and len(given) == len(fields) \
+                and call.frame.f_globals.get(kind.__name__) is kind:
+            wrapped.append(item)
+            item = f"{kind.__name__}(*{item})"
+        items.append(item)
+    if len(wrapped) != 1:
+        return None
+    text = ast.unparse(tangents.node)
+    after = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    return _rewrite(ctx, location, node, text, after, True, label=f"Pass {after}",
+                    need="the tangent in the container of its point",
+                    safety=(f"Same tangent: the items of `{wrapped[0]}` in order, in the "
+                            "NamedTuple its point is, so the two trees match."),
+                    changes=None)
+
+
+# -- pad widths written for more axes than the array has -------------------------------------
+
+_PAD_WIDTH = re.compile(r"pad_width with nd=(?P<nd>\d+) has unsupported shape \((?P<n>\d+), 2\)")
+
+
+def _leading_pads_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.pad(grid, ((0, 0), (1, 1), (1, 1)))`` for a 2-D grid (jax-ml/jax#6605): pad
+    widths written for more axes, whose extra leading pairs pad nothing; the trailing pairs
+    are the array's own axes, as NumPy lines trailing axes up."""
+    found = _PAD_WIDTH.search(ctx.top.message)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    if found is None or plain is None:
+        return None
+    call, location, node = plain
+    bound = _user_call.bind(call)[1]
+    widths = bound.arguments.get("pad_width") if bound is not None else None
+    written = widths.node if isinstance(widths, _user_call.Argument) else None
+    extra = int(found["n"]) - int(found["nd"])
+    if not isinstance(written, ast.Tuple | ast.List) or extra <= 0 \
+            or len(written.elts) != int(found["n"]):
+        return None
+    try:
+        pairs = [ast.literal_eval(e) for e in written.elts]
+    except ValueError:
+        return None
+    if any(tuple(p) != (0, 0) for p in pairs[:extra] if isinstance(p, tuple | list)) \
+            or not all(isinstance(p, tuple | list) for p in pairs[:extra]):
+        return None
+    kept = written.elts[extra:]
+    text = ast.unparse(written)
+    after = "(" + ", ".join(ast.unparse(e) for e in kept) + ("," if len(kept) == 1 else "") + ")"
+    return _rewrite(ctx, location, node, text, after, True,
+                    label=f"Pass {after}" if len(after) <= 24 else "Drop the zero pairs",
+                    need="one pair per axis of the array",
+                    safety=("Same padding: the leading "
+                            + (f"{extra} pairs pad" if extra > 1 else "pair pads")
+                            + " nothing, and the others pad the array's axes in order."),
+                    changes=None)
 
 
 # -- a one-item list where the other tree has a leaf ---------------------------------------
