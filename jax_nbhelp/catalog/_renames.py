@@ -238,6 +238,10 @@ KEYWORDS: tuple[Keyword, ...] = (
             "delay_release=n)); the TPU pipeline, pltpu.emit_pipeline, has never taken it "
             "(jax 0.6.2 to 0.11.0)",
             "Drop it on TPU, or use plgpu.emit_pipeline for a Mosaic GPU kernel."),
+    # jax-ml/jax 79005c1 deprecated it, a7039a2 made it an error, 91a07ea removed it
+    Keyword("reshape", ("jax.numpy",), "newshape", "shape",
+            "jnp.reshape's newshape= was deprecated in jax 0.4.29, when it took shape= (NumPy "
+            "2's name), became an error in 0.4.36 and was removed in 0.6.0"),
     # jax-ml/jax 8b7aae5 (Array API 2023 names), e1375a7 (the old names removed)
     *(Keyword("clip", ("jax.numpy",), old, new,
               f"jnp.clip's {old}= was deprecated in jax 0.4.27, when jnp.clip took {new}= "

@@ -235,6 +235,16 @@ EXAMPLES = (
         check="v.shape == ()",
         fixed=(_PRELUDE + _KEYED.replace("jax.random.KeyArray", "jax.Array"),),
     ),
+    # a removed keyword: every call of the function in the cell that passes it is renamed
+    Example(
+        setup=(),
+        failing="a = jnp.reshape(jnp.arange(6), newshape=(2, 3))\n"
+                "b = jnp.reshape(a, newshape=(3, 2))",
+        fix="Pass shape= instead of newshape=",
+        check="b.shape == (3, 2)",
+        fixed=(_PRELUDE + "a = jnp.reshape(jnp.arange(6), shape=(2, 3))\n"
+               "b = jnp.reshape(a, shape=(3, 2))",),
+    ),
     # a renamed function whose replacement takes a keyword to do the same
     Example(
         setup=(),
@@ -656,14 +666,24 @@ def _keyword_fix(ctx: ErrorContext, location: Location | None, function: object,
     renames = ((old, new), *also)
 
     def transform(source: str) -> str:
+        from jax_nbhelp.rewrite import CannotRewrite
         from jax_nbhelp.rewrite.renamed_api import rename_keyword
 
         assert location is not None
         for before, after in renames:
-            source = rename_keyword(
-                source, location.lineno,
-                function=lambda dotted: names.resolve(ctx, dotted) is function,
-                old=before, new=after, method=names.array_method(function))
+            # the cell's other calls of the function with the old keyword fail next: they
+            # are renamed too (a line holding none is left as it is)
+            lines = [n for n, text in enumerate(source.split("\n"), 1)
+                     if re.search(rf"\b{before}\s*=", text) and n != location.lineno]
+            for lineno in [location.lineno, *lines]:
+                try:
+                    source = rename_keyword(
+                        source, lineno,
+                        function=lambda dotted: names.resolve(ctx, dotted) is function,
+                        old=before, new=after, method=names.array_method(function))
+                except CannotRewrite:
+                    if lineno == location.lineno:
+                        raise
         return source
 
     news = ", ".join(f"{after}=" for _, after in renames)
