@@ -313,6 +313,16 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("from typing import NamedTuple\nclass P(NamedTuple):\n    a: float\n    b: float\n"
      "p = P(1.0, 2.0)\nt = (1.0, 0.0)\nv = jax.jvp(lambda q: q.a * q.b, (p,), (t,))[1]",
      "Pass (P(*t),)", "v", "float(v) == 2.0"),
+    # a boolean where lax.switch takes a branch index: False is branch 0, True branch 1
+    ("v = jax.lax.switch(jnp.array(True), [lambda x: x - 1, lambda x: x + 1], 1.0)",
+     "Use jnp.int32(jnp.array(True))", "v", "float(v) == 2.0"),
+    # printf placeholders where jax.debug.print fills str.format's
+    ("x = jnp.float32(0.5)\njax.debug.print('half: %.2f', x)\nv = x", "Use {} placeholders",
+     "v", "float(v) == 0.5"),
+    # a function where lax.cond takes the predicate's value
+    ("def positive(x):\n    return x > 0\n"
+     "v = jax.lax.cond(positive, lambda x: x, lambda x: -x, -2.0)",
+     "Pass positive(-2.0)", "v", "float(v) == 2.0"),
     # a bin made by `//` that indexes on two lines: made an integer where it is assigned
     ("e = jnp.array([0.3, 1.7, 2.2])\ndef count(i, c):\n    h, n = c\n    b = e[i] // 1.0\n"
      "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"

@@ -112,6 +112,7 @@ from jax_nbhelp.catalog import _provenance, _scopes, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.rewrite.errors import CannotRewrite
@@ -124,7 +125,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     """The contract's fixes for an explained error (empty where none applies): the first
     rule that applies gives its one fix."""
     for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _point_tuple_fix,
-                 _tangent_container_fix, _leading_pads_fix, _whole_float_fix,
+                 _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
+                 _printf_format_fix, _predicate_function_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1085,6 +1087,115 @@ def _point_tuple_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                             f"`{primals}` along `{tangents}`, its one argument and that "
                             "argument's tangent."),
                     changes=None, more=((tangents, f"({tangents},)"),))
+
+
+# -- a boolean where lax.switch takes a branch index ------------------------------------------
+
+_BOOL_INDEX = re.compile(r"Index type must be an integer, got .* as bool")
+
+
+def _bool_index_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``lax.switch(is_outlier, [regular, outlier], ...)`` (``Index type must be an integer,
+    got ... as bool``; genjax-community/genjax#702): False picks branch 0 and True branch 1,
+    as they count in Python, so the boolean as an int32 is the same choice."""
+    plain = _plain_call(ctx, diagnosis) if _BOOL_INDEX.search(ctx.top.message) else None
+    jnp = ctx.alias("jax.numpy")
+    if plain is None or jnp is None:
+        return None
+    call, location, node = plain
+    bound = _user_call.bind(call)[1]
+    index = bound.arguments.get("index") if bound is not None else None
+    if not isinstance(index, _user_call.Argument) or index.node is None:
+        return None
+    text = ast.unparse(index.node)
+    after = f"{jnp}.int32({text})"
+    return _rewrite(ctx, location, node, text, after, True, label=f"Use {after}",
+                    need="the branch index as an integer",
+                    safety=(f"Same branch: False picks branch 0 and True branch 1, and "
+                            f"`{after}` is 0 or 1 the same way."),
+                    changes=None)
+
+
+# -- printf-style placeholders where jax.debug.print formats with str.format -------------------
+
+_UNUSED_ARGS = "Unused positional arguments to `jax.debug.print`"
+_PRINTF = re.compile(r"%(?P<flags>[-+ 0#]*)(?P<width>\d*)(?:\.(?P<precision>\d+))?"
+                     r"(?P<kind>[dfiegsx])")
+
+
+def _printf_format_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.debug.print("step %d: %.3f", i, r)`` (google-deepmind/torax PR 1502):
+    jax.debug.print formats with str.format, so its ``%d`` placeholders take nothing; the
+    same placeholders in str.format's spelling print the same text."""
+    plain = _plain_call(ctx, diagnosis) if _UNUSED_ARGS in ctx.top.message else None
+    parsed = _tracing.parse(plain[1].source) if plain is not None else None
+    if plain is None or parsed is None:
+        return None
+    location = plain[1]
+    # the call as the source writes it (it may run over several lines)
+    calls = [n for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
+             and n.lineno <= location.lineno <= (n.end_lineno or 0) and n.args
+             and isinstance(n.args[0], ast.Constant) and isinstance(n.args[0].value, str)
+             and (dotted(n.func) or "").endswith("print")]
+    if len(calls) != 1 or calls[0].args[0].lineno != calls[0].args[0].end_lineno:
+        return None
+    node = calls[0]
+    text = str(node.args[0].value)  # type: ignore[attr-defined]
+    found = list(_PRINTF.finditer(text))
+    if not found or len(found) != len(node.args) - 1 or "%%" in text or "{" in text:
+        return None
+
+    def spelled(match: re.Match[str]) -> str:
+        kind = "d" if match["kind"] == "i" else match["kind"]
+        precision = f".{match['precision']}" if match["precision"] is not None else ""
+        spec = f"{match['flags']}{match['width']}{precision}{kind}"
+        return "{" + (":" + spec if spec != "s" else "") + "}"
+
+    before = _tracing.segment(location.source or "", node.args[0], strip=False)
+    quote = before[0] if before[:1] in ("'", '"') and before[-1:] == before[:1] else None
+    body = _PRINTF.sub(spelled, text)
+    after = f"{quote}{body}{quote}" if quote is not None and quote not in body \
+        and "\\" not in before else repr(body)
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(node.args[0], before, after),
+        label="Use {} placeholders",
+        summary=(f"Write {after} for {before} (line {node.args[0].lineno}): jax.debug.print "
+                 "fills str.format's placeholders; then re-run."),
+        safety=("Same text: each %-placeholder becomes the str.format placeholder that "
+                "formats its value the same way."),
+        safe=True)
+
+
+# -- a function given where lax.cond takes its predicate ---------------------------------------
+
+_PREDICATE_TYPE = re.compile(r"Pred type must be either boolean or number, got <function ")
+
+
+def _predicate_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``lax.cond(pred_fun, on_true, on_false, operand)`` (eclipse-qrisp/Qrisp#203): the
+    predicate is a function of the same operands the branches take, and cond takes its
+    value; calling it with those operands gives that value."""
+    plain = _plain_call(ctx, diagnosis) if _PREDICATE_TYPE.search(ctx.top.message) else None
+    if plain is None:
+        return None
+    call, location, node = plain
+    bound = _user_call.bind(call)[1]
+    pred = bound.arguments.get("pred") if bound is not None else None
+    operands = bound.arguments.get("operands") if bound is not None else None
+    if not isinstance(pred, _user_call.Argument) or pred.node is None \
+            or not isinstance(pred.node, ast.Name | ast.Attribute) \
+            or type(operands) is not tuple or not operands \
+            or not all(isinstance(o, _user_call.Argument) and o.node is not None
+                       for o in operands):
+        return None
+    text = ast.unparse(pred.node)
+    after = f"{text}({', '.join(o.text for o in operands)})"
+    return _rewrite(ctx, location, node, text, after, True, label=f"Pass {after}"
+                    if len(after) <= 28 else "Call the predicate",
+                    need="the predicate's value, which cond takes",
+                    safety=(f"Same choice: cond picks a branch by the predicate's value, and "
+                            f"`{after}` is {text}'s value on the operands the branches get."),
+                    changes=None)
 
 
 # -- a tangent built as a tuple where its point is a NamedTuple ------------------------------
