@@ -323,6 +323,15 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("def positive(x):\n    return x > 0\n"
      "v = jax.lax.cond(positive, lambda x: x, lambda x: -x, -2.0)",
      "Pass positive(-2.0)", "v", "float(v) == 2.0"),
+    # integers past int32 below 2**32: uint32 holds them
+    ("v = jnp.array([3000000000, 7])", "Make them uint32", "v",
+     "v.tolist() == [3000000000, 7]"),
+    # a Python int bound past int32 where the call asks for uint32
+    ("top = 4294967295\nv = jax.random.randint(jax.random.key(0), (3,), 0, top, "
+     "dtype=jnp.uint32)", "Pass jnp.uint32(top)", "v", "str(v.dtype) == 'uint32'"),
+    # a real point where a holomorphic derivative takes a complex one
+    ("z = jnp.ones(2)\nv = jax.jacrev(lambda u: u ** 2, holomorphic=True)(z)",
+     "Pass z as complex64", "v", "v.tolist() == [[2, 0], [0, 2]]"),
     # a bin made by `//` that indexes on two lines: made an integer where it is assigned
     ("e = jnp.array([0.3, 1.7, 2.2])\ndef count(i, c):\n    h, n = c\n    b = e[i] // 1.0\n"
      "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"

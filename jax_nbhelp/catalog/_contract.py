@@ -126,7 +126,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     rule that applies gives its one fix."""
     for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _point_tuple_fix,
                  _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
-                 _printf_format_fix, _predicate_function_fix, _whole_float_fix,
+                 _printf_format_fix, _predicate_function_fix, _unsigned_fix,
+                 _complex_point_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1195,6 +1196,91 @@ def _predicate_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | No
                     need="the predicate's value, which cond takes",
                     safety=(f"Same choice: cond picks a branch by the predicate's value, and "
                             f"`{after}` is {text}'s value on the operands the branches get."),
+                    changes=None)
+
+
+# -- integers past int32 that an unsigned dtype holds ----------------------------------------
+
+_OUT_OF_INT32 = re.compile(r"Python integer (?P<value>\d+) out of bounds for int32")
+# JAX 0.9 and later add "Got <class 'int'> with value N"; the value is read from the call
+_PARSED_INT = re.compile(r"An overflow was encountered while parsing an argument to a jitted "
+                         r"computation, whose argument path is (?P<name>\w+)")
+_UINT32 = 1 << 32
+
+
+def _unsigned_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.array([2166136261, 16777619])`` (jax-ml/jax#12375): integers past int32 and
+    below 2**32, none negative, made an array of uint32, which holds them; or the Python int
+    ``maxval=4294967295`` of a call asking ``dtype=jnp.uint32`` (jax-ml/jax#18766) given in
+    that dtype."""
+    message = ctx.top.message
+    literal, passed = _OUT_OF_INT32.search(message), _PARSED_INT.search(message)
+    plain = _plain_call(ctx, diagnosis) if literal or passed else None
+    jnp = ctx.alias("jax.numpy")
+    if plain is None or jnp is None:
+        return None
+    call, location, node = plain
+    if literal is not None:
+        values = node.args[0] if len(node.args) == 1 and not node.keywords else None
+        try:
+            numbers = ast.literal_eval(values) if values is not None else None
+        except ValueError:
+            return None
+        if call.name not in ("array", "asarray") or type(numbers) not in (list, tuple) \
+                or not numbers or not all(type(n) is int and 0 <= n < _UINT32
+                                          for n in numbers):
+            return None
+        text = ast.unparse(values)  # type: ignore[arg-type]  # read above
+        return _rewrite(ctx, location, node, text, f"{text}, dtype={jnp}.uint32", True,
+                        label="Make them uint32", need="the unsigned type that holds them",
+                        safety=("Same numbers: each is a whole number from 0 below 2**32, "
+                                "which uint32 holds exactly."),
+                        changes=None)
+    if passed is None:
+        return None
+    bound = _user_call.bind(call)[1]
+    argument = bound.arguments.get(passed["name"]) if bound is not None else None
+    dtype = bound.arguments.get("dtype") if bound is not None else None
+    if not isinstance(argument, _user_call.Argument) or argument.node is None \
+            or not isinstance(dtype, _user_call.Argument) \
+            or dtype.text.rsplit(".", 1)[-1] != "uint32":
+        return None
+    value = Evaluator(call.frame)(argument.node)
+    if type(value) is not int or not 0 <= value < _UINT32:
+        return None
+    text = ast.unparse(argument.node)
+    after = f"{jnp}.uint32({text})"
+    return _rewrite(ctx, location, node, text, after, True, label=f"Pass {after}",
+                    need=f"{passed['name']} in the dtype the call asks for",
+                    safety=(f"Same number: {value} is below 2**32, so uint32, the dtype the "
+                            "call asks for, holds it exactly."),
+                    changes=None)
+
+
+# -- a real point where a holomorphic derivative takes a complex one ---------------------------
+
+_HOLOMORPHIC = re.compile(r"holomorphic=True requires inputs with complex dtype, but got "
+                          r"(?P<dtype>float\d+)")
+
+
+def _complex_point_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.jacrev(f, holomorphic=True)(v0)`` with a float ``v0`` (jax-ml/jax#3121): the
+    same point as a complex number, the input a holomorphic derivative takes."""
+    found = _HOLOMORPHIC.search(ctx.top.message)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    jnp = ctx.alias("jax.numpy")
+    if found is None or plain is None or jnp is None:
+        return None
+    location, node = plain[1], plain[2]
+    if not isinstance(node.func, ast.Call) or len(node.args) != 1 or node.keywords:
+        return None  # `jax.jacrev(f, holomorphic=True)(v0)`: one point, on the line
+    text = ast.unparse(node.args[0])
+    kind = "complex128" if found["dtype"] == "float64" else "complex64"
+    after = f"{jnp}.asarray({text}, {jnp}.{kind})"
+    return _rewrite(ctx, location, node, text, after, True, label=f"Pass {text} as {kind}",
+                    need="the point as a complex number",
+                    safety=(f"Same point: {text}'s real values as complex numbers with no "
+                            "imaginary part, where a holomorphic derivative is taken."),
                     changes=None)
 
 
