@@ -115,6 +115,24 @@ def test_clips_removed_keywords_are_renamed_together(loaded: Notebook) -> None:
     assert loaded["c"].tolist() == [0.0, 0.5, 1.0]
 
 
+def test_a_removed_key_type_used_only_in_annotations_becomes_jax_array(
+        loaded: Notebook) -> None:
+    """jax.random.KeyArray (removed in jax 0.4.24) through an alias every use of which is an
+    annotation: annotations change nothing the code computes, so jax.Array goes there."""
+    failed = loaded.run("import jax\nKeyArray = jax.random.KeyArray\n\n"
+                        "def draw(key: KeyArray):\n    return jax.random.normal(key)\n\n"
+                        "v = draw(jax.random.key(0))")
+    assert _codes(failed) == [CODE]
+    import jax_nbhelp
+
+    diagnosis = jax_nbhelp.last()
+    assert diagnosis is not None
+    (fix,) = diagnosis.fixes
+    assert fix.label == "Use jax.Array"
+    assert fix.apply().ok
+    assert loaded["v"].shape == ()
+
+
 def test_removed_pallas_name_is_explained(loaded: Notebook) -> None:
     # Raised by pl's module __getattr__ (0.10), or by Python's lookup where pl has none
     # (0.9.2): a fact about the installed JAX either way.

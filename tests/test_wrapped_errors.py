@@ -62,6 +62,7 @@ NEEDS_THE_LINE = {
     # the line's live values, which an exec'd string or a callback's text does not keep.
     "JNH505-0": "a NumPy array is told from the line's live value",
     "JNH505-1": "a NumPy array is told from the line's live value",
+    "JNH505-2": "a NumPy array is told from the line's live value",
     "JNH506-0": "a ref is told from the line's live value",
     # Python raises it at the notebook's own assignment into .at: JAX's business only when
     # the frame shows that assignment, which a callback's text does not keep.

@@ -83,9 +83,6 @@ def body(indices, x_smem):
 in_specs = [plgpu.BlockSpec((64, 64), lambda i: (i, 0){0})]
 pipeline = plgpu.emit_pipeline(body, grid=(4,), in_specs=in_specs, max_concurrent_steps=2{1})'''
 
-_KEYED = ("KeyArray = jax.random.KeyArray\n\ndef draw(key: KeyArray):\n"
-          "    return jax.random.normal(key)\n\nv = draw(jax.random.key(0))")
-
 EXAMPLES = (
     Example(
         setup=(),
@@ -226,14 +223,6 @@ EXAMPLES = (
         fix="Pass num= instead of nums=",
         check="grid.shape == (5,) and float(grid[1]) == 0.25",
         fixed=(_PRELUDE + "grid = jnp.linspace(0.0, 1.0, num=5)",),
-    ),
-    # a removed type used only in annotations (through an alias): jax.Array there
-    Example(
-        setup=(),
-        failing=_KEYED,
-        fix="Use jax.Array",
-        check="v.shape == ()",
-        fixed=(_PRELUDE + _KEYED.replace("jax.random.KeyArray", "jax.Array"),),
     ),
     # a removed keyword: every call of the function in the cell that passes it is renamed
     Example(

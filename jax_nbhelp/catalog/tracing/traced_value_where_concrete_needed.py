@@ -127,21 +127,6 @@ def _ahead(code: str, first: str, last: str) -> str:
 
 
 EXAMPLES = (
-    # a count JAX computed from constants: the same operations, run before the trace
-    # (jax-ml/jax#5208)
-    corrected(JAX_IMPORTS, _TIMES, _ahead(_TIMES, "lo, hi", "return"),
-              "g = grid(2.0)", "Compute n before the trace", "g.tolist() == [0, 0.5, 1, 1.5, 2]"),
-    # a pad table built with jnp from a static argument and x's rank; x on the line is data
-    # (jax-ml/jax#3620)
-    corrected(JAX_IMPORTS, _TABLE, _ahead(_TABLE, "widths = jnp", "return"),
-              "w = widened(jnp.ones((2, 2)), 1)", "Compute widths before the trace",
-              "w.shape == (2, 3) and float(w.sum()) == 4.0"),
-    # a range whose bounds are one traced value shifted by known numbers: the same range of
-    # known length, shifted (jax-ml/jax#19433)
-    corrected(JAX_IMPORTS, _AROUND, _AROUND.replace("jnp.arange(top - 1, top + 2)",
-                                                     "top + jnp.arange(-1, 2)"),
-              "w = around(jnp.array([0.0, 5.0, 1.0, 2.0]))", "Use top + jnp.arange(-1, 2)",
-              "w.tolist() == [0.0, 5.0, 1.0]"),
     # a conversion only to print the value: jax.debug.print prints it at each call
     corrected(JAX_IMPORTS, _LOGGED, _LOGGED.replace(
         "print('loss', float(loss))", "jax.debug.print('loss {}', loss)"),
@@ -237,6 +222,21 @@ EXAMPLES = (
         fixed=(_IMPORTS + "\nimport numpy as np", _GROW.replace("jnp.add", "np.add"),
                "out = grow(jnp.ones(3))"),
     ),
+    # a count JAX computed from constants: the same operations, run before the trace
+    # (jax-ml/jax#5208)
+    corrected(JAX_IMPORTS, _TIMES, _ahead(_TIMES, "lo, hi", "return"),
+              "g = grid(2.0)", "Compute n before the trace", "g.tolist() == [0, 0.5, 1, 1.5, 2]"),
+    # a pad table built with jnp from a static argument and x's rank; x on the line is data
+    # (jax-ml/jax#3620)
+    corrected(JAX_IMPORTS, _TABLE, _ahead(_TABLE, "widths = jnp", "return"),
+              "w = widened(jnp.ones((2, 2)), 1)", "Compute widths before the trace",
+              "w.shape == (2, 3) and float(w.sum()) == 4.0"),
+    # a range whose bounds are one traced value shifted by known numbers: the same range of
+    # known length, shifted (jax-ml/jax#19433)
+    corrected(JAX_IMPORTS, _AROUND, _AROUND.replace("jnp.arange(top - 1, top + 2)",
+                                                     "top + jnp.arange(-1, 2)"),
+              "w = around(jnp.array([0.0, 5.0, 1.0, 2.0]))", "Use top + jnp.arange(-1, 2)",
+              "w.tolist() == [0.0, 5.0, 1.0]"),
 )
 
 WHY = _entry.prose("""
