@@ -25,7 +25,7 @@ import ast
 from dataclasses import dataclass
 from types import FrameType
 
-from jax_nbhelp.catalog import _scopes, _tracing
+from jax_nbhelp.catalog import _provenance, _scopes, _tracing
 from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -37,10 +37,6 @@ class KnownBeforeTrace:
     names: tuple[str, ...]  # what the failing line reads that JAX made a tracer
     first: int  # the block of statements that compute them: first and last line
     last: int
-
-
-def _traced(value: object) -> bool:
-    return "Tracer" in type(value).__name__
 
 
 # JAX's provenance for a value that no input made a tracer (0.8 to 0.10)
@@ -59,7 +55,7 @@ def _chain(name: str, assigned: dict[str, list[ast.stmt]], frame: FrameType
             continue
         seen.add(current)
         if current not in assigned:
-            if _traced(frame.f_locals.get(current, frame.f_globals.get(current))):
+            if _provenance.traced(frame.f_locals.get(current, frame.f_globals.get(current))):
                 return None  # computed from a traced input: no value before the trace
             continue
         for node in assigned[current]:
@@ -108,8 +104,7 @@ def find(ctx: ErrorContext, location: Location | None) -> KnownBeforeTrace | Non
                 for name in ast.walk(target):
                     if isinstance(name, ast.Name):
                         assigned.setdefault(name.id, []).append(node)
-        elif any(isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
-                 for n in ast.walk(node)):
+        else:
             for n in ast.walk(node):  # bound in a loop, a branch, a with: not followed
                 if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
                     assigned.setdefault(n.id, []).append(node)
@@ -118,7 +113,7 @@ def find(ctx: ErrorContext, location: Location | None) -> KnownBeforeTrace | Non
     header = [getattr(statement, part) for part in ("iter", "test") if hasattr(statement, part)]
     read = {n.id for node in (header or [statement]) for n in ast.walk(node)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    traced = sorted(name for name in read if _traced(local.get(name)))
+    traced = sorted(name for name in read if _provenance.traced(local.get(name)))
     chains = {name: _chain(name, assigned, frame) for name in traced if name in assigned}
     known = sorted(name for name, chain in chains.items() if chain is not None)
     if not known or (len(known) < len(traced) and _FROM_OPERATIONS not in ctx.top.message):

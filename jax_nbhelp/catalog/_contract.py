@@ -810,6 +810,14 @@ def _plain_call(ctx: ErrorContext, diagnosis: Diagnosis
     return call, location, call.node
 
 
+def _given(call: _user_call.UserCall, parameter: str) -> ast.expr | None:
+    """What the user's call writes for ``parameter`` (bound by JAX's signature); None where
+    it passes nothing written there (a default, an item of ``*args``)."""
+    bound = _user_call.bind(call)[1]
+    argument = bound.arguments.get(parameter) if bound is not None else None
+    return argument.node if isinstance(argument, _user_call.Argument) else None
+
+
 def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """``jnp.zeros(2, 3)``, ``jnp.reshape(x, 2, 3)``, ``jnp.transpose(x, 2, 0, 1)``: the
     function takes the dimensions as one tuple (its ``shape``, ``newshape`` or ``axes``
@@ -1041,11 +1049,10 @@ def _extra_arguments_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if found is None or plain is None:
         return None
     call, location, node = plain
-    bound = _user_call.bind(call)[1]
-    argument = bound.arguments.get(found["name"]) if bound is not None else None
-    if not isinstance(argument, _user_call.Argument) or argument.node is None:
+    argument = _given(call, found["name"])
+    if argument is None:
         return None
-    text = ast.unparse(argument.node)
+    text = ast.unparse(argument)
     return _rewrite(ctx, location, node, text, f"({text},)", True,
                     label=f"Pass ({text},)" if len(text) <= 20 else "Pass a 1-tuple",
                     need=f"the tuple of extra arguments {call.spelled} passes on",
@@ -1070,16 +1077,10 @@ def _point_tuple_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if found is None or plain is None or found["primal"] in ("tuple", "list"):
         return None
     call, location, node = plain
-    bound = _user_call.bind(call)[1]
-    if bound is None:
+    points, directions = _given(call, "primals"), _given(call, "tangents")
+    if points is None or directions is None:
         return None
-    texts = []
-    for name in ("primals", "tangents"):
-        argument = bound.arguments.get(name)
-        if not isinstance(argument, _user_call.Argument) or argument.node is None:
-            return None
-        texts.append(ast.unparse(argument.node))
-    (primals, tangents) = texts
+    primals, tangents = ast.unparse(points), ast.unparse(directions)
     return _rewrite(ctx, location, node, primals, f"({primals},)", True,
                     label=f"Pass ({primals},) and ({tangents},)"
                     if len(primals) + len(tangents) <= 16 else "Pass 1-tuples",
@@ -1104,11 +1105,10 @@ def _bool_index_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if plain is None or jnp is None:
         return None
     call, location, node = plain
-    bound = _user_call.bind(call)[1]
-    index = bound.arguments.get("index") if bound is not None else None
-    if not isinstance(index, _user_call.Argument) or index.node is None:
+    index = _given(call, "index")
+    if index is None:
         return None
-    text = ast.unparse(index.node)
+    text = ast.unparse(index)
     after = f"{jnp}.int32({text})"
     return _rewrite(ctx, location, node, text, after, True, label=f"Use {after}",
                     need="the branch index as an integer",
@@ -1180,16 +1180,15 @@ def _predicate_function_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | No
     if plain is None:
         return None
     call, location, node = plain
+    pred = _given(call, "pred")
     bound = _user_call.bind(call)[1]
-    pred = bound.arguments.get("pred") if bound is not None else None
     operands = bound.arguments.get("operands") if bound is not None else None
-    if not isinstance(pred, _user_call.Argument) or pred.node is None \
-            or not isinstance(pred.node, ast.Name | ast.Attribute) \
+    if not isinstance(pred, ast.Name | ast.Attribute) \
             or type(operands) is not tuple or not operands \
             or not all(isinstance(o, _user_call.Argument) and o.node is not None
                        for o in operands):
         return None
-    text = ast.unparse(pred.node)
+    text = ast.unparse(pred)
     after = f"{text}({', '.join(o.text for o in operands)})"
     return _rewrite(ctx, location, node, text, after, True, label=f"Pass {after}"
                     if len(after) <= 28 else "Call the predicate",
@@ -1238,17 +1237,13 @@ def _unsigned_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                         changes=None)
     if passed is None:
         return None
-    bound = _user_call.bind(call)[1]
-    argument = bound.arguments.get(passed["name"]) if bound is not None else None
-    dtype = bound.arguments.get("dtype") if bound is not None else None
-    if not isinstance(argument, _user_call.Argument) or argument.node is None \
-            or not isinstance(dtype, _user_call.Argument) \
-            or dtype.text.rsplit(".", 1)[-1] != "uint32":
+    argument, dtype = _given(call, passed["name"]), _given(call, "dtype")
+    if argument is None or dtype is None or ast.unparse(dtype).rsplit(".", 1)[-1] != "uint32":
         return None
-    value = Evaluator(call.frame)(argument.node)
+    value = Evaluator(call.frame)(argument)
     if type(value) is not int or not 0 <= value < _UINT32:
         return None
-    text = ast.unparse(argument.node)
+    text = ast.unparse(argument)
     after = f"{jnp}.uint32({text})"
     return _rewrite(ctx, location, node, text, after, True, label=f"Pass {after}",
                     need=f"{passed['name']} in the dtype the call asks for",
@@ -1296,16 +1291,13 @@ def _tangent_container_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | Non
     if plain is None:
         return None
     call, location, node = plain
-    bound = _user_call.bind(call)[1]
-    points = bound.arguments.get("primals") if bound is not None else None
-    tangents = bound.arguments.get("tangents") if bound is not None else None
-    if not (isinstance(points, _user_call.Argument) and isinstance(tangents, _user_call.Argument)
-            and isinstance(points.node, ast.Tuple) and isinstance(tangents.node, ast.Tuple)
-            and len(points.node.elts) == len(tangents.node.elts)):
+    points, tangents = _given(call, "primals"), _given(call, "tangents")
+    if not (isinstance(points, ast.Tuple) and isinstance(tangents, ast.Tuple)
+            and len(points.elts) == len(tangents.elts)):
         return None
     evaluate = Evaluator(call.frame)
     items, wrapped = [], []
-    for point, tangent in zip(points.node.elts, tangents.node.elts, strict=True):
+    for point, tangent in zip(points.elts, tangents.elts, strict=True):
         held, given = evaluate(point), evaluate(tangent)
         kind = type(held)
         fields = getattr(kind, "_fields", None)
@@ -1318,7 +1310,7 @@ def _tangent_container_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | Non
         items.append(item)
     if len(wrapped) != 1:
         return None
-    text = ast.unparse(tangents.node)
+    text = ast.unparse(tangents)
     after = "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
     return _rewrite(ctx, location, node, text, after, True, label=f"Pass {after}",
                     need="the tangent in the container of its point",
@@ -1341,9 +1333,7 @@ def _leading_pads_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if found is None or plain is None:
         return None
     call, location, node = plain
-    bound = _user_call.bind(call)[1]
-    widths = bound.arguments.get("pad_width") if bound is not None else None
-    written = widths.node if isinstance(widths, _user_call.Argument) else None
+    written = _given(call, "pad_width")
     extra = int(found["n"]) - int(found["nd"])
     if not isinstance(written, ast.Tuple | ast.List) or extra <= 0 \
             or len(written.elts) != int(found["n"]):

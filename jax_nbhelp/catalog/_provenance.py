@@ -114,7 +114,7 @@ def _names(ctx: ErrorContext, frames: Sequence[Frame], index: int, node: ast.exp
         if concrete is not CANNOT:
             found[name] = _Found(concrete, False, "", place)
             continue
-        if not _traced(value) or depth >= _MAX_DEPTH:
+        if not traced(value) or depth >= _MAX_DEPTH:
             return None
         passed = _passed(ctx, frames, index, live.f_code, name, depth)
         if passed is None:
@@ -274,7 +274,8 @@ def function_code(value: object) -> CodeType | None:
     return None
 
 
-def _traced(value: object) -> bool:
+def traced(value: object) -> bool:
+    """Whether ``value`` is a tracer of JAX's (its class is JAX's own, by name)."""
     return "Tracer" in type(value).__name__ and library_type(type(value))
 
 
@@ -284,7 +285,7 @@ def _concrete(value: object) -> object:
     if type(value) in (int, float, bool):
         return value
     numpy = sys.modules.get("numpy")
-    if numpy is None or not library_type(type(value)) or _traced(value):
+    if numpy is None or not library_type(type(value)) or traced(value):
         return CANNOT
     size = getattr(value, "size", None) if hasattr(type(value), "shape") else None
     if type(size) is not int or size > _MAX_ELEMENTS:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.catalog import _provenance, _tracing
 from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
@@ -30,13 +30,13 @@ def _split(node: ast.expr, known: dict[str, object]) -> tuple[str, int] | None:
     """``peak - 2`` as (``peak``, -2); ``peak`` as (``peak``, 0); None where the offset is
     not a known int."""
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Sub):
-        for base, offset, sign in ((node.left, node.right, 1), (node.right, node.left, 1)):
-            if isinstance(node.op, ast.Sub) and base is node.right:
-                continue  # `2 - peak` runs the other way
+        # `peak + 2`, `2 + peak`, `peak - 2` (not `2 - peak`, which runs the other way)
+        sides = [(node.left, node.right)] if isinstance(node.op, ast.Sub) else \
+            [(node.left, node.right), (node.right, node.left)]
+        for base, offset in sides:
             number = _int(offset, known)
             if number is not None and _int(base, known) is None:
-                step = -number if isinstance(node.op, ast.Sub) else number
-                return ast.unparse(base), sign * step
+                return ast.unparse(base), -number if isinstance(node.op, ast.Sub) else number
         return None
     return (ast.unparse(node), 0) if _int(node, known) is None else None
 
@@ -74,7 +74,7 @@ def fix(ctx: ErrorContext, location: Location | None) -> Fix | None:
         return None
     base = start[0]
     value = known.get(base) if base.isidentifier() else None
-    if not base.isidentifier() or "Tracer" not in type(value).__name__:
+    if not base.isidentifier() or not _provenance.traced(value):
         return None  # only a traced name: its dtype says whether the sum is exact
     exact = str(getattr(value, "dtype", "")).startswith(("int", "uint"))
     bounds = f"{start[1]}, {stop[1]}" + (f", {ast.unparse(step)}" if step is not None else "")

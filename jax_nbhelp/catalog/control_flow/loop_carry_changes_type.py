@@ -24,6 +24,7 @@ float32 carry to float64), instadeepai/Mava#1184 (a GAE scan whose carry changed
 from __future__ import annotations
 
 import ast
+import difflib
 import re
 
 from jax_nbhelp.catalog import _entry, _operands, _scopes, _static_site, _tracing
@@ -407,8 +408,6 @@ def _key_fix(ctx: ErrorContext, call: _operands.Operation, loop: str, given: str
     """``{"Temp": ...}`` returned for a carry started as ``{"temp": ...}`` (jax-ml/jax#25507):
     each key the body returns that the carry does not have is close to exactly one key the
     carry has and the body does not return; the body's dict is written with those keys."""
-    import difflib
-
     try:
         start, returned = ast.literal_eval(given), ast.literal_eval(made)
     except (ValueError, SyntaxError):
