@@ -24,7 +24,8 @@ report.
 Per half it prints: cases, diagnosed by an entry, explained view, general card only, nothing,
 fixed with the
 right numbers (of the ``fix`` cases), wrong fixes (a fix that said "Fixed" and the numbers
-are wrong), and claims on ``silent`` cases. Asserts nothing.
+are wrong), and claims on ``silent`` cases; then why the other ``fix`` cases were not fixed
+(no card, no recommended fix, a recommended fix that did not run clean). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -194,11 +195,17 @@ def summary(outcomes: list[Outcome], title: str) -> str:
     wrong = sum(o.fixed and o.right is False for o in outcomes)
     claims = sum(o.code is not None for o in outcomes if o.kind == "silent" or not o.jax)
     silent = sum(o.kind == "silent" for o in outcomes)
+    unfixed = [o for o in fix_cases if not o.right]
+    no_card = sum(o.code is None for o in unfixed)
+    no_fix = sum(o.code is not None and o.fix is None for o in unfixed)
+    not_clean = sum(o.fix is not None and not o.fixed for o in unfixed)
     return (f"{title}: {len(outcomes)} cases ({len(raised)} errors JAX raised, {silent} "
             f"silent): diagnosed by an entry {entry}, explained view {explained}, general "
             f"card only {general}, nothing "
             f"{nothing}; fixed with the right numbers {right} of {len(fix_cases)}; wrong "
-            f"fixes {wrong}; claims on silent cases or errors JAX did not raise {claims}")
+            f"fixes {wrong}; claims on silent cases or errors JAX did not raise {claims}"
+            f"\n  fix cases not fixed: no card {no_card}, a card without a recommended fix "
+            f"{no_fix}, a recommended fix that did not run clean {not_clean}")
 
 
 def main() -> int:

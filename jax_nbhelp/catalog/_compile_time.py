@@ -55,7 +55,8 @@ def _chain(name: str, assigned: dict[str, list[ast.stmt]], frame: FrameType
             continue
         seen.add(current)
         if current not in assigned:
-            if _provenance.traced(frame.f_locals.get(current, frame.f_globals.get(current))):
+            if _provenance.holds_tracer(frame.f_locals.get(current,
+                                                           frame.f_globals.get(current))):
                 return None  # computed from a traced input: no value before the trace
             continue
         for node in assigned[current]:

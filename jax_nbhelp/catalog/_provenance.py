@@ -29,7 +29,7 @@ import operator
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import CodeType
+from types import CodeType, ModuleType
 from typing import Any
 
 from jax_nbhelp.catalog import _tracing
@@ -277,6 +277,28 @@ def function_code(value: object) -> CodeType | None:
 def traced(value: object) -> bool:
     """Whether ``value`` is a tracer of JAX's (its class is JAX's own, by name)."""
     return "Tracer" in type(value).__name__ and library_type(type(value))
+
+
+def holds_tracer(value: object, budget: int = 256) -> bool:
+    """Whether ``value`` is a tracer or may hold one: a tracer found in its dicts, lists,
+    tuples or an object's own attributes (read from ``vars``, no property runs), or a walk
+    past ``budget`` values, where nothing is claimed."""
+    todo, seen = [value], 0
+    while todo:
+        current = todo.pop()
+        seen += 1
+        if seen > budget or traced(current):
+            return True
+        if isinstance(current, dict):
+            todo += list(current.values())
+        elif isinstance(current, list | tuple | set | frozenset):
+            todo += list(current)
+        elif not isinstance(current, type | ModuleType) and not callable(current) \
+                and not library_type(type(current)):
+            held = getattr(current, "__dict__", None)
+            if isinstance(held, dict):
+                todo += list(held.values())
+    return False
 
 
 def _concrete(value: object) -> object:

@@ -7,7 +7,9 @@ to write depends on what the user meant, and the line says which: a condition th
 hold everywhere (``.all()``) or somewhere (``.any()``), a choice made per element
 (``jnp.where``), or an elementwise ``&``/``|`` where ``and``/``or`` was written. The
 explanation names those in the user's own expression; there is no fix, since each one
-computes something else.
+computes something else. The exception is a chained comparison used as a value
+(``m = 0 <= x < 1``), which reads one way only: each comparison per element, joined by
+``&`` (the fix, shared with JNH301).
 
 Only JAX's own raise is claimed: the same text from a NumPy array is NumPy's error.
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _chained, _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -39,6 +41,9 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, "x = jnp.array([0.5, 2.0, 4.0])"),
                    "inside = (x > 0) and (x < 3)", "inside = (x > 0) & (x < 3)", NO_FIX,
                    "inside.tolist() == [True, True, False]"),
+    corrected_cell((JAX_IMPORTS, "x = jnp.array([-0.5, 0.5, 1.5])"),
+                   "inside = 0 <= x < 1", "inside = (0 <= x) & (x < 1)",
+                   "Use (0 <= x) & (x < 1)", "inside.tolist() == [False, True, False]"),
 )
 
 WHY = _entry.prose("""
@@ -117,6 +122,18 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
                      f"and pick per element: `{jnp}.where({test}, <if true>, <if false>)` "
                      "(both branches are computed for every element, so each must be safe "
                      "for every element)."]
+    fixes = ()
+    parsed = _tracing.parse(location.source) if location is not None else None
+    chains = _chained.chains_on_line(parsed[0], location.lineno) if parsed and location else []
+    if len(chains) == 1 and location is not None and parsed is not None:
+        fix = _chained.chained_comparison_fix(ctx, location, parsed[0], parsed[1], chains[0])
+        if fix is not None:
+            fixes = (fix,)
+            test = _tracing.segment(parsed[1], chains[0])
+            explanation = (f"{subject} chains comparisons, `{test}`: Python asks the first "
+                           "comparison for a single True or False before it makes the next, "
+                           "and it is an array of several elements.")
+            notes = []
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=ctx.failing_cell(), notes=notes,
+                            call_site=ctx.failing_cell(), notes=notes, fixes=fixes,
                             error=link.summary.splitlines()[0])

@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _scopes, _static_fix, _tracing
+from jax_nbhelp.catalog import _chained, _entry, _scopes, _static_fix, _tracing
 from jax_nbhelp.catalog._example import (
     TRACING_IMPORTS,
     Example,
@@ -185,6 +185,11 @@ EXAMPLES = (
                         "    return jnp.where(jnp.all(x > 0), x * 2, x)",
               "out = doubled_if_positive(jnp.array([1.0, 2.0]))", "Use jnp.where",
               "out.tolist() == [2.0, 4.0]"),
+    # A chained comparison used as a value: each comparison per element, joined by &.
+    corrected(_IMPORTS, "def in_unit(x):\n    return jnp.where(0 <= x < 1, x, 0.0)",
+              "def in_unit(x):\n    return jnp.where((0 <= x) & (x < 1), x, 0.0)",
+              "out = jax.vmap(in_unit)(jnp.array([-0.5, 0.5, 1.5]))", "Use (0 <= x) & (x < 1)",
+              "out.tolist() == [0.0, 0.5, 0.0]"),
 )
 
 WHY = _entry.prose("""
@@ -340,6 +345,8 @@ def _where_fix(ctx: ErrorContext, location: Location, test: ast.expr) -> Fix | N
     operator = _bool_operator(tree, test)
     if operator is not None:
         return _bool_operator_fix(ctx, location, code, operator, jnp)
+    if isinstance(test, ast.Compare) and len(test.ops) > 1:
+        return _chained.chained_comparison_fix(ctx, location, tree, code, test)
     found = next((node for node in ast.walk(tree) if isinstance(node, ast.IfExp)
                   and _same_place(node.test, test)), None)
     if found is None:
