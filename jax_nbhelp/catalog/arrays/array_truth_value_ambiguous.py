@@ -25,7 +25,7 @@ import ast
 
 from jax_nbhelp.catalog import _chained, _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
-from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
 
@@ -122,7 +122,7 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
                      f"and pick per element: `{jnp}.where({test}, <if true>, <if false>)` "
                      "(both branches are computed for every element, so each must be safe "
                      "for every element)."]
-    fixes = ()
+    fixes: tuple[Fix, ...] = ()
     parsed = _tracing.parse(location.source) if location is not None else None
     chains = _chained.chains_on_line(parsed[0], location.lineno) if parsed and location else []
     if len(chains) == 1 and location is not None and parsed is not None:
