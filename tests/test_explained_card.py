@@ -337,6 +337,13 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
      "    h = h.at[b].add(0.5)\n    n = n.at[b].add(1)\n    return h, n\n"
      "h, n = jax.lax.fori_loop(0, 3, count, (jnp.zeros(3), jnp.zeros(3, int)))",
      "Make b integers", "n", "n.tolist() == [1, 1, 1]"),
+    # a cotangent of another dtype than the output's: cast, where float16 holds it
+    ("h = jnp.array([1.0, 2.0], jnp.float16)\n"
+     "_, back = jax.vjp(lambda u: jnp.sum(u * u), h)\n(v,) = back(1.0)",
+     "Pass 1.0 as float16", "v", "v.tolist() == [2.0, 4.0] and str(v.dtype) == 'float16'"),
+    # NumPy int32 key data where uint32 is expected: its numbers, none negative, as uint32
+    ("import numpy as np\nk = np.array([0, 7], dtype=np.int32)\n"
+     "v = jax.random.uniform(k, (2,))", "Pass k as uint32", "v", "v.shape == (2,)"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -351,6 +358,11 @@ def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label
 @pytest.mark.parametrize("cell", [
     "value = float(jnp.array([1.0, 2.0]))",  # two elements: which one is the user's choice
     "m = jnp.arange(12.0).reshape(3, 4)\nrows = m[[0, slice(None)]]",  # not indices
+    # a cotangent float16 cannot hold exactly: the cast would change it
+    "h = jnp.array([1.0, 2.0], jnp.float16)\n_, back = jax.vjp(lambda u: jnp.sum(u * u), h)\n"
+    "(v,) = back(1.0001)",
+    # negative key data: uint32 would wrap it
+    "import numpy as np\nk = np.array([-1, 7], dtype=np.int32)\nv = jax.random.uniform(k, (2,))",
 ])
 def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) -> None:
     bundle = _card(loaded, cell)

@@ -20,6 +20,8 @@ FIXED = (
 drop_key = numpy_prng_key(31)''',
     "noise = jax.random.uniform(drop_key, (5,))",
 )
-CHECK = ("drop_key.dtype == np.uint32 and list(drop_key) == [0, 31] and noise.shape == (5,) "
+CHECK = ("list(np.asarray(drop_key)) == [0, 31] and noise.shape == (5,) "
+         "and np.array_equal(np.asarray(noise), np.asarray(jax.random.uniform("
+         "np.array([0, 31], dtype=np.uint32), (5,)))) "
          "and bool(np.all((np.asarray(noise) >= 0) & (np.asarray(noise) < 1))) "
          "and np.array_equal(np.asarray(jax.random.key_data(jax.random.key(31))), [0, 31])")

@@ -127,7 +127,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _point_tuple_fix,
                  _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
-                 _complex_point_fix, _whole_float_fix,
+                 _complex_point_fix, _expected_dtype_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1276,6 +1276,113 @@ def _complex_point_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     need="the point as a complex number",
                     safety=(f"Same point: {text}'s real values as complex numbers with no "
                             "imaginary part, where a holomorphic derivative is taken."),
+                    changes=None)
+
+
+# -- a value of another dtype than the one JAX's message says it expects -------------------
+
+# JAX's words for the dtype it expected and the one it got: a PRNG key's data ("expected
+# key_data.dtype = uint32; got dtype=int32"), a VJP's cotangent ("got float32[], but expected
+# float16[]"), a JVP's tangent ("expected tangent dtype float64, but got tangent dtype
+# float32")
+_EXPECTED_DTYPE = (
+    re.compile(r"expected [\w.]*dtype ?= ?(?P<want>[a-z]+\d*); got dtype ?= ?(?P<got>[a-z]+\d*)"),
+    re.compile(r"got (?P<got>[a-z]+\d*)\[(?P<shape>[\d, ]*)\], but expected "
+               r"(?P<want>[a-z]+\d*)\[(?P=shape)\]"),
+    re.compile(r"expected (?:\w+ )?dtype (?P<want>[a-z]+\d*), but got (?:\w+ )?dtype "
+               r"(?P<got>[a-z]+\d*)"),
+)
+
+
+def _dtype_of(value: object) -> str | None:
+    """The dtype a value of the call has (a tracer's too), or the kind of a Python number
+    (``"f"``, ``"i"``, ``"b"``), which JAX gives the default width of its kind."""
+    if type(value) is bool:
+        return "b"
+    if type(value) is int:
+        return "i"
+    if type(value) is float:
+        return "f"
+    if _array_dtype_kind(value) is None:
+        return None
+    return str(value.dtype)  # type: ignore[attr-defined]  # NumPy's or JAX's own array
+
+
+def _exactly_as(value: object, got: str, want: str) -> bool:
+    """Whether ``value`` (of dtype ``got``) holds the same numbers in dtype ``want``: a wider
+    type of its kind always does; otherwise its numbers, read (never a tracer's), are
+    compared with themselves cast."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return False
+    try:
+        before, after = numpy.dtype(got), numpy.dtype(want)
+    except TypeError:
+        return False
+    if before.kind == after.kind and after.itemsize >= before.itemsize:
+        return True
+    if before.kind == "b" or after.kind not in "iuf" or _traced(value) \
+            or getattr(value, "size", 1) > _MAX_READ:
+        return False
+    try:
+        held = numpy.asarray(value)
+        cast = held.astype(after)
+        return bool(numpy.array_equal(cast, held, equal_nan=after.kind == "f")
+                    and numpy.isfinite(cast.astype(numpy.float64)).all() == numpy.isfinite(
+                        held.astype(numpy.float64)).all())
+    except (TypeError, ValueError, OverflowError):
+        return False
+
+
+def _expected_dtype_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """A value of the user's call whose dtype is the one JAX's message says it got, where
+    it expected another that holds the same numbers: ``pullback(1.0)`` for a float16 output
+    (jax-ml/jax#9994), a float32 tangent for a float64 point (mfschubert/sparsejac#11), int32
+    key data where uint32 is expected (mlcommons/algorithmic-efficiency#801): the value cast
+    to the expected dtype, where it is the one argument (or the one item of a tuple or list
+    argument) of that dtype."""
+    found = next((m for pattern in _EXPECTED_DTYPE
+                  if (m := pattern.search(ctx.top.message)) is not None), None)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    jnp = ctx.alias("jax.numpy")
+    if found is None or plain is None or jnp is None or found["want"] == found["got"]:
+        return None
+    call, location, node = plain
+    want, got = found["want"], found["got"]
+    evaluate = Evaluator(call.frame)
+    exact: list[tuple[ast.expr, ast.expr, object]] = []
+    kind: list[tuple[ast.expr, ast.expr, object]] = []  # Python numbers of got's kind
+    for argument in _arguments(node):
+        items = argument.elts if isinstance(argument, ast.Tuple | ast.List) else [argument]
+        for item in items:
+            value = evaluate(item)
+            dtype = _dtype_of(value) if value is not CANNOT else None
+            if dtype == got:
+                exact.append((argument, item, value))
+            elif dtype is not None and len(dtype) == 1 and got[:1] == dtype:
+                kind.append((argument, item, value))
+    matches = exact or kind  # an array of that very dtype, else the one Python number
+    if len(matches) != 1 or not _exactly_as(matches[0][2], got, want):
+        return None
+    argument, item, value = matches[0]
+    text = ast.unparse(item)
+    cast = (f"{text}.astype({jnp}.{want})" if _array_dtype_kind(value) is not None
+            else f"{jnp}.asarray({text}, {jnp}.{want})")
+    before, after = text, cast
+    if isinstance(argument, ast.Tuple | ast.List):
+        items = [cast if element is item else ast.unparse(element)
+                 for element in argument.elts]
+        before = ast.unparse(argument)
+        after = ("[{}]" if isinstance(argument, ast.List) else
+                 "({},)" if len(items) == 1 else "({})").format(", ".join(items))
+    return _rewrite(ctx, location, node, before, after, True, label=f"Pass {text} as {want}",
+                    need=f"{text} in the dtype JAX expects there",
+                    safety=(f"Same numbers: {text} is "
+                            + (f"{got}" if _array_dtype_kind(value) is not None else
+                               f"a Python {type(value).__name__}, which JAX reads as {got}")
+                            + f", and {want}, the dtype JAX expects there, holds "
+                            + ("each of its numbers" if _array_dtype_kind(value) is not None
+                               else "it") + " exactly."),
                     changes=None)
 
 

@@ -9,7 +9,9 @@ gives it the same arguments, and the transformation then counts them.
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
+from types import FunctionType
 
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Fix, Location
@@ -22,18 +24,25 @@ def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Cal
                          code: str) -> tuple[str, str, list[str]] | None:
     """(the call as written, the call with its keywords passed by position, their names)
     for ``applied``, a call of a transformation's result (``jax.grad(f)(...)``) whose
-    function is the transformation's first argument; None where the keywords are not the
+    function is the transformation's first argument, or of a name that holds a transformed
+    function or a ``functools.partial`` of one (``partial(jax.grad(f), k=3.0)(x=1.5)``);
+    None where the keywords are not the
     function's next parameters (a later one, a keyword-only one), or nothing can be read."""
     transform = applied.func
-    if not isinstance(transform, ast.Call) or not transform.args \
+    named = isinstance(transform, ast.Name | ast.Attribute)
+    if not (named or isinstance(transform, ast.Call) and transform.args) \
             or any(isinstance(a, ast.Starred) for a in applied.args) \
             or any(k.arg is None for k in applied.keywords) or not applied.keywords \
             or applied.lineno != applied.end_lineno:
         return None
     frame = ctx.live_frame(location)
-    function = Evaluator(frame)(transform.args[0]) if frame is not None else None
+    if frame is None:
+        return None
+    function = Evaluator(frame)(transform if named else transform.args[0])  # type: ignore[union-attr]
+    if not isinstance(function, FunctionType | functools.partial):
+        return None  # a function's or a partial's signature is read without running code
     try:
-        parameters = list(inspect.signature(function).parameters.values())  # type: ignore[arg-type]
+        parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
         return None
     given = {k.arg: k.value for k in applied.keywords if k.arg is not None}

@@ -10,6 +10,11 @@ for ``def f(x)``), passing them by position gives the function the same argument
 ``argnums`` then counts them: the fix does that. Otherwise which argument was meant is the
 user's, and there is no fix.
 
+The call may be of the transformation's result on the line (``jax.grad(f)(x=3.0)``) or of a
+name that holds it, or a ``functools.partial`` of it, called by keyword only
+(``slope = partial(jax.grad(f), k=3.0)`` then ``slope(x=1.5)``): the signature is read from
+the live function or partial, which runs no code.
+
 Reports: jax-ml/jax#1696 (every argument passed by keyword through ``partial(grad(f))``,
 which led to this message in jax-ml/jax#1697), jax-ml/jax#10630 (``argnums=-1``).
 """
@@ -44,6 +49,11 @@ EXAMPLES = (
                    "g = jax.grad(loss, argnums=2)(jnp.ones(2), x=jnp.ones(2))",
                    "g = jax.grad(loss, argnums=2)(jnp.ones(2), 0.5, jnp.ones(2))", NO_FIX,
                    "g.shape == (2,)"),
+    # a partial of the gradient, held in a name and called by keyword only
+    corrected_cell((JAX_IMPORTS, _LOSS, "from functools import partial\n"
+                    "dw = partial(jax.grad(loss), b=0.5, x=jnp.ones(2))"),
+                   "g = dw(w=jnp.ones(2))", "g = dw(jnp.ones(2))",
+                   "Pass the arguments by position", "g.tolist() == [3.0, 3.0]"),
 )
 
 WHY = _entry.prose("""
@@ -65,13 +75,15 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     applied: ast.Call | None = None
     parsed = _tracing.parse(location.source) if location is not None else None
     if parsed is not None and location is not None:
-        for node in ast.walk(parsed[0]):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Call)
-                    and node.lineno <= location.lineno <= (node.end_lineno or 0)):
-                passed = [ast.unparse(a) for a in node.args]
-                keywords = [k.arg for k in node.keywords if k.arg]
-                applied = node
-                break
+        calls = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
+                 and node.lineno <= location.lineno <= (node.end_lineno or 0)]
+        # jax.grad(f)(...) on the line, else a call by keyword of a name that holds one
+        applied = next((c for c in calls if isinstance(c.func, ast.Call)), None) or next(
+            (c for c in calls if c.keywords and isinstance(c.func, ast.Name | ast.Attribute)
+             and not c.args), None)
+        if applied is not None:
+            passed = [ast.unparse(a) for a in applied.args]
+            keywords = [k.arg for k in applied.keywords if k.arg]
     argnums = found["argnums"]
     listed = ", ".join(f"{i}: `{text}`" for i, text in enumerate(passed)) or "none"
     explanation = (f"{subject} differentiates with respect to argnums={argnums}, but the call "
