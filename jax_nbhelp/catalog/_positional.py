@@ -30,7 +30,7 @@ def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Cal
     function's next parameters (a later one, a keyword-only one), or nothing can be read."""
     transform = applied.func
     named = isinstance(transform, ast.Name | ast.Attribute)
-    if not (named or isinstance(transform, ast.Call) and transform.args) \
+    if not (named or (isinstance(transform, ast.Call) and transform.args)) \
             or any(isinstance(a, ast.Starred) for a in applied.args) \
             or any(k.arg is None for k in applied.keywords) or not applied.keywords \
             or applied.lineno != applied.end_lineno:
