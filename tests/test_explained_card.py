@@ -344,6 +344,9 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # NumPy int32 key data where uint32 is expected: its numbers, none negative, as uint32
     ("import numpy as np\nk = np.array([0, 7], dtype=np.int32)\n"
      "v = jax.random.uniform(k, (2,))", "Pass k as uint32", "v", "v.shape == (2,)"),
+    # NumPy's out=: the result assigned to the array it names
+    ("v = jnp.ones(3)\nv = jnp.cumsum(v, out=v)", "Assign the result to v", "v",
+     "v.tolist() == [1.0, 2.0, 3.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -353,6 +356,15 @@ def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label
     assert bundle["recommended"] == 1
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert eval(check, {}, {name: loaded[name]})
+
+
+def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp\nv = jnp.zeros(2)\n"
+              "rows = [jnp.ones(2), jnp.ones(2), jnp.ones(2)]")
+    bundle = _card(loaded, "for row in rows:\n    jnp.add(v, row, out=v)")
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Assign the result to v"]
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["v"].tolist() == [3.0, 3.0]
 
 
 @pytest.mark.parametrize("cell", [

@@ -127,7 +127,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
     for rule in (_prescribed_fix, _extra_arguments_fix, _lone_item_fix, _point_tuple_fix,
                  _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
-                 _complex_point_fix, _expected_dtype_fix, _whole_float_fix,
+                 _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
+                 _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1384,6 +1385,54 @@ def _expected_dtype_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                             + ("each of its numbers" if _array_dtype_kind(value) is not None
                                else "it") + " exactly."),
                     changes=None)
+
+
+# -- NumPy's out= argument ----------------------------------------------------------------
+
+# JAX's refusals of NumPy's out= (a ufunc's, a reduction's), and Python's where the function
+# has no such parameter
+_OUT_REFUSED = re.compile(r"^out argument of |The 'out' argument to [\w.]+ is not supported|"
+                          r"unexpected keyword argument 'out'")
+
+
+def _out_argument_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.add(total, row, out=total)`` as a statement (jax-ml/jax#1328): NumPy writes the
+    result into ``total``; a JAX array cannot be written in place, so the statement assigns
+    the result to ``total`` instead (``total = jnp.add(total, row)``), and ``y =
+    jnp.add(a, b, out=y)`` drops out=."""
+    plain = _plain_call(ctx, diagnosis) if _OUT_REFUSED.search(ctx.top.message) else None
+    parsed = _tracing.parse(plain[1].source) if plain is not None else None
+    if plain is None or parsed is None:
+        return None
+    call, location, _ = plain
+    tree, code = parsed
+    for statement in ast.walk(tree):
+        if not isinstance(statement, ast.Expr | ast.Assign) \
+                or statement.lineno != location.lineno or statement.end_lineno != location.lineno \
+                or not isinstance(statement.value, ast.Call):
+            continue
+        node = statement.value
+        out = next((k for k in node.keywords if k.arg == "out"), None)
+        if out is None or not isinstance(out.value, ast.Name) or any(
+                k.arg is None for k in node.keywords):
+            return None
+        target = out.value.id
+        if isinstance(statement, ast.Assign) and [ast.unparse(t) for t in statement.targets] \
+                != [target]:
+            return None
+        rest = [_tracing.segment(code, a) for a in node.args] + [
+            f"{k.arg}={_tracing.segment(code, k.value)}" for k in node.keywords if k is not out]
+        before = _tracing.segment(code, statement)
+        after = f"{target} = {_tracing.segment(code, node.func)}({', '.join(rest)})"
+        return rewrite_fix(
+            ctx, location, _tracing.replacing(statement, before, after),
+            label=f"Assign the result to {target}",
+            summary=(f"Write `{after}` on line {location.lineno}: NumPy's out= writes the "
+                     f"result into {target}; a JAX array is never written in place, so the "
+                     f"result is assigned to {target} instead. Then re-run."),
+            safety=(f"Same values: {target} holds the result, as out= would have made it."),
+            safe=True)
+    return None
 
 
 # -- a tangent built as a tuple where its point is a NamedTuple ------------------------------
