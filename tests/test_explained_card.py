@@ -344,6 +344,11 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # NumPy int32 key data where uint32 is expected: its numbers, none negative, as uint32
     ("import numpy as np\nk = np.array([0, 7], dtype=np.int32)\n"
      "v = jax.random.uniform(k, (2,))", "Pass k as uint32", "v", "v.shape == (2,)"),
+    # static_argnums past the function's parameters: the position is dropped
+    ("g = jax.jit(lambda a, k: a * k, static_argnums=(1, 2))\nv = g(jnp.ones(2), 3)",
+     "Drop position 2", "v", "v.tolist() == [3.0, 3.0]"),
+    ("g = jax.jit(lambda a, k: a * k, donate_argnums=(4,))\nv = g(jnp.ones(2), 3)",
+     "Drop position 4", "v", "v.tolist() == [3.0, 3.0]"),
     # NumPy's out=: the result assigned to the array it names
     ("v = jnp.ones(3)\nv = jnp.cumsum(v, out=v)", "Assign the result to v", "v",
      "v.tolist() == [1.0, 2.0, 3.0]"),

@@ -128,7 +128,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
-                 _whole_float_fix,
+                 _argnums_past_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1431,6 +1431,76 @@ def _out_argument_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                      f"result into {target}; a JAX array is never written in place, so the "
                      f"result is assigned to {target} instead. Then re-run."),
             safety=(f"Same values: {target} holds the result, as out= would have made it."),
+            safe=True)
+    return None
+
+
+# -- static_argnums or donate_argnums past the function's positional parameters -------------
+
+_ARGNUMS_PAST = re.compile(r"Jitted function has (?P<keyword>static_argnums|donate_argnums)="
+                           r"(?P<nums>\([^)]*\)), but only accepts (?P<n>\d+) positional "
+                           r"argument")
+
+
+def _argnums_past_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``@partial(jax.jit, static_argnums=(0, 6))`` on a function of six positional
+    parameters (google/trajax#17): position 6 names no parameter; jit warned of such a
+    position and ignored it before it made it an error, and the rest mean what they meant. The position is
+    dropped (the keyword, where none is left)."""
+    found = _ARGNUMS_PAST.search(ctx.top.message)
+    location = diagnosis.location
+    parsed = _tracing.parse(location.source) if found and location is not None else None
+    if found is None or location is None or parsed is None:
+        return None
+    try:
+        listed = ast.literal_eval(found["nums"])
+    except (ValueError, SyntaxError):
+        return None
+    count, keyword = int(found["n"]), found["keyword"]
+    tree, code = parsed
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or call.lineno != location.lineno:
+            continue
+        given = next((k for k in call.keywords if k.arg == keyword), None)
+        if given is None or given.value.lineno != given.value.end_lineno:
+            continue
+        try:
+            written = ast.literal_eval(given.value)
+        except ValueError:
+            return None
+        numbers = (written,) if type(written) is int else written
+        if type(numbers) not in (tuple, list) or tuple(numbers) != tuple(listed):
+            return None
+        kept = [n for n in numbers if -count <= n < count]
+        past = [n for n in numbers if n not in kept]
+        line = location.line
+        if kept:
+            text = _tracing.segment(code, given.value)
+            after = repr(kept[0]) if len(kept) == 1 and type(written) is int else \
+                ("(" + ", ".join(map(str, kept)) + ("," if len(kept) == 1 else "") + ")")
+            transform = _tracing.replacing(given.value, text, after)
+            shown = f"{keyword}={after}"
+        else:
+            before = _tracing.segment(code, call)
+            others = [_tracing.segment(code, a) for a in call.args] + [
+                _tracing.segment(code, k) if k.arg is None else
+                f"{k.arg}={_tracing.segment(code, k.value)}"
+                for k in call.keywords if k is not given]
+            after = f"{_tracing.segment(code, call.func)}({', '.join(others)})"
+            if call.lineno != call.end_lineno or before not in line:
+                return None
+            transform = _tracing.replacing(call, before, after)
+            shown = after
+        where = "position" if len(past) == 1 else "positions"
+        return rewrite_fix(
+            ctx, location, transform,
+            label=f"Drop {where} {', '.join(map(str, past))}",
+            summary=(f"Write `{shown}` on line {location.lineno}: the function takes "
+                     f"{count} positional arguments, so {keyword} {', '.join(map(str, past))} "
+                     "names none of them. Then re-run."),
+            safety=(f"Same values: {where} {', '.join(map(str, past))} named no parameter "
+                    "(jit warned of such positions and ignored them before it made them an "
+                    "error); the others are as they were."),
             safe=True)
     return None
 
