@@ -1371,11 +1371,11 @@ def _expected_dtype_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             else f"{jnp}.asarray({text}, {jnp}.{want})")
     before, after = text, cast
     if isinstance(argument, ast.Tuple | ast.List):
-        items = [cast if element is item else ast.unparse(element)
+        texts = [cast if element is item else ast.unparse(element)
                  for element in argument.elts]
         before = ast.unparse(argument)
         after = ("[{}]" if isinstance(argument, ast.List) else
-                 "({},)" if len(items) == 1 else "({})").format(", ".join(items))
+                 "({},)" if len(texts) == 1 else "({})").format(", ".join(texts))
     return _rewrite(ctx, location, node, before, after, True, label=f"Pass {text} as {want}",
                     need=f"{text} in the dtype JAX expects there",
                     safety=(f"Same numbers: {text} is "
@@ -1404,7 +1404,7 @@ def _out_argument_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     parsed = _tracing.parse(plain[1].source) if plain is not None else None
     if plain is None or parsed is None:
         return None
-    call, location, _ = plain
+    location = plain[1]
     tree, code = parsed
     for statement in ast.walk(tree):
         if not isinstance(statement, ast.Expr | ast.Assign) \
@@ -1445,8 +1445,8 @@ _ARGNUMS_PAST = re.compile(r"Jitted function has (?P<keyword>static_argnums|dona
 def _argnums_past_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """``@partial(jax.jit, static_argnums=(0, 6))`` on a function of six positional
     parameters (google/trajax#17): position 6 names no parameter; jit warned of such a
-    position and ignored it before it made it an error, and the rest mean what they meant. The position is
-    dropped (the keyword, where none is left)."""
+    position and ignored it before it made it an error, and the rest mean what they meant.
+    The position is dropped (the keyword, where none is left)."""
     found = _ARGNUMS_PAST.search(ctx.top.message)
     location = diagnosis.location
     parsed = _tracing.parse(location.source) if found and location is not None else None

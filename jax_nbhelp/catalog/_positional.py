@@ -38,7 +38,8 @@ def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Cal
     frame = ctx.live_frame(location)
     if frame is None:
         return None
-    function = Evaluator(frame)(transform if named else transform.args[0])  # type: ignore[union-attr]
+    function = Evaluator(frame)(
+        transform if named or not isinstance(transform, ast.Call) else transform.args[0])
     if not isinstance(function, FunctionType | functools.partial):
         return None  # a function's or a partial's signature is read without running code
     try:

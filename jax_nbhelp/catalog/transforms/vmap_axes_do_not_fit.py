@@ -15,7 +15,10 @@ jax-ml/jax#24406 and google-research/discs#63 (inconsistent sizes), jax-ml/jax#3
 jax-ml/jax#21766 (``out_axes`` that do not fit the outputs), jax-ml/jax#3877 and
 jax-ml/jax#5201 (a Python number among mapped arguments: "rank 0"). A number, or a dict or
 list of numbers, beside arrays under vmap's default ``in_axes`` is shared: the fix writes
-``in_axes`` with None for it, the one reading that runs.
+``in_axes`` with None for it, the one reading that runs. Likewise, where ``in_axes`` names
+fewer arguments than the call passes (jax-ml/jax#9928) and each argument past its entries is
+a number or an array with no axis of the batch size, None is the one entry vmap can take for
+it: the fix appends it, on the line or where the vmapped function was assigned.
 
 One size mismatch has a fix: a batch of PRNG keys, split by the user's own
 ``jax.random.split(key, n)`` (or ``split(key)``, two keys), mapped beside data of another
@@ -32,8 +35,9 @@ from __future__ import annotations
 
 import ast
 import re
+from dataclasses import replace
 
-from jax_nbhelp.catalog import _entry, _positional, _scopes, _tracing
+from jax_nbhelp.catalog import _entry, _positional, _scopes, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -113,6 +117,13 @@ EXAMPLES = (
         (JAX_IMPORTS,), "out = jax.vmap(lambda x: x * 2, out_axes=None)(jnp.ones(3))",
         "out = jax.vmap(lambda x: x * 2, out_axes=0)(jnp.ones(3))",
         NO_FIX, "out.tolist() == [2.0, 2.0, 2.0]"),
+    # in_axes names two of three arguments; the third has no axis of the batch size 3
+    corrected_cell(
+        (JAX_IMPORTS, _ADD), "out = jax.vmap(lambda a, b, c: a + b * c.sum(), in_axes=(0, 0))"
+        "(jnp.ones(3), jnp.ones(3), jnp.ones(2))",
+        "out = jax.vmap(lambda a, b, c: a + b * c.sum(), in_axes=(0, 0, None))"
+        "(jnp.ones(3), jnp.ones(3), jnp.ones(2))",
+        "Use in_axes=(0, 0, None)", "out.tolist() == [3.0, 3.0, 3.0]"),
 )
 
 WHY = _entry.prose("""
@@ -191,8 +202,13 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                        "entry per argument, in order.")
         moved = _keywords_fix(ctx, location, found, int(counts["axes"])) \
             if location is not None and found is not None else None
+        short = _short_axes_fix(ctx, location, found, int(counts["axes"])) \
+            if location is not None and moved is None else None
         if moved is not None:
             fixes = (moved,)
+        elif short is not None:
+            fixes = (short[0],)
+            explanation += f" {short[1]}"
         else:
             notes.append("Use None for an argument that is not mapped, for example "
                          "in_axes=(0, None) for a batch and a shared parameter.")
@@ -597,3 +613,91 @@ def _keywords_fix(ctx: ErrorContext, location: Location,
         safety=("Same values: the function gets the same arguments, each mapped as its "
                 "in_axes entry says (vmap maps a keyword argument along axis 0 whatever "
                 "in_axes says)."))
+
+
+def _shape_of(value: object) -> tuple[int, ...] | None:
+    """The shape of a NumPy or JAX array (a tracer's too), read from JAX's and NumPy's own
+    classes only."""
+    if not type(value).__module__.startswith(("jax", "jaxlib", "numpy")):
+        return None
+    shape = getattr(value, "shape", None)
+    return shape if type(shape) is tuple and all(type(d) is int for d in shape) else None
+
+
+def _short_axes_fix(ctx: ErrorContext, location: Location,
+                    found: tuple[ast.Call, ast.Call | None] | None,
+                    entries: int) -> tuple[Fix, str] | None:
+    """``jax.vmap(f, in_axes=(0, 0))(origins, directions, t_vals)`` (jax-ml/jax#9928): in_axes
+    names fewer arguments than the call passes. Where each argument past its entries is a
+    number or an array with no axis of the batch size (the size of every mapped axis), None
+    is the one entry vmap can take for it: it is passed whole to every element. The vmap is
+    on the line or where the name called was assigned ``jax.vmap(...)`` (an earlier cell)."""
+    received = _received_by_vmap(ctx)
+    if received is None or len(received) <= entries:
+        return None
+    if found is None:  # `sample_fn(...)` of `sample_fn = jax.vmap(...)` in an earlier cell
+        call = ctx.user_call
+        node = call.node if call is not None else None
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            return None
+        assigned = _static_site.latest_assignment(ctx, node.func.id)
+        if assigned is None or not isinstance(assigned[1], ast.Call) or (
+                dotted(assigned[1].func) or "").rsplit(".", 1)[-1] != "vmap":
+            return None
+        place, vmap = assigned[0], assigned[1]
+        place = replace(place, lineno=vmap.lineno, line="")
+    else:
+        place, vmap = location, found[0]
+    given = next((k.value for k in vmap.keywords if k.arg == "in_axes"),
+                 vmap.args[1] if len(vmap.args) > 1 else None)
+    parsed = _tracing.parse(place.source)
+    if not isinstance(given, ast.Tuple) or len(given.elts) != entries or parsed is None \
+            or given.lineno != given.end_lineno:
+        return None
+    try:
+        axes = [ast.literal_eval(e) for e in given.elts]
+    except ValueError:
+        return None
+    sizes = set()
+    for axis, value in zip(axes, received, strict=False):
+        if axis is None:
+            continue
+        shape = _shape_of(value)
+        if type(axis) is not int or shape is None or not -len(shape) <= axis < len(shape):
+            return None
+        sizes.add(shape[axis])
+    if len(sizes) != 1:
+        return None
+    (size,) = sizes
+    for value in received[entries:]:
+        ranks, shape = _ranks(value), _shape_of(value)
+        if ranks == {0}:
+            continue  # numbers: no axis at all
+        if shape is None or size in shape:
+            return None  # an axis of the batch size: whether to map it is the user's choice
+    before = _tracing.segment(parsed[1], given)
+    extra = len(received) - entries
+    written = [_tracing.segment(parsed[1], e) for e in given.elts]
+    after = f"({', '.join([*written, *['None'] * extra])})"
+    node = ctx.user_call.node if ctx.user_call is not None else None
+    names = [ast.unparse(a) for a in node.args] if isinstance(node, ast.Call) \
+        and len(node.args) == len(received) else []
+    shown = ", ".join(f"{names[entries + i]} {_summary_shape(v)}" if names
+                      else _summary_shape(v) for i, v in enumerate(received[entries:]))
+    fix = rewrite_fix(
+        ctx, place, _tracing.replacing(given, before, after), label=f"Use in_axes={after}",
+        summary=(f"Write in_axes={after} on line {place.lineno}, None for each argument past "
+                 "the entries, so every element of the batch gets it whole; then re-run."),
+        safety=(f"Same values: the arguments past the entries ({shown}) have no axis of the "
+                f"batch size {size}, so None, passing each whole to every element, is the "
+                "one entry vmap can take for them."),
+        safe=True)
+    return fix, (f"The arguments past the entries ({shown}) have no axis of the batch size "
+                 f"{size}: vmap can only pass them whole (None).")
+
+
+def _summary_shape(value: object) -> str:
+    shape = _shape_of(value)
+    if shape is None:
+        return type(value).__name__
+    return f"{getattr(value, 'dtype', '')}[{', '.join(map(str, shape))}]"
