@@ -349,6 +349,10 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
      "Drop position 2", "v", "v.tolist() == [3.0, 3.0]"),
     ("g = jax.jit(lambda a, k: a * k, donate_argnums=(4,))\nv = g(jnp.ones(2), 3)",
      "Drop position 4", "v", "v.tolist() == [3.0, 3.0]"),
+    # a custom JVP rule that returns the tangent alone: the primal output goes first
+    ("@jax.custom_jvp\ndef sq(x):\n    return x * x\n@sq.defjvp\ndef sq_jvp(p, t):\n"
+     "    (x,), (dx,) = p, t\n    return 2 * x * dx\nv = jax.grad(sq)(3.0)",
+     "Return sq(*p) and the tangent", "v", "float(v) == 6.0"),
     # NumPy's out=: the result assigned to the array it names
     ("v = jnp.ones(3)\nv = jnp.cumsum(v, out=v)", "Assign the result to v", "v",
      "v.tolist() == [1.0, 2.0, 3.0]"),

@@ -108,7 +108,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from jax_nbhelp.catalog import _provenance, _scopes, _tracing
+from jax_nbhelp.catalog import _provenance, _scopes, _static_site, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -128,7 +128,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
-                 _argnums_past_fix, _whole_float_fix,
+                 _argnums_past_fix, _jvp_pair_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1503,6 +1503,71 @@ def _argnums_past_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     "error); the others are as they were."),
             safe=True)
     return None
+
+
+# -- a custom JVP rule that returns the tangent alone ---------------------------------------
+
+_JVP_PAIR = re.compile(r"Custom JVP rule (?P<rule>\w+) for function (?P<function>\w+) must "
+                       r"produce a pair \(list or tuple of length two\)")
+
+
+def _from_parameter(func: ast.FunctionDef, parameter: str) -> set[str]:
+    """``parameter`` and the names the function unpacks from it (``(x,), (t,) = primals,
+    tangents`` binds ``t`` from ``tangents``), followed through plain assignments."""
+    names = {parameter}
+    for _ in range(3):
+        for node in ast.walk(func):
+            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+                continue
+            target, value = node.targets[0], node.value
+            pairs = list(zip(target.elts, value.elts, strict=False)) \
+                if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple) \
+                else [(target, value)]
+            for left, right in pairs:
+                if any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(right)):
+                    names |= {n.id for n in ast.walk(left) if isinstance(n, ast.Name)}
+    return names
+
+
+def _jvp_pair_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``@f.defjvp`` rule that returns only the tangent (jax-ml/jax#2516): the rule must
+    return the primal output and the tangent. The primal output is the function applied to
+    the primals, ``f(*primals)``, the value JAX checks the rule's against, so each return
+    that gives one expression reading the tangents gives ``f(*primals), expression``."""
+    found = _JVP_PAIR.search(ctx.top.message)
+    if found is None or not (ctx.type_of(found["function"]) or "").endswith(".custom_jvp"):
+        return None  # the notebook's global of that name is the custom_jvp function
+    defined = _static_site.latest_top_level(ctx, ast.FunctionDef, found["rule"])
+    parsed = _tracing.parse(defined[0].source) if defined is not None else None
+    if defined is None or parsed is None:
+        return None
+    place, func = defined
+    parameters = [a.arg for a in func.args.args]
+    if len(parameters) != 2 or func.args.vararg or func.args.kwonlyargs:
+        return None
+    tangents = _from_parameter(func, parameters[1])
+    returns = [node for node in ast.walk(func) if isinstance(node, ast.Return)]
+    if not returns or any(
+            r.value is None or isinstance(r.value, ast.Tuple | ast.List)
+            or r.value.lineno != r.value.end_lineno
+            or not any(isinstance(n, ast.Name) and n.id in tangents for n in ast.walk(r.value))
+            for r in returns):
+        return None
+    code = parsed[1]
+    function = found["function"]
+    edits = [(r.value, _tracing.segment(code, r.value),
+              f"{function}(*{parameters[0]}), {_tracing.segment(code, r.value)}")
+             for r in returns if r.value is not None]
+    location = replace(place, lineno=returns[0].lineno, line="")
+    return rewrite_fix(
+        ctx, location, _tracing.replacing_each(edits),
+        label=f"Return {function}(*{parameters[0]}) and the tangent",
+        summary=(f"Make {found['rule']} return `{function}(*{parameters[0]})`, the primal "
+                 "output, before the tangent it returns now; then re-run."),
+        safety=(f"Same values: a JVP rule returns the primal output and the tangent, and "
+                f"`{function}(*{parameters[0]})` is the primal output, {function} applied to "
+                "the primals; the tangent is what the rule computed."),
+        safe=True)
 
 
 # -- a tangent built as a tuple where its point is a NamedTuple ------------------------------
