@@ -10,6 +10,12 @@ which are XLA's own implementations whose last bits can differ from NumPy's; pro
 (``dot``, ``matmul``) only where JAX computes them at full float32 precision (a CPU
 backend, or ``jax_default_matmul_precision`` at its highest).
 
+Where the line makes a NumPy array that the function hands to another library computing on
+the host (``x0 = np.asarray(params)`` then ``scipy.optimize.minimize(f, x0)``), jax.numpy
+would hand that library a tracer: the fix runs the jitted function without ``@jax.jit``
+instead, the same operations one by one (safe up to float rounding: jit's fused program can
+round otherwise). Report: google/jaxopt#214 (a SciPy-backed solver run inside ``jax.jit``).
+
 Reports: google/brax#227 and google/brax#321 (``np.stack`` of state arrays in a jitted
 environment step), dpiras/cosmopower-jax#9 (``np.stack`` of sampled parameters inside a
 NumPyro model).
@@ -20,6 +26,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 from itertools import pairwise
+from types import ModuleType
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, NUMPY_IMPORTS, corrected
@@ -69,6 +76,14 @@ EXAMPLES = (
     corrected(NUMPY_IMPORTS, "@jax.jit\ndef labels(x):\n    return np.unique(x)",
               "@jax.jit\ndef labels(x):\n    return jnp.unique(x, size=3)",
               "out = labels(jnp.array([3, 1, 3, 2]))", NO_FIX, "out.tolist() == [1, 2, 3]"),
+    # NumPy's array is made for SciPy, which computes on the host: the function runs
+    # without jit, and SciPy gets concrete arrays
+    corrected(NUMPY_IMPORTS + "\nimport scipy.special",
+              "@jax.jit\ndef logistic(x):\n    a = np.asarray(x)\n"
+              "    return scipy.special.expit(a)",
+              "def logistic(x):\n    a = np.asarray(x)\n    return scipy.special.expit(a)",
+              "out = logistic(jnp.zeros(2))", "Run logistic without jax.jit",
+              "list(out) == [0.5, 0.5]"),
 )
 
 WHY = _entry.prose("""
@@ -252,6 +267,76 @@ def _host_function(location: Location | None) -> str | None:
     return None
 
 
+_OWN = ("jax", "jaxlib", "numpy", "math", "builtins", "functools", "operator", "itertools")
+
+
+def _host_library(ctx: ErrorContext, location: Location | None) -> str | None:
+    """The module of another library (``scipy.optimize``) whose function, called in the
+    function holding the line, is handed the array the line assigns with ``np.asarray`` or
+    ``np.array``: the NumPy array is made for that library, which computes on the host; None
+    otherwise."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    numpy = ctx.alias("numpy")
+    if location is None or parsed is None or numpy is None:
+        return None
+    tree, _ = parsed
+    function = next((node for node in ast.walk(tree)
+                     if isinstance(node, ast.FunctionDef) and node.name == location.function
+                     and node.lineno <= location.lineno <= (node.end_lineno or 0)), None)
+    line_calls = [dotted(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)
+                  and n.lineno == location.lineno]
+    if function is None or not any(c in (f"{numpy}.asarray", f"{numpy}.array")
+                                   for c in line_calls):
+        return None
+    frame = ctx.live_frame(location)
+    assigned = next((node.targets[0].id for node in ast.walk(function)
+                     if isinstance(node, ast.Assign) and node.lineno == location.lineno
+                     and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)),
+                    None)
+    if frame is None or assigned is None:
+        return None
+    for node in ast.walk(function):
+        if not isinstance(node, ast.Call) or not any(
+                isinstance(a, ast.Name) and a.id == assigned
+                for a in (*node.args, *(k.value for k in node.keywords))):
+            continue  # a call that is handed the array the line made
+        name = dotted(node.func)
+        module = frame.f_globals.get(name.split(".", 1)[0]) if name and "." in name else None
+        if isinstance(module, ModuleType) and module.__name__.split(".", 1)[0] not in _OWN:
+            return name.rsplit(".", 1)[0]  # type: ignore[union-attr]  # a dotted name
+    return None
+
+
+def _without_jit_fix(ctx: ErrorContext, call: _tracing.JitCall, library: str) -> Fix | None:
+    """The jitted function run without its ``@jax.jit``: each JAX operation computes as it
+    comes, and the host library gets concrete arrays."""
+    origin, definition = call.origin, call.definition
+    parsed = _tracing.parse(definition.source) if definition is not None else None
+    func = _tracing.find_def(parsed[0], origin.function, origin.lineno) \
+        if parsed is not None else None
+    if definition is None or func is None or not origin.for_jit \
+            or not any(_tracing.jits(d) for d in func.decorator_list):
+        return None
+    name = origin.function
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.drop_jit_decorator import remove_jit_decorator
+
+        return remove_jit_decorator(source, name)
+
+    fix = rewrite_fix(
+        ctx, replace(definition, lineno=func.lineno), transform,
+        label=f"Run {name} without jax.jit",
+        summary=(f"Remove the jax.jit decorator from {name}, so that {library} gets concrete "
+                 "arrays; JAX functions it calls that are jitted themselves stay so. Then "
+                 "re-run."),
+        safety=(f"Same values up to float rounding: {name} runs as written, each JAX operation "
+                "as it comes instead of one compiled program, whose fused operations can "
+                "round the last bits otherwise. It runs slower."),
+        safe=True)
+    return replace(fix, rounding=True)
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     found = _tracing.traced(ctx, _tracing.error_link(ctx, ERROR))
     if found is None:
@@ -274,7 +359,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         explanation += (f" {location.function} is the host function the code hands to "  # type: ignore[union-attr]
                         f"{host}, which calls it with NumPy arrays; here it was called "
                         "directly, with a traced array.")
-    elif location is not None and _single_argument_only(ctx, location):
+    library = _host_library(ctx, location) if host is None else None
+    unjitted = _without_jit_fix(ctx, found.call, library) \
+        if library is not None and found.call is not None else None
+    if unjitted is not None:  # jax.numpy would hand the library a tracer: no rewrite to it
+        fixes = (unjitted,)
+        explanation += (f" The code hands NumPy's array to {library}, which runs on the "
+                        "host and needs the values: it cannot run inside a compiled program.")
+    elif location is not None and host is None and _single_argument_only(ctx, location):
         fix = _numpy_fix(ctx, location)
         fixes = (fix,) if fix is not None else ()
     notes = [
