@@ -1,5 +1,7 @@
 """A traced number turned into a Python one only to meet arrays: ``float(x.sum())`` or
-``x.max().item()`` under ``jax.jit``, whose result is used only as an operand of ``+ - * /``.
+``x.max().item()`` under ``jax.jit``, whose result is used only as an operand of ``+ - * /``
+(or returned). ``.item()`` of an array of one element (shape ``(1,)``) is kept as that element,
+``x.reshape(())`` (jax-ml/jax#8962).
 
 Kept an array, the number gives the same values wherever each use of it meets an array of
 its own dtype (the Python float became that dtype again there: JAX converts a Python number
@@ -20,6 +22,10 @@ A conversion made only to print (``print("loss", float(loss))``, an f-string's
 what it did, and the value is printed each time the compiled function runs (jax-ml/jax#196
 and jax-ml/jax#4615 ask how to print a value inside jit; jax-ml/jax#23475 is a format spec
 that older releases did not take there, which the fix's run would show).
+
+Under ``jax.grad`` alone a traced value still has its number: a Python ``if`` may compare it,
+and only ``float()`` refuses it. A conversion used only in such a test is dropped
+(``condition_fix``).
 """
 
 from __future__ import annotations
@@ -33,7 +39,8 @@ from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
-_SCALAR = re.compile(r"traced array with shape (?P<dtype>float(?:16|32|64)|bfloat16)\[\]")
+_SCALAR = re.compile(r"traced array with shape (?P<dtype>float(?:16|32|64)|bfloat16)"
+                     r"\[(?P<ones>1(?:, ?1)*)?\]")
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div)
 # the whole numbers each dtype holds exactly: up to 2 ** (its significand's bits)
 _EXACT_INT = {"bfloat16": 2 ** 8, "float16": 2 ** 11, "float32": 2 ** 24, "float64": 2 ** 53}
@@ -117,6 +124,8 @@ def _in_arithmetic(ctx: ErrorContext, location: Location, scope: _scopes.Functio
                 node = use
                 continue
             return _meets_array(ctx, location, scope, other, dtype) is not None
+        if isinstance(use, ast.Tuple) and isinstance(parents.get(use), ast.Return):
+            use = parents[use]  # an item of the tuple returned
         return isinstance(use, ast.Return) and dtype == _python_float_dtype()
 
 
@@ -138,6 +147,8 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
     if len(found) != 1:
         return None
     node, converted = found[0]
+    if scalar["ones"] and not (isinstance(node.func, ast.Attribute) and node.func.attr == "item"):
+        return None  # float() of an array of one element: kept, its shape would differ
     parents = _scopes.parents(scope)
     holder = parents.get(node)
     if (isinstance(holder, ast.Assign) and holder.value is node and len(holder.targets) == 1
@@ -163,6 +174,8 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
     before = _tracing.segment(code, node)
     kept = _tracing.segment(code, converted)
     after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
+    if scalar["ones"]:
+        after = f"{after}.reshape(())"  # its one element, as .item() gave it
     conversion = "float(...)" if isinstance(node.func, ast.Name) else ".item()"
     dtype = scalar["dtype"]
     if rounding:
@@ -186,6 +199,74 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
                  "stays a traced array that jit can compile; then re-run."),
         safety=safety, safe=True)
     return replace(fix, rounding=rounding)
+
+
+# -- a conversion only to test a condition under grad ----------------------------------------
+
+def _in_condition(parents: dict[ast.AST, ast.AST], node: ast.AST) -> bool:
+    """Whether ``node`` only goes through ``abs``, negation and arithmetic into a comparison
+    that is an ``if``'s or ``while``'s test (or one of its ``and``/``or``/``not`` parts)."""
+    while True:
+        use = parents.get(node)
+        if (isinstance(use, ast.Call) and isinstance(use.func, ast.Name)
+                and use.func.id == "abs" and use.args == [node]) \
+                or isinstance(use, ast.UnaryOp | ast.BinOp):
+            node = use
+        elif isinstance(use, ast.Compare):
+            node = use
+            while isinstance(parents.get(node), ast.BoolOp) or (
+                    isinstance(parents.get(node), ast.UnaryOp)
+                    and isinstance(parents[node].op, ast.Not)):  # type: ignore[attr-defined]
+                node = parents[node]
+            holder = parents.get(node)
+            return isinstance(holder, ast.If | ast.While) and holder.test is node
+        else:
+            return False
+
+
+def condition_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
+    """``if abs(float(r)) <= delta:`` in a function differentiated by ``jax.grad``
+    (jax-ml/jax#2783): under grad alone a traced value still has its number, and Python's
+    ``if`` may ask a comparison of it; only ``float()`` refuses (the Python float would
+    lose the derivative). Where the number is used only in such a test, the conversion is
+    dropped: the test compares the same number (in its own dtype, where Python compared a
+    float64: the same branch up to float rounding), and the derivative flows through the
+    branch as written."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if parsed is None or location is None:
+        return None
+    tree, code = parsed
+    scope = _scopes.enclosing_function(tree, location.lineno)
+    if scope is None:
+        return None
+    found = [(node, converted) for node in _scopes.own_nodes(scope)
+             if isinstance(node, ast.Call) and node.lineno == location.lineno
+             and node.end_lineno == location.lineno
+             and (converted := _conversion(node, message)) is not None]
+    if len(found) != 1:
+        return None
+    node, converted = found[0]
+    parents = _scopes.parents(scope)
+    read = {n.id for n in ast.walk(converted) if isinstance(n, ast.Name)}
+    values = [ctx.value_named(location, name) for name in read]
+    tracers = [v for v in values if v is not None and v.kind == "tracer"]
+    if not tracers or any(v.transform != "grad" for v in tracers) \
+            or not _in_condition(parents, node):
+        return None
+    before = _tracing.segment(code, node)
+    kept = _tracing.segment(code, converted)
+    after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
+    fix = rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after),
+        label=f"Test {kept} itself",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}: under jax.grad "
+                 f"alone {kept} still has its number, so the if can compare it; only the "
+                 "conversion to a Python float is refused. Then re-run."),
+        safety=(f"Same branches up to float rounding: the test compares the same number, in "
+                f"{kept}'s own dtype where Python compared a float64, and the derivative "
+                "flows through the branch as written."),
+        safe=True)
+    return replace(fix, rounding=True)
 
 
 # -- a conversion only to index ---------------------------------------------------------------

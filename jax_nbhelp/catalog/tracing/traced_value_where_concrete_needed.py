@@ -237,6 +237,17 @@ EXAMPLES = (
                                                      "top + jnp.arange(-1, 2)"),
               "w = around(jnp.array([0.0, 5.0, 1.0, 2.0]))", "Use top + jnp.arange(-1, 2)",
               "w.tolist() == [0.0, 5.0, 1.0]"),
+    # under jax.grad alone, float() of the value is refused but a Python if may compare it
+    # (jax-ml/jax#2783): the conversion is dropped, the branch is the same
+    corrected(JAX_IMPORTS, "def ramp(x):\n    if float(x) > 0:\n        return x * x\n"
+                           "    return -x",
+              "def ramp(x):\n    if x > 0:\n        return x * x\n    return -x",
+              "g = jax.grad(ramp)(3.0)", "Test x itself", "float(g) == 6.0"),
+    # .item() of an array of one element, used only with arrays: kept as that element
+    corrected(JAX_IMPORTS, "@jax.jit\ndef scaled(v):\n    c = v[:1].item()\n    return c * v",
+              "@jax.jit\ndef scaled(v):\n    c = v[:1].reshape(())\n    return c * v",
+              "w = scaled(jnp.array([2.0, 3.0]))", "Keep v[:1] an array",
+              "w.tolist() == [4.0, 6.0]"),
 )
 
 WHY = _entry.prose("""
@@ -347,8 +358,15 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                      f"np.{made.function}(...) or the Python operator.")
         fixes = (_numpy_fix(ctx, made),)
     elif origin is None or call is None:
-        explanation += ", but gets a traced one, which has no value while JAX traces."
-        notes.append(advice(ctx, link.message, function))
+        tested = _conversion.condition_fix(ctx, location, link.message)
+        if tested is not None:
+            explanation += (": Python's float() of a value jax.grad traces, which would drop "
+                            "its derivative. The value is only compared in a Python if, "
+                            "which jax.grad alone allows.")
+            fixes = (tested,)
+        else:
+            explanation += ", but gets a traced one, which has no value while JAX traces."
+            notes.append(advice(ctx, link.message, function))
     else:
         said, fixes = _static_fix.inside(ctx, origin, call, floats=True)
         explanation += said
