@@ -353,6 +353,12 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("@jax.custom_jvp\ndef sq(x):\n    return x * x\n@sq.defjvp\ndef sq_jvp(p, t):\n"
      "    (x,), (dx,) = p, t\n    return 2 * x * dx\nv = jax.grad(sq)(3.0)",
      "Return sq(*p) and the tangent", "v", "float(v) == 6.0"),
+    # positional-only parameters passed by keyword: by position, in the signature's order
+    ("m = jnp.array([True, False])\nv = jnp.where(m, y=jnp.zeros(2), x=jnp.ones(2))",
+     "Pass them by position", "v", "v.tolist() == [1.0, 0.0]"),
+    # a keyword JAX ignored, then refused: dropped
+    ("v = jnp.argsort(jnp.array([2, 1, 2]), kind='stable')", "Drop kind=", "v",
+     "v.tolist() == [1, 0, 2]"),
     # NumPy's out=: the result assigned to the array it names
     ("v = jnp.ones(3)\nv = jnp.cumsum(v, out=v)", "Assign the result to v", "v",
      "v.tolist() == [1.0, 2.0, 3.0]"),

@@ -128,7 +128,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
-                 _argnums_past_fix, _jvp_pair_fix, _whole_float_fix,
+                 _argnums_past_fix, _jvp_pair_fix, _positional_only_fix,
+                 _no_effect_keyword_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1503,6 +1504,120 @@ def _argnums_past_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     "error); the others are as they were."),
             safe=True)
     return None
+
+
+# -- positional-only parameters passed by keyword ------------------------------------------
+
+_POSITIONAL_ONLY = re.compile(r"(?P<function>\w+)\(\) got some positional-only arguments "
+                              r"passed as keyword arguments: '(?P<names>[\w, ]+)'")
+
+
+def _positional_only_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.where(mask, x=new, y=old)`` (adaptive-intelligent-robotics/QDax#178): Python
+    refuses keywords for positional-only parameters. Where the keywords it names are the
+    parameters right after the positional arguments, passing them by position, in the
+    signature's order, gives the function the same arguments. Read at the line that made
+    the call (the deepest of the user's), with the callee's signature from its live value;
+    every call of the function in the same scope that does the same is rewritten too."""
+    found = _POSITIONAL_ONLY.search(ctx.top.message)
+    location = ctx.deepest_user_location() if found is not None else None
+    parsed = _tracing.parse(location.source) if location is not None else None
+    frame = ctx.live_frame(location) if location is not None else None
+    if found is None or location is None or parsed is None or frame is None:
+        return None
+    names = {n.strip() for n in found["names"].split(",")}
+    tree, code = parsed
+    scope = _scopes.enclosing_function(tree, location.lineno)
+    nodes = _scopes.own_nodes(scope) if scope is not None else list(ast.walk(tree))
+
+    def alike(node: ast.AST) -> bool:
+        return (isinstance(node, ast.Call) and node.lineno == node.end_lineno
+                and (dotted(node.func) or "").rsplit(".", 1)[-1] == found["function"]
+                and names <= {k.arg for k in node.keywords}
+                and not any(isinstance(a, ast.Starred) for a in node.args)
+                and not any(k.arg is None for k in node.keywords))
+
+    calls = [node for node in nodes if isinstance(node, ast.Call) and alike(node)]
+    failing = [node for node in calls if node.lineno == location.lineno]
+    if len(failing) != 1:
+        return None
+    function = Evaluator(frame)(failing[0].func)
+    module = getattr(function, "__module__", None)
+    if not callable(function) or not isinstance(module, str) \
+            or not module.startswith(("jax", "numpy")):
+        return None  # JAX's or NumPy's own function: its signature is read, nothing runs
+    try:
+        parameters = list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    edits = []
+    for node in calls:
+        if ast.unparse(node.func) != ast.unparse(failing[0].func):
+            return None
+        following = parameters[len(node.args):len(node.args) + len(names)]
+        if {p.name for p in following} != names or any(
+                p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in following):
+            return None
+        given = {k.arg: k.value for k in node.keywords}
+        arguments = [_tracing.segment(code, a) for a in node.args] + [
+            _tracing.segment(code, given[p.name]) for p in following] + [
+            f"{k.arg}={_tracing.segment(code, k.value)}" for k in node.keywords
+            if k.arg not in names]
+        edits.append((node, _tracing.segment(code, node),
+                      f"{_tracing.segment(code, node.func)}({', '.join(arguments)})"))
+    shown = _tracing.quoted(sorted(names))
+    lines = sorted({node.lineno for node, _, _ in edits})
+    return rewrite_fix(
+        ctx, location, _tracing.replacing_each(edits),
+        label="Pass them by position",
+        summary=(f"Pass {shown} by position, in {found['function']}'s order, on line"
+                 f"{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}: "
+                 f"{found['function']} takes them by position only. Then re-run."),
+        safety=("Same values: the function gets the same arguments, by position, in its "
+                "signature's order."),
+        safe=True)
+
+
+# -- a keyword JAX took and ignored, then refused -----------------------------------------------
+
+# (function, keyword, what the release history says): JAX accepted the keyword and ignored
+# it (with a warning), then refused it; dropping it keeps what JAX computed
+_NO_EFFECT = (
+    # jax-ml/jax 9b79f65 (jax 0.4.28): "The 'kind' argument to sort has no effect"
+    ("sort", "kind", "jnp.sort's kind= had no effect in JAX (deprecated with a warning), and "
+     "was refused from jax 0.4.28; JAX's sort is stable unless stable=False"),
+    ("argsort", "kind", "jnp.argsort's kind= had no effect in JAX (deprecated with a "
+     "warning), and was refused from jax 0.4.28; JAX's sort is stable unless stable=False"),
+)
+
+
+def _no_effect_keyword_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.argsort(scores, kind="mergesort")`` (jax-ml/jax#19220): a keyword JAX ignored,
+    then refused. Dropping it computes what JAX computed with it."""
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None:
+        return None
+    call, location, node = plain
+    row = next(((k, why) for f, k, why in _NO_EFFECT
+                if f == call.name and f"'{k}' argument to {f} is not supported"
+                in ctx.top.message), None)
+    keyword = next((k for k in node.keywords if row is not None and k.arg == row[0]), None)
+    if row is None or keyword is None:
+        return None
+    text = f"{keyword.arg}={ast.unparse(keyword.value)}"
+    kept = [ast.unparse(a) for a in node.args] + [
+        ast.unparse(k) if k.arg is None else f"{k.arg}={ast.unparse(k.value)}"
+        for k in node.keywords if k is not keyword]
+    after = f"{ast.unparse(node.func)}({', '.join(kept)})"
+    written = _written(location.line.strip(), node)
+    if written is None:
+        return None
+    return rewrite_fix(
+        ctx, location, _call_replaced(location.lineno, written, written, lambda: after),
+        label=f"Drop {keyword.arg}=",
+        summary=f"Write `{after}` for `{written}` on line {location.lineno}; then re-run.",
+        safety=f"Same values: {row[1]}. Without `{text}` it computes what it did.",
+        safe=True)
 
 
 # -- a custom JVP rule that returns the tangent alone ---------------------------------------
