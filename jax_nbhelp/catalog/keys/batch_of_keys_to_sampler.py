@@ -153,6 +153,11 @@ def _batch_axes(shape: str) -> int | None:
 MATCH = Match(MESSAGE, pattern=_MESSAGE_RE)
 
 
+# functions that make a key from a key: a batch in gives a batch out, which the code's next
+# draw refuses (google/flax#511: a split pair passed where one dropout key goes)
+_MAKES_KEYS = ("fold_in", "clone")
+
+
 def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis | None:
     function, shape = found.group("function"), found.group("shape").strip()
     location = ctx.deepest_user_location()
@@ -166,6 +171,10 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     fixes: tuple[Fix, ...] = ()
     if _batch_axes(shape) == 1 and location is not None and function == "split":
         fixes = (_split_fix(ctx, location, _batch_size(shape), _unpacked(location, function)),)
+    elif function in _MAKES_KEYS:
+        notes.insert(0, f"{function} makes a key from one key: mapped over the batch it would "
+                        "make a batch of keys, which the code's next jax.random call would "
+                        "refuse in turn. Pass the one key meant here.")
     elif _batch_axes(shape) == 1 and location is not None:
         keys = _batch_size(shape)
         asked = _asked_shape(ctx, location, function)
