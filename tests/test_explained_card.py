@@ -359,7 +359,15 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # a keyword JAX ignored, then refused: dropped
     ("v = jnp.argsort(jnp.array([2, 1, 2]), kind='stable')", "Drop kind=", "v",
      "v.tolist() == [1, 0, 2]"),
+    # norm over three axes: the vector norm of their elements together
+    ("v = jnp.linalg.norm(jnp.ones((2, 2, 2, 4)), axis=(1, 2, 3))", "Use jnp.linalg.vector_norm",
+     "v", "v.tolist() == [4.0, 4.0]"),
+    # mode='raise' where every index is in range: nothing would raise
+    ("t = jnp.arange(4.0)\ni = jnp.array([3, 0])\nv = jnp.take(t, i, mode='raise')",
+     "Drop mode='raise'", "v", "v.tolist() == [3.0, 0.0]"),
     # NumPy's out=: the result assigned to the array it names
+    ("v = jnp.zeros((2, 2))\njnp.fill_diagonal(v, 1.0)", "Assign the result to v", "v",
+     "v.tolist() == [[1.0, 0.0], [0.0, 1.0]]"),
     ("v = jnp.ones(3)\nv = jnp.cumsum(v, out=v)", "Assign the result to v", "v",
      "v.tolist() == [1.0, 2.0, 3.0]"),
 ])
@@ -388,6 +396,8 @@ def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:
     # a cotangent float16 cannot hold exactly: the cast would change it
     "h = jnp.array([1.0, 2.0], jnp.float16)\n_, back = jax.vjp(lambda u: jnp.sum(u * u), h)\n"
     "(v,) = back(1.0001)",
+    # an index out of range: mode='raise' would have raised there
+    "t = jnp.arange(4.0)\ni = jnp.array([4, 0])\nv = jnp.take(t, i, mode='raise')",
     # negative key data: uint32 would wrap it
     "import numpy as np\nk = np.array([-1, 7], dtype=np.int32)\nv = jax.random.uniform(k, (2,))",
 ])

@@ -76,6 +76,7 @@ NEEDS_THE_LINE = {
     # from the call on the line, which the exec'd text does not keep
     "JNH210-11": "a keyword of Python's sorted is told from the call on the line",
     "JNH210-13": "PyTorch's unbiased= is told from the call on the line",
+    "JNH210-23": "an earlier JAX's sym_pos= is told from the call on the line",
     # JAX names the escaped value's creation line and column, the custom_jvp's call; under
     # user_context that place is the exec's own line, which calls no custom_jvp.
     "JNH528-0": "the custom_jvp's call is read from the creation place JAX's message names",

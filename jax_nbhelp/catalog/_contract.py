@@ -129,7 +129,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
                  _argnums_past_fix, _jvp_pair_fix, _positional_only_fix,
-                 _no_effect_keyword_fix, _whole_float_fix,
+                 _no_effect_keyword_fix, _raise_mode_fix, _vector_norm_fix,
+                 _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1394,14 +1395,20 @@ def _expected_dtype_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 # has no such parameter
 _OUT_REFUSED = re.compile(r"^out argument of |The 'out' argument to [\w.]+ is not supported|"
                           r"unexpected keyword argument 'out'")
+# jnp.fill_diagonal's refusal of NumPy's in-place default
+_INPLACE = "JAX arrays are immutable, must use inplace=False"
 
 
 def _out_argument_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """``jnp.add(total, row, out=total)`` as a statement (jax-ml/jax#1328): NumPy writes the
     result into ``total``; a JAX array cannot be written in place, so the statement assigns
     the result to ``total`` instead (``total = jnp.add(total, row)``), and ``y =
-    jnp.add(a, b, out=y)`` drops out=."""
-    plain = _plain_call(ctx, diagnosis) if _OUT_REFUSED.search(ctx.top.message) else None
+    jnp.add(a, b, out=y)`` drops out=. ``jnp.fill_diagonal(d, v)`` as a statement
+    (jax-ml/jax#2680), which NumPy does in place: ``d = jnp.fill_diagonal(d, v,
+    inplace=False)``, as JAX's message asks."""
+    inplace = _INPLACE in ctx.top.message
+    plain = _plain_call(ctx, diagnosis) \
+        if inplace or _OUT_REFUSED.search(ctx.top.message) else None
     parsed = _tracing.parse(plain[1].source) if plain is not None else None
     if plain is None or parsed is None:
         return None
@@ -1413,25 +1420,31 @@ def _out_argument_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                 or not isinstance(statement.value, ast.Call):
             continue
         node = statement.value
-        out = next((k for k in node.keywords if k.arg == "out"), None)
-        if out is None or not isinstance(out.value, ast.Name) or any(
-                k.arg is None for k in node.keywords):
-            return None
-        target = out.value.id
+        out = next((k for k in node.keywords if k.arg == ("inplace" if inplace else "out")),
+                   None)
+        written = node.args[0] if inplace and node.args else out.value if out else None
+        if not isinstance(written, ast.Name) or any(k.arg is None for k in node.keywords) \
+                or (inplace and isinstance(statement, ast.Assign)):
+            return None  # an array written in place, by name; a statement that drops it
+        target = written.id
         if isinstance(statement, ast.Assign) and [ast.unparse(t) for t in statement.targets] \
                 != [target]:
             return None
         rest = [_tracing.segment(code, a) for a in node.args] + [
             f"{k.arg}={_tracing.segment(code, k.value)}" for k in node.keywords if k is not out]
         before = _tracing.segment(code, statement)
-        after = f"{target} = {_tracing.segment(code, node.func)}({', '.join(rest)})"
+        after = (f"{target} = {_tracing.segment(code, node.func)}({', '.join(rest)}"
+                 + (", inplace=False)" if inplace else ")"))
         return rewrite_fix(
             ctx, location, _tracing.replacing(statement, before, after),
             label=f"Assign the result to {target}",
-            summary=(f"Write `{after}` on line {location.lineno}: NumPy's out= writes the "
-                     f"result into {target}; a JAX array is never written in place, so the "
-                     f"result is assigned to {target} instead. Then re-run."),
-            safety=(f"Same values: {target} holds the result, as out= would have made it."),
+            summary=(f"Write `{after}` on line {location.lineno}: NumPy "
+                     + ("fills the array in place" if inplace else "'s out= writes the result "
+                        f"into {target}")
+                     + f"; a JAX array is never written in place, so the result is assigned "
+                     f"to {target} instead. Then re-run."),
+            safety=(f"Same values: {target} holds the result, as "
+                    + ("filling it in place" if inplace else "out=") + " would have made it."),
             safe=True)
     return None
 
@@ -1617,6 +1630,93 @@ def _no_effect_keyword_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | Non
         label=f"Drop {keyword.arg}=",
         summary=f"Write `{after}` for `{written}` on line {location.lineno}; then re-run.",
         safety=f"Same values: {row[1]}. Without `{text}` it computes what it did.",
+        safe=True)
+
+
+# -- mode='raise' where every index is in range -------------------------------------------------
+
+def _raise_mode_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.take(table, codes, axis=0, mode='raise')`` (jax-ml/jax#10333): JAX cannot raise
+    from inside a compiled program. Where the indices are concrete and each is in range
+    (read from the line's live values), mode='raise' would not have raised, and JAX's
+    default gives the same items: the keyword is dropped."""
+    plain = _plain_call(ctx, diagnosis) \
+        if "The 'raise' mode to jnp.take" in ctx.top.message else None
+    numpy = sys.modules.get("numpy")
+    if plain is None or numpy is None:
+        return None
+    call, location, node = plain
+    mode = next((k for k in node.keywords if k.arg == "mode"), None)
+    table, indices, axis = _given(call, "a"), _given(call, "indices"), _given(call, "axis")
+    if mode is None or table is None or indices is None:
+        return None
+    evaluate = Evaluator(call.frame)
+    held, picks = evaluate(table), evaluate(indices)
+    where = evaluate(axis) if axis is not None else None
+    shape = getattr(held, "shape", None) if _array_dtype_kind(held) else None
+    if shape is None or _array_dtype_kind(picks) not in ("i", "u") or _traced(picks) \
+            or getattr(picks, "size", _MAX_READ + 1) > _MAX_READ \
+            or (axis is not None and type(where) is not int):
+        return None
+    size = int(numpy.prod(shape)) if axis is None else shape[where]
+    values = numpy.asarray(picks)
+    if not bool(((values >= 0) & (values < size)).all()):
+        return None
+    kept = [ast.unparse(a) for a in node.args] + [
+        ast.unparse(k) if k.arg is None else f"{k.arg}={ast.unparse(k.value)}"
+        for k in node.keywords if k is not mode]
+    after = f"{ast.unparse(node.func)}({', '.join(kept)})"
+    written = _written(location.line.strip(), node)
+    if written is None:
+        return None
+    return rewrite_fix(
+        ctx, location, _call_replaced(location.lineno, written, written, lambda: after),
+        label="Drop mode='raise'",
+        summary=(f"Write `{after}` for `{written}` on line {location.lineno}: every index is "
+                 f"in range (0 to {size - 1}), so nothing would raise; then re-run."),
+        safety=(f"Same values: each index {ast.unparse(indices)} holds is from 0 to "
+                f"{size - 1}, where every mode of take picks the same items."),
+        safe=True)
+
+
+# -- norm over more than two axes ---------------------------------------------------------------
+
+def _vector_norm_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jnp.linalg.norm(a, axis=(1, 2, 3))`` (jax-ml/jax#26112): norm takes one axis (a
+    vector norm) or two (a matrix norm). Over more, the vector norm of all their elements
+    together is ``jnp.linalg.vector_norm``'s, the formula norm applies along one axis; with
+    the same ord."""
+    plain = _plain_call(ctx, diagnosis) \
+        if "Improper number of axes for norm" in ctx.top.message else None
+    if plain is None:
+        return None
+    call, location, node = plain
+    axis, order = _given(call, "axis"), _given(call, "ord")
+    module = ast.unparse(node.func).rsplit(".", 1)[0] if isinstance(node.func, ast.Attribute) \
+        else None
+    linalg = sys.modules.get("jax.numpy.linalg")
+    try:
+        axes = ast.literal_eval(axis) if axis is not None else None
+        kind = ast.literal_eval(order) if order is not None else 2
+    except ValueError:
+        return None
+    if call.name != "norm" or module is None or not hasattr(linalg, "vector_norm") \
+            or type(axes) is not tuple or len(axes) < 3 \
+            or type(kind) not in (int, float) or type(kind) is bool:
+        return None
+    before = ast.unparse(node.func)
+    after = f"{module}.vector_norm"
+    written = _written(location.line.strip(), node)
+    if written is None or not written.startswith(before):
+        return None
+    return rewrite_fix(
+        ctx, location, _call_replaced(location.lineno, written, written,
+                                      lambda: after + written[len(before):]),
+        label=f"Use {after}",
+        summary=(f"Call {after} instead of {before} on line {location.lineno}: the vector "
+                 f"norm over the {len(axes)} axes together; then re-run."),
+        safety=(f"Same values: the {kind}-norm of the elements along axes {axes} taken "
+                "together, the formula norm applies along one axis."),
         safe=True)
 
 

@@ -18,9 +18,11 @@ import ast
 from collections.abc import Callable
 from dataclasses import replace
 
-from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.catalog import _static_site, _tracing
 from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import refused_fix, rewrite_fix
 
 
@@ -108,8 +110,93 @@ def unhashable_sentence(call: _tracing.JitCall) -> str:
             "jit looks static values up by hash.")
 
 
+# where a value must be a Python number: keywords and positions of JAX's calls
+_SIZE_KEYWORDS = frozenset({"shape", "num", "length", "size", "axis", "num_segments",
+                            "total_repeat_length", "newshape", "repeats"})
+_SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "eye", "identity", "arange",
+                          "tri", "range", "int"})
+_DEPTH = 2  # functions followed into, from the jitted one
+
+
+def _needs_value(ctx: ErrorContext, func: ast.FunctionDef, name: str, depth: int) -> bool:
+    """Whether ``func`` uses its parameter ``name`` where a Python number is needed: a
+    size, a shape or a count of a JAX call, ``range``/``int``, a slice bound, an ``if``; or
+    passes it to a function of the notebook's that does (``depth`` calls deep)."""
+    def named(node: ast.AST | None) -> bool:
+        return isinstance(node, ast.Name) and node.id == name
+
+    for node in ast.walk(func):
+        if isinstance(node, ast.If | ast.While) and any(named(n) for n in ast.walk(node.test)):
+            return True
+        if isinstance(node, ast.Slice) and any(named(n) for part in (node.lower, node.upper,
+                                                                     node.step)
+                                               if part is not None for n in ast.walk(part)):
+            return True
+        if not isinstance(node, ast.Call):
+            continue
+        callee = (dotted(node.func) or "").rsplit(".", 1)[-1]
+        args = list(node.args)
+        if any(k.arg in _SIZE_KEYWORDS and any(named(n) for n in ast.walk(k.value))
+               for k in node.keywords):
+            return True
+        if (callee in _SHAPE_FIRST and args and any(named(n) for n in ast.walk(args[0]))) \
+                or (callee == "linspace" and len(args) > 2 and named(args[2])) \
+                or (callee == "reshape" and any(named(n) for a in args for n in ast.walk(a))):
+            return True
+        if depth and isinstance(node.func, ast.Name):
+            found = _static_site.latest_top_level(ctx, ast.FunctionDef, node.func.id)
+            if found is None:
+                continue
+            inner = found[1]
+            params = [a.arg for a in inner.args.args]
+            passed = [params[i] for i, a in enumerate(args[:len(params)]) if named(a)] + [
+                k.arg for k in node.keywords if k.arg in params and named(k.value)]
+            if any(_needs_value(ctx, inner, p, depth - 1) for p in passed):
+                return True
+    return False
+
+
+def _companions(ctx: ErrorContext, call: _tracing.JitCall) -> list[str]:
+    """The jitted function's other parameters that the call passes a Python setting (an
+    int, bool or str, written or held by a name) and that the function uses where a Python
+    number is needed: made static with the traced ones, so that jit does not stop at the
+    next of them (the fix would run into it)."""
+    definition, caller = call.definition, call.caller
+    parsed = _tracing.parse(definition.source) if definition is not None else None
+    func = _tracing.find_def(parsed[0], call.origin.function, call.origin.lineno) \
+        if parsed is not None else None
+    called = _tracing.parse(caller.source) if caller is not None else None
+    frame = ctx.live_frame(caller) if caller is not None else None
+    if func is None or called is None or caller is None or frame is None \
+            or func.args.vararg or func.args.kwarg:
+        return []
+    callee = (call.callee or "").split("(", 1)[0]
+    nodes = [n for n in ast.walk(called[0]) if isinstance(n, ast.Call)
+             and n.lineno <= caller.lineno <= (n.end_lineno or 0)
+             and ast.unparse(n.func) == callee]
+    if len(nodes) != 1 or any(isinstance(a, ast.Starred) for a in nodes[0].args):
+        return []
+    params = [a.arg for a in func.args.args]
+    given = dict(zip(params, nodes[0].args, strict=False))
+    given.update({k.arg: k.value for k in nodes[0].keywords if k.arg in params})
+    evaluate = Evaluator(frame)
+    found = []
+    for name, node in given.items():
+        if name in call.origin.arguments:
+            continue
+        value = evaluate(node)
+        if type(value) in (int, bool, str) and _needs_value(ctx, func, name, _DEPTH):
+            found.append(name)
+    return found
+
+
 def static_argnames_fix(ctx: ErrorContext, call: _tracing.JitCall) -> Fix:
-    """Add the traced parameters to ``static_argnames`` where ``jit`` wraps the function."""
+    """Add the traced parameters to ``static_argnames`` where ``jit`` wraps the function,
+    with the companions (``_companions``) the call passes Python settings for."""
+    companions = _companions(ctx, call)
+    if companions:
+        call = replace(call, origin=replace(
+            call.origin, arguments=(*call.origin.arguments, *companions)))
     names = list(call.origin.arguments)
     function = "the lambda" if call.origin.function == _tracing.LAMBDA else call.origin.function
     shown = _tracing.quoted(names)

@@ -275,6 +275,16 @@ EXAMPLES = (
         fixed=(_PRELUDE
                + 'params = pltpu.CompilerParams(dimension_semantics=("parallel",))',),
     ),
+    # an earlier JAX's sym_pos=True: assume_a='pos', which it set (GGchen1997/BDI#2)
+    Example(
+        setup=(),
+        failing=("x = jax.scipy.linalg.solve(2.0 * jnp.eye(2), jnp.ones(2), "
+                 "sym_pos=True)"),
+        fix="Pass assume_a='pos'",
+        check="all(abs(v - 0.5) < 1e-6 for v in x.tolist())",
+        fixed=(_PRELUDE + "x = jax.scipy.linalg.solve(2.0 * jnp.eye(2), jnp.ones(2), "
+                          "assume_a='pos')",),
+    ),
 )
 
 WHY = _entry.prose("""
@@ -551,7 +561,7 @@ def _keyword(ctx: ErrorContext, qualname: str, keyword: str) -> Diagnosis | None
         fix = _valued_keyword_fix(ctx, location, keyword, valued)
         if fix is not None:
             return _diagnosis(
-                ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, {valued[1]}'s "
+                ctx, f"{spelled}(...){_entry.at(location)} passes {keyword}=, {valued[1]} "
                      f"keyword for what {spelled} says with {valued[0]}=.", (fix,))
     close = names.close(keyword, public)
     explanation = (f"{spelled}(...){_entry.at(location)} passes {keyword}=, which {spelled} does "
@@ -619,11 +629,24 @@ _OTHER_LIBRARIES = {"dim": ("axis", "PyTorch"), "keepdim": ("keepdims", "PyTorch
 
 # Keywords of another library whose value JAX's functions take under another name and in
 # another form: PyTorch's std(unbiased=True) divides by n - 1, which is ddof=1.
-_OTHER_LIBRARY_VALUES = {"unbiased": ("ddof", "PyTorch", {True: "1", False: "0"})}
+# keyword: (this JAX's keyword, whose keyword it was (possessive), its values as this JAX
+# writes them, what each means)
+_OTHER_LIBRARY_VALUES = {
+    "unbiased": ("ddof", "PyTorch's", {True: "1", False: "0"},
+                 {True: "divides by n - 1", False: "divides by n"}),
+    # jax-ml/jax 9090dd1 (deprecated, following SciPy 1.9) and 340e655 (removed, jax 0.4.21):
+    # sym_pos=True set assume_a='pos'
+    "sym_pos": ("assume_a", "an earlier JAX's (as SciPy's before 1.9)",
+                {True: "'pos'", False: "'gen'"},
+                {True: "solves as for a symmetric positive definite matrix (JAX set "
+                       "assume_a='pos' for it until it removed sym_pos in jax 0.4.21)",
+                 False: "solves as for a general matrix"}),
+}
 
 
 def _valued_keyword_fix(ctx: ErrorContext, location: Location | None, old: str,
-                        valued: tuple[str, str, dict[bool, str]]) -> Fix | None:
+                        valued: tuple[str, str, dict[bool, str], dict[bool, str]]
+                        ) -> Fix | None:
     """``unbiased=True`` written as ``ddof=1`` in the call on the line, where the value is
     written as a literal the table maps (one such keyword on the line)."""
     parsed = _tracing.parse(location.source) if location is not None else None
@@ -635,17 +658,17 @@ def _valued_keyword_fix(ctx: ErrorContext, location: Location | None, old: str,
              and isinstance(k.value, ast.Constant) and type(k.value.value) is bool]
     if len(found) != 1:
         return None
-    new, library, values = valued
+    new, library, values, meanings = valued
     constant = found[0].value
     assert isinstance(constant, ast.Constant)
     written = values[bool(constant.value)]
     before = _tracing.segment(code, found[0])
     after = f"{new}={written}"
-    meaning = ("divides by n - 1" if written == "1" else "divides by n")
+    meaning = meanings[bool(constant.value)]
     return rewrite_fix(
         ctx, location, _tracing.replacing(found[0], before, after), label=f"Pass {after}",
         summary=f"Write `{after}` for `{before}` (line {location.lineno}), then re-run.",
-        safety=(f"Same values: {library}'s {before} {meaning}, and so does {after}."),
+        safety=(f"Same values: {library} {before} {meaning}, and so does {after}."),
         safe=True)
 
 

@@ -78,6 +78,13 @@ _HINGE = '''\
 def hinge(margin):
     return max(0.0, 1.0 - margin)'''
 
+_GROW = """\
+@jax.jit
+def grow(x, pad, n):
+    if pad:
+        return jnp.concatenate([x, jnp.zeros(n)])
+    return x"""
+
 EXAMPLES = (
     # Python's max of a traced number: exactly jnp.where(b > a, b, a), NaN included.
     corrected(_IMPORTS, _HINGE, _HINGE.replace("max(0.0, 1.0 - margin)",
@@ -190,6 +197,11 @@ EXAMPLES = (
               "def in_unit(x):\n    return jnp.where((0 <= x) & (x < 1), x, 0.0)",
               "out = jax.vmap(in_unit)(jnp.array([-0.5, 0.5, 1.5]))", "Use (0 <= x) & (x < 1)",
               "out.tolist() == [0.0, 0.5, 0.0]"),
+    # a second setting the call passes, used as a size: made static with the first, so that
+    # jit does not stop at it next
+    corrected(_IMPORTS, _GROW, _GROW.replace(
+        "@jax.jit", "@partial(jax.jit, static_argnames=('pad', 'n'))"),
+        "out = grow(jnp.ones(2), True, 3)", "Make pad and n static", "out.shape == (5,)"),
 )
 
 WHY = _entry.prose("""

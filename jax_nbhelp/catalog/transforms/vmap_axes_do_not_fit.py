@@ -124,6 +124,12 @@ EXAMPLES = (
         "out = jax.vmap(lambda a, b, c: a + b * c.sum(), in_axes=(0, 0, None))"
         "(jnp.ones(3), jnp.ones(3), jnp.ones(2))",
         "Use in_axes=(0, 0, None)", "out.tolist() == [3.0, 3.0, 3.0]"),
+    # a tuple of keys (each an array of no axis): stacked, one key per element
+    corrected_cell(
+        (JAX_IMPORTS, "keys = tuple(jax.random.split(jax.random.key(0), 3))"),
+        "out = jax.vmap(lambda k: jax.random.uniform(k))(keys)",
+        "out = jax.vmap(lambda k: jax.random.uniform(k))(jnp.stack(keys))",
+        "Map over jnp.stack(...)", "out.shape == (3,)"),
 )
 
 WHY = _entry.prose("""
@@ -444,7 +450,9 @@ def _numbers_list_fix(ctx: ErrorContext, location: Location,
     numbers, have no axis to map. Mapped over the list is the one reading that runs: one
     array of the list's numbers (``jnp.asarray``), each element then a number as JAX
     converts a Python number of that type. Only for the one list or tuple of numbers of one
-    type the call passes, with vmap's default in_axes."""
+    type the call passes, with vmap's default in_axes. A tuple of JAX arrays of no axis (the
+    keys of ``tuple(jax.random.split(key, 4))``, jax-ml/jax#17747) is stacked the same way,
+    ``jnp.stack``."""
     vmap, applied = found
     jnp = ctx.alias("jax.numpy")
     parsed = _tracing.parse(location.source)
@@ -456,19 +464,29 @@ def _numbers_list_fix(ctx: ErrorContext, location: Location,
     if frame is None:
         return None
     evaluate = Evaluator(frame)
-    lists = [a for a in applied.args
+    lists = [(a, value) for a in applied.args
              if isinstance(value := evaluate(a), list | tuple) and type(value) in (list, tuple)
-             and value
-             and len({type(item) for item in value}) == 1
-             and type(value[0]) in (int, float)]
+             and value and (_numbers(value) or _scalar_arrays(value))]
     if len(lists) != 1:
         return None
-    argument = lists[0]
+    argument, value = lists[0]
     code = parsed[1]
     before = _tracing.segment(code, argument)
-    after = f"{jnp}.asarray({before})"
+    numbers = _numbers(value)
+    after = f"{jnp}.asarray({before})" if numbers else f"{jnp}.stack({before})"
     if argument.lineno != argument.end_lineno:
         return None
+    if not numbers:
+        return rewrite_fix(
+            ctx, location, _tracing.replacing(argument, before, after),
+            label=f"Map over {jnp}.stack(...)",
+            summary=(f"Pass `{after}` on line {location.lineno}: one array of the "
+                     f"{len(value)} scalars, whose first axis vmap maps, so the function "
+                     "gets each in turn; then re-run."),
+            safety=(f"Same values: the function gets each item of the "
+                    f"{type(value).__name__} in turn, each a {_item_kind(value[0])} as "
+                    "before."),
+            safe=True)
     return rewrite_fix(
         ctx, location, _tracing.replacing(argument, before, after),
         label=f"Map over {jnp}.asarray(...)",
@@ -478,6 +496,26 @@ def _numbers_list_fix(ctx: ErrorContext, location: Location,
         safety=("Same values: the function gets each number of the list in turn, as JAX "
                 "converts a Python number (float32 for floats unless x64 is on)."),
         safe=True)
+
+
+def _numbers(value: list[object] | tuple[object, ...]) -> bool:
+    """Python numbers of one type."""
+    return len({type(item) for item in value}) == 1 and type(value[0]) in (int, float)
+
+
+def _scalar_arrays(value: list[object] | tuple[object, ...]) -> bool:
+    """JAX arrays of no axis, one dtype (typed PRNG keys included): stacked, the same
+    items along a new first axis."""
+    kinds = set()
+    for item in value:
+        if not type(item).__module__.startswith(("jax", "jaxlib")) or _shape_of(item) != ():
+            return False
+        kinds.add(str(getattr(item, "dtype", "")))
+    return len(kinds) == 1
+
+
+def _item_kind(item: object) -> str:
+    return f"{getattr(item, 'dtype', '')}[] array"
 
 
 _LEAVES = 1 << 12  # leaves of a container argument that are read, at most
