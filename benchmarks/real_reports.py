@@ -25,7 +25,10 @@ Per half it prints: cases, diagnosed by an entry, explained view, general card o
 fixed with the
 right numbers (of the ``fix`` cases), wrong fixes (a fix that said "Fixed" and the numbers
 are wrong), and claims on ``silent`` cases; then why the other ``fix`` cases were not fixed
-(no card, no recommended fix, a recommended fix that did not run clean). Asserts nothing.
+(no card, no recommended fix, a recommended fix that did not run clean), and how many are
+fixed within two clicks: where the recommended fix did not run clean and its outcome shows the
+next error's card, that card's recommended fix applied too (a fix after a fix starts from
+the first's code). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -143,6 +146,10 @@ class Outcome:
     fix: str | None = None
     fixed: bool = False  # the fix said "Fixed"
     right: bool | None = None  # CHECK after the fix (None: not applied)
+    # where the fix did not run clean and its outcome showed the next error's card with a
+    # recommended fix: that one applied too (a second click), and CHECK after it
+    second: str | None = None
+    right_second: bool | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -177,6 +184,14 @@ def run_case(case: Case, cell_timeout: float, verbose: bool) -> Outcome:
             if outcome.fixed and case.check:
                 probe = kernel.run(f"print('CHECK', bool({case.check}))", cell_timeout)
                 outcome.right = "CHECK True" in probe.text
+            following = applied.bundles[-1] if applied.bundles and not outcome.fixed else None
+            after = following.get("recommended") if following is not None else None
+            if following is not None and after and case.check:
+                outcome.second = str(following["fixes"][after - 1].get("label"))
+                again = kernel.run(f"%jax_nbhelp fix {after}", cell_timeout)
+                if any(line.startswith("Fixed:") for line in again.text.splitlines()):
+                    probe = kernel.run(f"print('CHECK', bool({case.check}))", cell_timeout)
+                    outcome.right_second = "CHECK True" in probe.text
     except KernelGone as exc:
         outcome.notes.append(f"kernel gone: {exc}")
     finally:
@@ -195,6 +210,8 @@ def summary(outcomes: list[Outcome], title: str) -> str:
     wrong = sum(o.fixed and o.right is False for o in outcomes)
     claims = sum(o.code is not None for o in outcomes if o.kind == "silent" or not o.jax)
     silent = sum(o.kind == "silent" for o in outcomes)
+    two = sum(bool(o.right or o.right_second) for o in fix_cases)
+    wrong_second = sum(o.right_second is False for o in outcomes)
     unfixed = [o for o in fix_cases if not o.right]
     no_card = sum(o.code is None for o in unfixed)
     no_fix = sum(o.code is not None and o.fix is None for o in unfixed)
@@ -205,7 +222,9 @@ def summary(outcomes: list[Outcome], title: str) -> str:
             f"{nothing}; fixed with the right numbers {right} of {len(fix_cases)}; wrong "
             f"fixes {wrong}; claims on silent cases or errors JAX did not raise {claims}"
             f"\n  fix cases not fixed: no card {no_card}, a card without a recommended fix "
-            f"{no_fix}, a recommended fix that did not run clean {not_clean}")
+            f"{no_fix}, a recommended fix that did not run clean {not_clean}; fixed with the "
+            f"right numbers within two clicks (the next card's recommended fix after one "
+            f"that did not run clean) {two} of {len(fix_cases)}, wrong after two {wrong_second}")
 
 
 def main() -> int:
@@ -251,6 +270,11 @@ def main() -> int:
                                             f"{'Fixed' if outcome.fixed else 'not fixed'}"
                                             + (f", numbers {'right' if outcome.right else 'WRONG'}"
                                                if outcome.right is not None else "")
+                                            + (f"; then {outcome.second!r}: " + (
+                                                "not fixed" if outcome.right_second is None
+                                                else "numbers right" if outcome.right_second
+                                                else "numbers WRONG")
+                                               if outcome.second else "")
                                             if outcome.fix else "")
               + (f" ({'; '.join(outcome.notes)})" if outcome.notes else ""), flush=True)
     print(f"\n{len(chosen)} cases in {time.monotonic() - start:.0f} s\n")
