@@ -1591,6 +1591,16 @@ def _positional_only_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         safe=True)
 
 
+def _without(location: Location, node: ast.Call, keyword: ast.keyword
+             ) -> tuple[str, str] | None:
+    """The call as the line writes it, and the call without ``keyword``."""
+    kept = [ast.unparse(a) for a in node.args] + [
+        ast.unparse(k) if k.arg is None else f"{k.arg}={ast.unparse(k.value)}"
+        for k in node.keywords if k is not keyword]
+    written = _written(location.line.strip(), node)
+    return None if written is None else (written, f"{ast.unparse(node.func)}({', '.join(kept)})")
+
+
 # -- a keyword JAX took and ignored, then refused -----------------------------------------------
 
 # (function, keyword, what the release history says): JAX accepted the keyword and ignored
@@ -1618,13 +1628,10 @@ def _no_effect_keyword_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | Non
     if row is None or keyword is None:
         return None
     text = f"{keyword.arg}={ast.unparse(keyword.value)}"
-    kept = [ast.unparse(a) for a in node.args] + [
-        ast.unparse(k) if k.arg is None else f"{k.arg}={ast.unparse(k.value)}"
-        for k in node.keywords if k is not keyword]
-    after = f"{ast.unparse(node.func)}({', '.join(kept)})"
-    written = _written(location.line.strip(), node)
-    if written is None:
+    dropped = _without(location, node, keyword)
+    if dropped is None:
         return None
+    written, after = dropped
     return rewrite_fix(
         ctx, location, _call_replaced(location.lineno, written, written, lambda: after),
         label=f"Drop {keyword.arg}=",
@@ -1662,13 +1669,10 @@ def _raise_mode_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     values = numpy.asarray(picks)
     if not bool(((values >= 0) & (values < size)).all()):
         return None
-    kept = [ast.unparse(a) for a in node.args] + [
-        ast.unparse(k) if k.arg is None else f"{k.arg}={ast.unparse(k.value)}"
-        for k in node.keywords if k is not mode]
-    after = f"{ast.unparse(node.func)}({', '.join(kept)})"
-    written = _written(location.line.strip(), node)
-    if written is None:
+    dropped = _without(location, node, mode)
+    if dropped is None:
         return None
+    written, after = dropped
     return rewrite_fix(
         ctx, location, _call_replaced(location.lineno, written, written, lambda: after),
         label="Drop mode='raise'",

@@ -129,12 +129,12 @@ def _in_arithmetic(ctx: ErrorContext, location: Location, scope: _scopes.Functio
         return isinstance(use, ast.Return) and dtype == _python_float_dtype()
 
 
-def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
-    """The fix that drops the conversion on ``location``'s line, where every use of the
-    number keeps its values (see the module's docstring); None elsewhere."""
-    scalar = _SCALAR.search(message)
+def _the_conversion(location: Location | None, message: str
+                    ) -> tuple[str, _scopes.Function, ast.Call, ast.expr] | None:
+    """The one conversion JAX's message names on ``location``'s line, in a function: the
+    cell's code, the function, the conversion's call and what it converts."""
     parsed = _tracing.parse(location.source) if location is not None else None
-    if scalar is None or parsed is None or location is None:
+    if parsed is None or location is None:
         return None
     tree, code = parsed
     scope = _scopes.enclosing_function(tree, location.lineno)
@@ -146,7 +146,17 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
              and (converted := _conversion(node, message)) is not None]
     if len(found) != 1:
         return None
-    node, converted = found[0]
+    return code, scope, found[0][0], found[0][1]
+
+
+def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -> Fix | None:
+    """The fix that drops the conversion on ``location``'s line, where every use of the
+    number keeps its values (see the module's docstring); None elsewhere."""
+    scalar = _SCALAR.search(message)
+    found = _the_conversion(location, message) if scalar is not None else None
+    if scalar is None or found is None or location is None:
+        return None
+    code, scope, node, converted = found
     if scalar["ones"] and not (isinstance(node.func, ast.Attribute) and node.func.attr == "item"):
         return None  # float() of an array of one element: kept, its shape would differ
     parents = _scopes.parents(scope)
@@ -232,20 +242,10 @@ def condition_fix(ctx: ErrorContext, location: Location | None, message: str) ->
     dropped: the test compares the same number (in its own dtype, where Python compared a
     float64: the same branch up to float rounding), and the derivative flows through the
     branch as written."""
-    parsed = _tracing.parse(location.source) if location is not None else None
-    if parsed is None or location is None:
+    found = _the_conversion(location, message)
+    if found is None or location is None:
         return None
-    tree, code = parsed
-    scope = _scopes.enclosing_function(tree, location.lineno)
-    if scope is None:
-        return None
-    found = [(node, converted) for node in _scopes.own_nodes(scope)
-             if isinstance(node, ast.Call) and node.lineno == location.lineno
-             and node.end_lineno == location.lineno
-             and (converted := _conversion(node, message)) is not None]
-    if len(found) != 1:
-        return None
-    node, converted = found[0]
+    code, scope, node, converted = found
     parents = _scopes.parents(scope)
     read = {n.id for n in ast.walk(converted) if isinstance(n, ast.Name)}
     values = [ctx.value_named(location, name) for name in read]

@@ -476,25 +476,16 @@ def _numbers_list_fix(ctx: ErrorContext, location: Location,
     after = f"{jnp}.asarray({before})" if numbers else f"{jnp}.stack({before})"
     if argument.lineno != argument.end_lineno:
         return None
-    if not numbers:
-        return rewrite_fix(
-            ctx, location, _tracing.replacing(argument, before, after),
-            label=f"Map over {jnp}.stack(...)",
-            summary=(f"Pass `{after}` on line {location.lineno}: one array of the "
-                     f"{len(value)} scalars, whose first axis vmap maps, so the function "
-                     "gets each in turn; then re-run."),
-            safety=(f"Same values: the function gets each item of the "
-                    f"{type(value).__name__} in turn, each a {_item_kind(value[0])} as "
-                    "before."),
-            safe=True)
+    what = "numbers" if numbers else f"{len(value)} scalars"
     return rewrite_fix(
         ctx, location, _tracing.replacing(argument, before, after),
-        label=f"Map over {jnp}.asarray(...)",
-        summary=(f"Pass `{after}` on line {location.lineno}: one array of the numbers, whose "
-                 "first axis vmap maps, so the function gets each number in turn; then "
-                 "re-run."),
+        label=f"Map over {after.split('(')[0]}(...)",
+        summary=(f"Pass `{after}` on line {location.lineno}: one array of the {what}, whose "
+                 "first axis vmap maps, so the function gets each in turn; then re-run."),
         safety=("Same values: the function gets each number of the list in turn, as JAX "
-                "converts a Python number (float32 for floats unless x64 is on)."),
+                "converts a Python number (float32 for floats unless x64 is on)." if numbers
+                else f"Same values: the function gets each item of the "
+                f"{type(value).__name__} in turn, each a {_item_kind(value[0])} as before."),
         safe=True)
 
 
