@@ -362,6 +362,9 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # norm over three axes: the vector norm of their elements together
     ("v = jnp.linalg.norm(jnp.ones((2, 2, 2, 4)), axis=(1, 2, 3))", "Use jnp.linalg.vector_norm",
      "v", "v.tolist() == [4.0, 4.0]"),
+    # one array passed twice where the call donates it: the later one a copy
+    ("g = jax.jit(lambda a, b: a + b, donate_argnums=(0,))\nt = jnp.ones(2)\nv = g(t, t)",
+     "Pass a copy of t", "v", "v.tolist() == [2.0, 2.0]"),
     # mode='raise' where every index is in range: nothing would raise
     ("t = jnp.arange(4.0)\ni = jnp.array([3, 0])\nv = jnp.take(t, i, mode='raise')",
      "Drop mode='raise'", "v", "v.tolist() == [3.0, 0.0]"),

@@ -130,7 +130,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
                  _argnums_past_fix, _jvp_pair_fix, _positional_only_fix,
                  _no_effect_keyword_fix, _raise_mode_fix, _vector_norm_fix,
-                 _whole_float_fix,
+                 _donated_twice_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1721,6 +1721,51 @@ def _vector_norm_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                  f"norm over the {len(axes)} axes together; then re-run."),
         safety=(f"Same values: the {kind}-norm of the elements along axes {axes} taken "
                 "together, the formula norm applies along one axis."),
+        safe=True)
+
+
+# -- one array passed twice to a call that donates it ---------------------------------------------
+
+_DONATED_TWICE = "Attempt to use a buffer that was previously donated in the same call"
+
+
+def _donated_twice_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``step(totals, totals)`` of a function jitted with ``donate_argnums=(0,)``
+    (jax-ml/jax#9635): the donated buffer is also passed as another argument, which then
+    reads a buffer already given away. Each later occurrence passes a copy: the same values
+    in a buffer of its own."""
+    plain = _plain_call(ctx, diagnosis) if _DONATED_TWICE in ctx.top.message else None
+    if plain is None:
+        return None
+    _, location, node = plain
+    names = [a.id for a in node.args if isinstance(a, ast.Name)] + [
+        k.value.id for k in node.keywords if isinstance(k.value, ast.Name)]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if len(twice) != 1:
+        return None
+    name = twice[0]
+    occurrences = [a for a in (*node.args, *(k.value for k in node.keywords))
+                   if isinstance(a, ast.Name) and a.id == name]
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    line = [n for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
+            and n.lineno == location.lineno == n.end_lineno
+            and ast.dump(n) == ast.dump(node)]
+    if len(line) != 1:
+        return None
+    later = [a for a in (*line[0].args, *(k.value for k in line[0].keywords))
+             if isinstance(a, ast.Name) and a.id == name][1:]
+    if len(later) != len(occurrences) - 1:
+        return None
+    return rewrite_fix(
+        ctx, location, _tracing.replacing_each([(a, name, f"{name}.copy()") for a in later]),
+        label=f"Pass a copy of {name}",
+        summary=(f"Pass `{name}.copy()` for the later `{name}` on line {location.lineno}: the "
+                 f"call donates {name}'s buffer, so another argument cannot read it; then "
+                 "re-run."),
+        safety=(f"Same values: `{name}.copy()` holds {name}'s numbers in a buffer of its own, "
+                "which the call reads while it takes the donated one."),
         safe=True)
 
 
