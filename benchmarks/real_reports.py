@@ -25,10 +25,13 @@ Per half it prints: cases, diagnosed by an entry, explained view, general card o
 fixed with the
 right numbers (of the ``fix`` cases), wrong fixes (a fix that said "Fixed" and the numbers
 are wrong), and claims on ``silent`` cases; then why the other ``fix`` cases were not fixed
-(no card, no recommended fix, a recommended fix that did not run clean), and how many are
-fixed within two clicks: where the recommended fix did not run clean and its outcome shows the
-next error's card, that card's recommended fix applied too (a fix after a fix starts from
-the first's code). Asserts nothing.
+(no card, no recommended fix, a recommended fix that did not run clean; of the cards without
+a recommended fix, how many offer a fix that changes the numbers, and how often the first
+such fix, applied, meets the case's check: a measure of the unsafe fixes, never counted as
+fixed; of the recommended fixes that did not run clean, what their run ended in), and how
+many are fixed within two clicks: where the recommended fix did not run clean and its outcome
+shows the next error's card, that card's recommended fix applied too (a fix after a fix
+starts from the first's code). Asserts nothing.
 """
 
 from __future__ import annotations
@@ -149,7 +152,18 @@ class Outcome:
     # where the fix did not run clean and its outcome showed the next error's card with a
     # recommended fix: that one applied too (a second click), and CHECK after it
     second: str | None = None
+    # where the recommended fix did not run clean: what its run ended in ("card": the next
+    # error's card, "card+fix": one with a recommended fix, "error": an error without a
+    # card, "repeated": it ran, but ran again what had run before the error, "stopped":
+    # stopped or not applied, "silent": the magic printed nothing, "other": anything else)
+    after: str | None = None
     right_second: bool | None = None
+    # a fix case whose card has no recommended fix: how many fixes it offers (a kernel
+    # checkup aside), how many of them change the numbers, and whether the first of those,
+    # applied, meets CHECK (the fix's change was what the report wanted: never recommended)
+    offered: int = 0
+    unsafe: int = 0
+    unsafe_right: bool | None = None
     notes: list[str] = field(default_factory=list)
 
 
@@ -177,6 +191,17 @@ def run_case(case: Case, cell_timeout: float, verbose: bool) -> Outcome:
         if verbose:
             print(f"    {bundle.get('explanation')}")
         number = bundle.get("recommended")
+        fixes = [fix for fix in bundle.get("fixes", []) if fix.get("kind") != "check"]
+        outcome.offered = len(fixes)
+        outcome.unsafe = sum(bool(fix.get("available")) and not fix.get("safe")
+                             for fix in fixes)
+        if case.kind == "fix" and not number and outcome.unsafe and case.check:
+            first = next(n for n, fix in enumerate(bundle["fixes"], 1)
+                         if fix.get("kind") != "check" and fix.get("available")
+                         and not fix.get("safe"))
+            kernel.run(f"%jax_nbhelp fix {first}", cell_timeout)
+            probe = kernel.run(f"print('CHECK', bool({case.check}))", cell_timeout)
+            outcome.unsafe_right = "CHECK True" in probe.text
         if case.kind == "fix" and number:
             outcome.fix = str(bundle["fixes"][number - 1].get("label"))
             applied = kernel.run(f"%jax_nbhelp fix {number}", cell_timeout)
@@ -186,6 +211,16 @@ def run_case(case: Case, cell_timeout: float, verbose: bool) -> Outcome:
                 outcome.right = "CHECK True" in probe.text
             following = applied.bundles[-1] if applied.bundles and not outcome.fixed else None
             after = following.get("recommended") if following is not None else None
+            if not outcome.fixed:
+                said = applied.text.splitlines()
+                outcome.after = (
+                    "card+fix" if after else "card" if following is not None
+                    else "repeated" if any(line.startswith("Ran, but") for line in said)
+                    else "error" if any(line.startswith("Not fixed") for line in said)
+                    or applied.error
+                    else "stopped" if any(line.startswith(("Stopped", "Not applied"))
+                                          for line in said)
+                    else "silent" if not "".join(said).strip() else "other")
             if following is not None and after and case.check:
                 outcome.second = str(following["fixes"][after - 1].get("label"))
                 again = kernel.run(f"%jax_nbhelp fix {after}", cell_timeout)
@@ -216,13 +251,24 @@ def summary(outcomes: list[Outcome], title: str) -> str:
     no_card = sum(o.code is None for o in unfixed)
     no_fix = sum(o.code is not None and o.fix is None for o in unfixed)
     not_clean = sum(o.fix is not None and not o.fixed for o in unfixed)
+    ended = {kind: sum(o.after == kind for o in unfixed if o.fix is not None and not o.fixed)
+             for kind in ("card+fix", "card", "error", "repeated", "stopped", "silent", "other")}
+    bare = [o for o in unfixed if o.code is not None and o.fix is None]
+    with_unsafe = sum(o.unsafe > 0 for o in bare)
+    unsafe_right = sum(bool(o.unsafe_right) for o in bare)
     return (f"{title}: {len(outcomes)} cases ({len(raised)} errors JAX raised, {silent} "
             f"silent): diagnosed by an entry {entry}, explained view {explained}, general "
             f"card only {general}, nothing "
             f"{nothing}; fixed with the right numbers {right} of {len(fix_cases)}; wrong "
             f"fixes {wrong}; claims on silent cases or errors JAX did not raise {claims}"
             f"\n  fix cases not fixed: no card {no_card}, a card without a recommended fix "
-            f"{no_fix}, a recommended fix that did not run clean {not_clean}; fixed with the "
+            f"{no_fix} (of them offering a fix that changes the numbers {with_unsafe}, whose "
+            f"first one, applied, meets the report's check {unsafe_right}), a recommended fix "
+            f"that did not run clean {not_clean} (its run ended in the next error's card with a "
+            f"recommended fix {ended['card+fix']}, a card without one {ended['card']}, an "
+            f"error without a card {ended['error']}, ran but not as if once "
+            f"{ended['repeated']}, stopped {ended['stopped']}, printed nothing "
+            f"{ended['silent']}, other {ended['other']}); fixed with the "
             f"right numbers within two clicks (the next card's recommended fix after one "
             f"that did not run clean) {two} of {len(fix_cases)}, wrong after two {wrong_second}")
 

@@ -373,6 +373,17 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
      "v.tolist() == [[1.0, 0.0], [0.0, 1.0]]"),
     ("v = jnp.ones(3)\nv = jnp.cumsum(v, out=v)", "Assign the result to v", "v",
      "v.tolist() == [1.0, 2.0, 3.0]"),
+    # checkpoint's static_argnums count positions: keywords by position, at every such call
+    ("from functools import partial\n"
+     "@partial(jax.checkpoint, static_argnums=(1,))\ndef step(h, twice):\n"
+     "    return h * 4 if twice else h * 2\n"
+     "def total(h):\n    return step(h, twice=True).sum() + step(h, twice=False).sum()\n"
+     "v = jax.grad(total)(jnp.ones(2))", "Pass them by position", "v",
+     "v.tolist() == [6.0, 6.0]"),
+    # a static_argnames name no parameter has, none close: the one parameter used as a size
+    ("from functools import partial\n"
+     "@partial(jax.jit, static_argnames=('count',))\ndef first(x, n):\n    return x[:n]\n"
+     "v = first(jnp.arange(5.0), 2)", "Name n", "v", "v.tolist() == [0.0, 1.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -382,6 +393,24 @@ def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label
     assert bundle["recommended"] == 1
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert eval(check, {}, {name: loaded[name]})
+
+
+def test_a_removed_keyword_that_reached_the_callback_is_its_replacement(
+        loaded: Notebook) -> None:
+    """``pure_callback(..., vectorized=True)`` where this JAX no longer takes ``vectorized``
+    (removed in 0.10.0; earlier releases take it, with a warning, and raise nothing)."""
+    import inspect
+
+    import jax
+
+    if "vectorized" in inspect.signature(jax.pure_callback).parameters:
+        pytest.skip("this JAX's pure_callback still takes vectorized=")
+    _fixed_by_contract(
+        loaded, "def host(m):\n    return np.asarray(m).sum(-1).astype(np.float32)\n"
+        "def f(m):\n    out = jax.ShapeDtypeStruct(m.shape[:-1], jnp.float32)\n"
+        "    return jax.pure_callback(host, out, m, vectorized=True)\n"
+        "v = jax.vmap(f)(jnp.ones((3, 2)))",
+        'Use vmap_method="legacy_vectorized"', "v.tolist() == [2.0, 2.0, 2.0]")
 
 
 def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:

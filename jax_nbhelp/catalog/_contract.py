@@ -106,9 +106,17 @@ import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from types import FunctionType
 from typing import Any
 
-from jax_nbhelp.catalog import _provenance, _scopes, _static_site, _tracing
+from jax_nbhelp.catalog import (
+    _positional,
+    _provenance,
+    _scopes,
+    _static_fix,
+    _static_site,
+    _tracing,
+)
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -128,8 +136,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _tangent_container_fix, _leading_pads_fix, _bool_index_fix,
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
-                 _argnums_past_fix, _jvp_pair_fix, _positional_only_fix,
-                 _no_effect_keyword_fix, _raise_mode_fix, _vector_norm_fix,
+                 _argnums_past_fix, _jvp_pair_fix, _positional_only_fix, _static_positions_fix,
+                 _no_effect_keyword_fix, _removed_keyword_fix, _raise_mode_fix, _vector_norm_fix,
                  _donated_twice_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
@@ -701,7 +709,11 @@ def _argname_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """``static_argnames=('n_steps',)`` for a function whose parameter is ``nsteps``
     (``Jitted function has invalid argnames {'n_steps'} in static_argnames``): the names the
     function takes are read in JAX's frame that checked them (its ``valid_kwargs``), and
-    where exactly one is close to the name written, the string is that name."""
+    where exactly one is close to the name written, the string is that name. Where none is
+    close (a parameter renamed: ``degree`` for ``n_terms``), and exactly one parameter the
+    option does not name is used where a Python number is needed (a ``range``, a shape, a
+    slice bound: ``_static_fix.needs_value``), the string is that one: the name named
+    nothing, and a static parameter computes the same values."""
     found = _ARGNAMES.search(ctx.top.message)
     location = diagnosis.location or ctx.deepest_user_location()
     if found is None or location is None:
@@ -716,10 +728,20 @@ def _argname_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         return None
     close = difflib.get_close_matches(names[0], sorted(str(v) for v in valid), n=2,
                                       cutoff=0.6)
-    written = [n for k in ast.walk(parsed[0]) if isinstance(k, ast.keyword)
-               and k.arg == found["option"] for n in ast.walk(k.value)
+    options = [k for k in ast.walk(parsed[0]) if isinstance(k, ast.keyword)
+               and k.arg == found["option"]]
+    written = [n for k in options for n in ast.walk(k.value)
                if isinstance(n, ast.Constant) and n.value == names[0]]
-    if len(close) != 1 or len(written) != 1:
+    if len(written) != 1:
+        return None
+    needed = ""
+    if not close:
+        close = _needed_static(ctx, parsed[0], options[0], sorted(str(v) for v in valid))
+        needed = (f"{close[0]} is the one parameter the function uses where a Python "
+                  "value is needed, and no parameter's name is close to "
+                  f"{names[0]!r}; a static parameter computes the same values"
+                  if len(close) == 1 else "")
+    if len(close) != 1:
         return None
     node = written[0]
     place = replace(location, lineno=node.lineno, line=location.source.splitlines()[  # type: ignore[union-attr]
@@ -728,11 +750,36 @@ def _argname_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     after = repr(close[0])
     return rewrite_fix(
         ctx, place, _tracing.replacing(node, before, after), label=f"Name {close[0]}",
-        summary=(f"Write {after} for {before} in {found['option']} on {place.label}: the "
-                 f"function's parameter is {close[0]}; then re-run."),
+        summary=(f"Write {after} for {before} in {found['option']} on {place.label}: "
+                 + (f"{before} names no parameter, and {close[0]} is the one the function "
+                    "needs as a Python value" if needed else
+                    f"the function's parameter is {close[0]}") + "; then re-run."),
         safety=(f"Same values: {found['option']} names the parameter jit treats that way, "
-                f"and {close[0]} is the one parameter whose name is close to {before}."),
+                + (f"and {needed}." if needed else
+                   f"and {close[0]} is the one parameter whose name is close to {before}.")),
         safe=True)
+
+
+def _needed_static(ctx: ErrorContext, tree: ast.Module, option: ast.keyword,
+                   valid: list[str]) -> list[str]:
+    """The parameters of the function ``option`` (``static_argnames=...``) jits that it
+    uses where a Python value is needed and the option does not name already: the function
+    is the one the option's decorator sits on, or the one ``jax.jit(f, ...)`` names."""
+    func: ast.FunctionDef | None = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and any(
+                option in ast.walk(d) for d in node.decorator_list):
+            func = node
+        elif isinstance(node, ast.Call) and option in node.keywords and node.args \
+                and isinstance(node.args[0], ast.Name):
+            defined = _static_site.latest_top_level(ctx, ast.FunctionDef, node.args[0].id)
+            func = defined[1] if defined is not None else None
+    if func is None or func.args.vararg or func.args.kwarg:
+        return []
+    named = {n.value for n in ast.walk(option.value) if isinstance(n, ast.Constant)}
+    return [a.arg for a in func.args.args + func.args.kwonlyargs
+            if a.arg in valid and a.arg not in named
+            and _static_fix.needs_value(ctx, func, a.arg)]
 
 
 # -- one int where JAX takes a sequence -------------------------------------------------------
@@ -1533,62 +1580,106 @@ def _positional_only_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     the call (the deepest of the user's), with the callee's signature from its live value;
     every call of the function in the same scope that does the same is rewritten too."""
     found = _POSITIONAL_ONLY.search(ctx.top.message)
-    location = ctx.deepest_user_location() if found is not None else None
-    parsed = _tracing.parse(location.source) if location is not None else None
-    frame = ctx.live_frame(location) if location is not None else None
-    if found is None or location is None or parsed is None or frame is None:
+    if found is None:
         return None
     names = {n.strip() for n in found["names"].split(",")}
+
+    def owned(function: object) -> bool:  # JAX's or NumPy's own: its signature is read
+        module = getattr(function, "__module__", None)
+        return callable(function) and isinstance(module, str) \
+            and module.startswith(("jax", "numpy"))
+
+    return _by_position_in_scope(
+        ctx, names, lambda node: (dotted(node.func) or "").rsplit(".", 1)[-1]
+        == found["function"], owned, label="Pass them by position",
+        why=f"{found['function']} takes them by position only")
+
+
+def _by_position_in_scope(ctx: ErrorContext, names: set[str],
+                          callee: Callable[[ast.Call], bool],
+                          readable: Callable[[object], bool], *, label: str,
+                          why: str) -> Fix | None:
+    """Every call in the failing line's scope (``callee`` tells which) that passes the
+    keywords ``names``, written with them by position in the callee's order
+    (``_positional.by_position``): the calls on the failing line (the deepest of the
+    user's), all of one function, give the function, read live where ``readable`` says its
+    signature can be read without running code; every such call must be the same function,
+    or no fix."""
+    location = ctx.deepest_user_location()
+    parsed = _tracing.parse(location.source) if location is not None else None
+    frame = ctx.live_frame(location) if location is not None else None
+    if location is None or parsed is None or frame is None:
+        return None
     tree, code = parsed
     scope = _scopes.enclosing_function(tree, location.lineno)
     nodes = _scopes.own_nodes(scope) if scope is not None else list(ast.walk(tree))
-
-    def alike(node: ast.AST) -> bool:
-        return (isinstance(node, ast.Call) and node.lineno == node.end_lineno
-                and (dotted(node.func) or "").rsplit(".", 1)[-1] == found["function"]
-                and names <= {k.arg for k in node.keywords}
-                and not any(isinstance(a, ast.Starred) for a in node.args)
-                and not any(k.arg is None for k in node.keywords))
-
-    calls = [node for node in nodes if isinstance(node, ast.Call) and alike(node)]
+    calls = [node for node in nodes if isinstance(node, ast.Call)
+             and node.lineno == node.end_lineno and callee(node)
+             and names <= {k.arg for k in node.keywords}
+             and not any(isinstance(a, ast.Starred) for a in node.args)]
     failing = [node for node in calls if node.lineno == location.lineno]
-    if len(failing) != 1:
+    if not failing or len({ast.unparse(node.func) for node in failing}) != 1:
         return None
     function = Evaluator(frame)(failing[0].func)
-    module = getattr(function, "__module__", None)
-    if not callable(function) or not isinstance(module, str) \
-            or not module.startswith(("jax", "numpy")):
-        return None  # JAX's or NumPy's own function: its signature is read, nothing runs
+    if not readable(function):
+        return None
     try:
-        parameters = list(inspect.signature(function).parameters.values())
+        parameters = list(inspect.signature(function).parameters.values())  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return None
     edits = []
     for node in calls:
-        if ast.unparse(node.func) != ast.unparse(failing[0].func):
+        after = _positional.by_position(code, node, parameters, names)
+        if ast.unparse(node.func) != ast.unparse(failing[0].func) or after is None:
             return None
-        following = parameters[len(node.args):len(node.args) + len(names)]
-        if {p.name for p in following} != names or any(
-                p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in following):
-            return None
-        given = {k.arg: k.value for k in node.keywords}
-        arguments = [_tracing.segment(code, a) for a in node.args] + [
-            _tracing.segment(code, given[p.name]) for p in following] + [
-            f"{k.arg}={_tracing.segment(code, k.value)}" for k in node.keywords
-            if k.arg not in names]
-        edits.append((node, _tracing.segment(code, node),
-                      f"{_tracing.segment(code, node.func)}({', '.join(arguments)})"))
+        edits.append((node, _tracing.segment(code, node), after))
     shown = _tracing.quoted(sorted(names))
     lines = sorted({node.lineno for node, _, _ in edits})
+    name = _tracing.segment(code, failing[0].func)
     return rewrite_fix(
-        ctx, location, _tracing.replacing_each(edits),
-        label="Pass them by position",
-        summary=(f"Pass {shown} by position, in {found['function']}'s order, on line"
+        ctx, location, _tracing.replacing_each(edits), label=label,
+        summary=(f"Pass {shown} by position, in {name}'s order, on line"
                  f"{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}: "
-                 f"{found['function']} takes them by position only. Then re-run."),
+                 f"{why}. Then re-run."),
         safety=("Same values: the function gets the same arguments, by position, in its "
                 "signature's order."),
         safe=True)
+
+
+# -- static_argnums of jax.checkpoint, counted over the call's positional arguments ---------
+
+_REMAT_POSITIONS = re.compile(r"the `static_argnums` argument to `jax\.checkpoint`.*"
+                              r"`len\(args\)` = (?P<given>\d+)", re.DOTALL)
+
+
+def _static_positions_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``block(h, use_skip=True)`` for ``@partial(jax.checkpoint, static_argnums=(1,))``
+    (``the `static_argnums` argument to `jax.checkpoint` / `jax.remat` can only take integer
+    values ... less than `len(args)```): checkpoint counts its static positions over the
+    positional arguments only, and a keyword is none. Where the call's keywords are the
+    parameters right after its positional ones, passing them by position gives the function
+    the same arguments, and the static one is then where static_argnums says; every call
+    of the function in the scope that passes them by keyword is rewritten too."""
+    found = _REMAT_POSITIONS.search(ctx.top.message)
+    location = ctx.deepest_user_location() if found is not None else None
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if found is None or location is None or parsed is None:
+        return None
+    given = int(found["given"])
+    keyworded = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.Call)
+                 and node.lineno == location.lineno and len(node.args) == given
+                 and node.keywords and all(k.arg is not None for k in node.keywords)
+                 and isinstance(node.func, ast.Name | ast.Attribute)]
+    if not keyworded or len({ast.unparse(node.func) for node in keyworded}) != 1:
+        return None
+    names = {k.arg for k in keyworded[0].keywords if k.arg is not None}
+    text = ast.unparse(keyworded[0].func)
+    return _by_position_in_scope(
+        ctx, names, lambda node: ast.unparse(node.func) == text,
+        lambda function: isinstance(function, FunctionType)
+        and hasattr(function, "__wrapped__"),
+        label="Pass them by position",
+        why="jax.checkpoint counts static_argnums over positional arguments only")
 
 
 def _without(location: Location, node: ast.Call, keyword: ast.keyword
@@ -1638,6 +1729,69 @@ def _no_effect_keyword_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | Non
         summary=f"Write `{after}` for `{written}` on line {location.lineno}; then re-run.",
         safety=f"Same values: {row[1]}. Without `{text}` it computes what it did.",
         safe=True)
+
+
+# -- a keyword an earlier JAX took, which this one hands on to the callback -----------------
+
+# (function, keyword, its value, what replaces it, what the release history says): JAX
+# removed the keyword, and the function's **kwargs now hand it to the user's callback
+_REMOVED_INTO_KWARGS = (
+    # jax-ml/jax 1d27d420 (jax 0.4.35) deprecated it; a9e0f0b3 (jax 0.10.0) removed it
+    ("pure_callback", "vectorized", True, 'vmap_method="legacy_vectorized"',
+     "JAX kept vmap_method='legacy_vectorized' for what vectorized=True did (deprecated in "
+     "jax 0.4.35, removed in 0.10.0)"),
+    ("pure_callback", "vectorized", False, 'vmap_method="sequential"',
+     "vmap_method='sequential' is what vectorized=False did, a loop over the batch "
+     "(deprecated in jax 0.4.35, removed in 0.10.0)"),
+)
+
+
+def _removed_keyword_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.pure_callback(f, out, m, vectorized=True)`` under vmap (``requires vmap_method
+    == 'legacy_vectorized' or ...``, fmmax-style code written for an older JAX): the keyword
+    is gone, so **kwargs took it for the callback, and vmap found no vmap_method. The
+    keyword that replaced it, with the value that does what the old one did, is written
+    instead; only where this JAX's function takes that keyword (probed)."""
+    location = ctx.deepest_user_location()
+    parsed = _tracing.parse(location.source) if location is not None else None
+    frame = ctx.live_frame(location) if location is not None else None
+    if location is None or parsed is None or frame is None:
+        return None
+    for node in ast.walk(parsed[0]):
+        if not isinstance(node, ast.Call) or node.lineno != location.lineno:
+            continue
+        name = (dotted(node.func) or "").rsplit(".", 1)[-1]
+        for function, keyword, value, after, why in _REMOVED_INTO_KWARGS:
+            given = next((k for k in node.keywords if k.arg == keyword), None)
+            if name != function or given is None or not isinstance(given.value, ast.Constant) \
+                    or given.value.value is not value or not (
+                        after.split("=")[0] in ctx.top.message
+                        or f"'{keyword}'" in ctx.top.message):
+                continue  # the error is not about the keyword's work, nor the keyword
+            taken = _signature(Evaluator(frame)(node.func))
+            if taken is None or keyword in taken or after.split("=")[0] not in taken:
+                return None
+            code = location.source or ""
+            before = _tracing.segment(code, given)
+            return rewrite_fix(
+                ctx, location, _tracing.replacing(given, before, after),
+                label=f"Use {after}",
+                summary=(f"Write `{after}` for `{before}` on line {given.lineno}: this JAX's "
+                         f"{function} no longer takes {keyword}=, and hands it on to your "
+                         "callback. Then re-run."),
+                safety=f"Same values: {why}.", safe=True)
+    return None
+
+
+def _signature(function: object) -> set[str] | None:
+    """The parameter names of JAX's own ``function``, read without calling it."""
+    module = getattr(function, "__module__", None)
+    if not callable(function) or not isinstance(module, str) or not module.startswith("jax"):
+        return None
+    try:
+        return set(inspect.signature(function).parameters)
+    except (TypeError, ValueError):
+        return None
 
 
 # -- mode='raise' where every index is in range -------------------------------------------------

@@ -46,15 +46,28 @@ def keywords_by_position(ctx: ErrorContext, location: Location, applied: ast.Cal
         parameters = list(inspect.signature(function).parameters.values())
     except (TypeError, ValueError):
         return None
-    given = {k.arg: k.value for k in applied.keywords if k.arg is not None}
-    following = parameters[len(applied.args):len(applied.args) + len(given)]
-    if {p.name for p in following} != set(given) or any(
-            p.kind is not p.POSITIONAL_OR_KEYWORD for p in following):
+    names = [k.arg for k in applied.keywords if k.arg is not None]
+    after = by_position(code, applied, parameters, set(names))
+    return None if after is None else (_tracing.segment(code, applied), after, names)
+
+
+def by_position(code: str, call: ast.Call, parameters: list[inspect.Parameter],
+                names: set[str]) -> str | None:
+    """``call`` (from ``code``) written with its keywords ``names`` passed by position, in
+    the order of ``parameters`` (the callee's signature), its other keywords kept; None where
+    ``names`` are not the parameters right after the call's positional arguments, or one of
+    them is keyword-only."""
+    given = {k.arg: k.value for k in call.keywords if k.arg is not None}
+    following = parameters[len(call.args):len(call.args) + len(names)]
+    if {p.name for p in following} != names or not names <= set(given) or any(
+            p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in following):
         return None
-    arguments = [_tracing.segment(code, a) for a in applied.args] + [
-        _tracing.segment(code, given[p.name]) for p in following]
-    after = f"{_tracing.segment(code, transform)}({', '.join(arguments)})"
-    return _tracing.segment(code, applied), after, list(given)
+    arguments = [_tracing.segment(code, a) for a in call.args] + [
+        _tracing.segment(code, given[p.name]) for p in following] + [
+        f"{k.arg}={_tracing.segment(code, k.value)}" if k.arg is not None
+        else f"**{_tracing.segment(code, k.value)}"
+        for k in call.keywords if k.arg not in names]
+    return f"{_tracing.segment(code, call.func)}({', '.join(arguments)})"
 
 
 def keywords_fix(ctx: ErrorContext, location: Location, applied: ast.Call, code: str, *,

@@ -118,6 +118,12 @@ _SHAPE_FIRST = frozenset({"zeros", "ones", "empty", "full", "eye", "identity", "
 _DEPTH = 2  # functions followed into, from the jitted one
 
 
+def needs_value(ctx: ErrorContext, func: ast.FunctionDef, name: str) -> bool:
+    """Whether ``func`` uses its parameter ``name`` where a Python number is needed, in
+    itself or the notebook's functions it passes it to (``_DEPTH`` calls deep)."""
+    return _needs_value(ctx, func, name, _DEPTH)
+
+
 def _needs_value(ctx: ErrorContext, func: ast.FunctionDef, name: str, depth: int) -> bool:
     """Whether ``func`` uses its parameter ``name`` where a Python number is needed: a
     size, a shape or a count of a JAX call, ``range``/``int``, a slice bound, an ``if``; or

@@ -18,10 +18,18 @@ written that way on the user's line:
 
 Anything else is explained, with the array methods whose names are close.
 
-Reports: StanfordASL/RiskAverseTrajOpt#2 (``ArrayImpl object has no attribute to_py`` in
-code written for jax 0.2), AaltoML/BayesNewton#20 (``DynamicJaxprTracer has no attribute
-set``: an update spelled without ``.at``), jax-ml/jax#12049 (which methods ``jax.Array``
-declares, and which only concrete arrays have).
+NumPy's ``x.flat`` is an attribute JAX arrays declare and refuse (``NotImplementedError: JAX
+Arrays do not implement the arr.flat property: consider arr.flatten() instead.``): read (an
+index, a loop), it is the message's ``x.flatten()``, whose elements are the same in the same
+order (``C.flat[::n + 1]``, NumPy's idiom for a square matrix's diagonal). Assigned through
+(``x.flat[i] = v``) it is not: JAX arrays never change.
+
+Reports: jax-ml/jax#8046 (JAX arrays lack ``.flat``; its maintainers would have it be
+``ravel``), jax-ml/jax#11308 (the explicit error that names ``flatten()``), numpy/numpy#9447
+(``np.asarray(a.flat)`` is ``a.ravel()``), StanfordASL/RiskAverseTrajOpt#2 (``ArrayImpl
+object has no attribute to_py`` in code written for jax 0.2), AaltoML/BayesNewton#20
+(``DynamicJaxprTracer has no attribute set``: an update spelled without ``.at``),
+jax-ml/jax#12049 (which methods ``jax.Array`` declares, and which only concrete arrays have).
 """
 
 from __future__ import annotations
@@ -38,7 +46,8 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH508"
 TITLE = "A method JAX arrays do not have"
-TRIGGERS = ("object has no attribute", "Tracer has no attribute")
+TRIGGERS = ("object has no attribute", "Tracer has no attribute",
+            "do not implement the arr.flat property")
 
 _MESSAGE = re.compile(r"^(?:'(?:[\w.]+\.)?ArrayImpl' object has no attribute '(?P<name>\w+)'"
                       r"|\w*Tracer has no attribute (?P<traced>\w+))$")
@@ -63,6 +72,9 @@ _SPELLINGS: dict[str, tuple[str, str]] = {
     "div": ("{jnp}.divide({x}, {args})", "PyTorch's"),
     "pow": ("{jnp}.power({x}, {args})", "PyTorch's"),
 }
+# an attribute JAX arrays declare and refuse, and the method JAX's message prescribes
+_REFUSED = re.compile(r"do not implement the arr\.(?P<name>\w+) property: consider "
+                      r"arr\.(?P<use>\w+)\(\) instead")
 _NO_ARGUMENTS = frozenset({"to_py", "numpy", "detach", "dim", "numel", "t", "contiguous",
                            "float"})
 _IN_PLACE = frozenset({"fill", "resize", "put", "itemset", "setflags", "sort_"})
@@ -85,6 +97,9 @@ EXAMPLES = (
     # NumPy's in-place fill has no JAX method: a new array is made with jnp.full_like
     corrected_cell((JAX_IMPORTS, "x = jnp.zeros(3)"), "x.fill(2.0)",
                    "x = jnp.full_like(x, 2.0)", NO_FIX, "x.tolist() == [2.0, 2.0, 2.0]"),
+    # NumPy's flat, read: the flatten() JAX's message prescribes, the same elements in order
+    corrected_cell((JAX_IMPORTS, "m = jnp.arange(9.0).reshape(3, 3)"), "d = m.flat[::4]",
+                   "d = m.flatten()[::4]", "Use m.flatten()", "d.tolist() == [0.0, 4.0, 8.0]"),
 )
 
 WHY = _entry.prose("""
@@ -97,6 +112,10 @@ x.numpy() and x.to_py() are jax.device_get(x).
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
+    refused = _REFUSED.search(ctx.top.message) if ctx.top.is_a("NotImplementedError") \
+        else None
+    if refused is not None:
+        return _refused(ctx, refused["name"], refused["use"])
     found = _MESSAGE.match(ctx.top.message) if ctx.top.is_a("AttributeError") else None
     if found is None:
         return None
@@ -130,6 +149,45 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=(fix,) if fix else (),
                             notes=notes, error=ctx.top.summary.splitlines()[0])
+
+
+def _refused(ctx: ErrorContext, name: str, use: str) -> Diagnosis:
+    """``x.flat``: JAX declares it, raises, and names the method to use; where the line
+    only reads it, each ``x.flat`` on the line is written ``x.flatten()``."""
+    location = ctx.deepest_user_location()
+    parsed = _tracing.parse(location.source) if location is not None else None
+    fix = None
+    explanation = (f"Your code reads `{name}` of a JAX array, NumPy's attribute that JAX "
+                   f"arrays do not implement; JAX's message says to use `{use}()`.")
+    if location is not None and parsed is not None:
+        tree, code = parsed
+        read = [n for n in ast.walk(tree) if isinstance(n, ast.Attribute) and n.attr == name
+                and n.lineno == n.end_lineno == location.lineno]
+        stored = {id(n) for node in ast.walk(tree) if isinstance(node, ast.Subscript)
+                  and isinstance(node.ctx, ast.Store | ast.Del) for n in [node.value]}
+        if read:
+            receiver = _tracing.segment(code, read[0].value)
+            explanation = (f"{_tracing.quoted_line(location, 'Your code')} reads "
+                           f"`{receiver}.{name}`, NumPy's attribute that JAX arrays do not "
+                           f"implement; JAX's message says to use `{receiver}.{use}()`.")
+        if read and not any(id(n) in stored for n in read):
+            edits = [(n, _tracing.segment(code, n), f"{_tracing.segment(code, n.value)}.{use}()")
+                     for n in read]
+            after = edits[0][2]
+            fix = rewrite_fix(
+                ctx, location, _tracing.replacing_each(edits),
+                label=f"Use {after}" if len(edits) == 1 and len(after) <= 30
+                else f"Use .{use}()",
+                summary=(f"Write `{after}` for `{edits[0][1]}`"
+                         + ("" if len(edits) == 1 else f", and the same at each of the "
+                            f"{len(edits)} reads of .{name} on the line")
+                         + f" (line {location.lineno}); then re-run."),
+                safety=(f"Same values: what JAX's own message prescribes; {use}() holds the "
+                        f"elements NumPy's .{name} goes through, in the same order."),
+                safe=True)
+    return _entry.diagnosis(ctx, __name__, explanation, location=location,
+                            call_site=ctx.failing_cell(), fixes=(fix,) if fix else (),
+                            error=ctx.top.summary.splitlines()[0])
 
 
 def _array_methods() -> list[str]:

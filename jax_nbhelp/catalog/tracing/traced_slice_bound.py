@@ -10,7 +10,15 @@ calling line (the user frame before).
 A Python int from the caller is a setting: make the parameter static (the rule of
 JNH301-JNH303). Otherwise the result's size would depend on a traced value, which jit cannot
 compile; when the size is fixed, ``lax.dynamic_slice`` takes a traced start (explained only:
-it clamps a start that runs past the end, where Python slicing shortens the result).
+it clamps a start that runs past the end, where Python slicing shortens the result), except
+where the start is ``lax.fori_loop``'s counter and every window the loop asks for lies inside
+the array (the loop's bounds and the array's length read live): then it cuts the same
+elements, and is the fix.
+
+Reports: jax-ml/jax#7222 (the message, whether jit, pmap or fori_loop traced the bound),
+jax-ml/jax#3795 (JAX's message points a statically sized window at a dynamic position to
+``lax.dynamic_slice``), jax-ml/jax#34225 (``dynamic_slice`` clamps its start, StableHLO's
+semantics).
 """
 
 from __future__ import annotations
@@ -21,8 +29,11 @@ from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry, _static_fix, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, TRACING_IMPORTS, Example, made_static
-from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Frame
+from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH308"
 TITLE = "Slice bound traced under jit"
@@ -38,6 +49,12 @@ _WINDOW = '''\
 def window(x, start):
     return x[start:start + 2]'''
 
+_LOOP = '''\
+def sums(x):
+    def body(i, out):
+        return out.at[i].set(x[i:i + 2].sum())
+    return jax.lax.fori_loop(0, 4, body, jnp.zeros(4))'''
+
 EXAMPLES = (
     made_static(_HEAD, "out = head(jnp.arange(5.0), 3)", "n", "out.tolist() == [0.0, 1.0, 2.0]"),
     # A traced start with a fixed size: lax.dynamic_slice, explained (it clamps the start).
@@ -49,6 +66,27 @@ EXAMPLES = (
         fixed=(_IMPORTS, _WINDOW.replace("x[start:start + 2]",
                                          "jax.lax.dynamic_slice(x, (start,), (2,))"),
                "i = jnp.int32(1)", "out = window(jnp.arange(5.0), i)"),
+    ),
+    # the same window at fori_loop's counter, where every window the loop asks for lies
+    # inside the array: dynamic_slice_in_dim cuts the same elements
+    Example(
+        setup=(_IMPORTS, _LOOP),
+        failing="out = sums(jnp.arange(5.0))",
+        fix="Use dynamic_slice_in_dim",
+        check="out.tolist() == [1.0, 3.0, 5.0, 7.0]",
+        fixed=(_IMPORTS, _LOOP.replace("x[i:i + 2]", "jax.lax.dynamic_slice_in_dim(x, i, 2)"),
+               "out = sums(jnp.arange(5.0))"),
+    ),
+    # one window runs past the end (i = 3 reads x[3:5] of four): no fix, Python would shorten
+    Example(
+        setup=(_IMPORTS, _LOOP),
+        failing="out = sums(jnp.arange(4.0))",
+        fix=NO_FIX,
+        check="out.tolist() == [1.0, 3.0, 5.0, 3.0]",
+        fixed=(_IMPORTS, _LOOP.replace("x[i:i + 2].sum()", "jnp.where(jnp.arange(2) + i < "
+                                       "x.shape[0], jax.lax.dynamic_slice_in_dim(jnp.pad(x, "
+                                       "(0, 2)), i, 2), 0).sum()"),
+               "out = sums(jnp.arange(4.0))"),
     ),
 )
 
@@ -175,7 +213,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         if call is not None and call.any_array:
             explanation += _tracing.data_sentence(call)
-        if size is not None:
+        window = _loop_window_fix(ctx, location, frames) \
+            if location is not None and shown is not None and shown[1] == 0 else None
+        if window is not None:
+            fixes = (window[0],)
+            explanation += f" {window[1]}"
+        elif size is not None:
             notes.append(f"The slice always has {size} elements: "
                          f"`{lax}.dynamic_slice(x, (start,), ({size},))` (or "
                          f"`{lax}.dynamic_slice_in_dim(x, start, {size})`) takes a traced "
@@ -213,3 +256,86 @@ def _call(ctx: ErrorContext, func: ast.FunctionDef, params: list[str],
         origin = replace(origin, purpose="a JAX transformation")
         call = replace(call, origin=origin)
     return call
+
+
+def _loop_window_fix(ctx: ErrorContext, location: Location,
+                     frames: tuple[Frame, ...]) -> tuple[Fix, str] | None:
+    """``x[i:i + W]`` in the body of ``lax.fori_loop(lo, hi, body, init)`` (``i`` the loop
+    counter, ``W`` a Python int): where every window the loop asks for lies inside ``x``
+    (``lo + c >= 0`` and ``hi - 1 + c + W <= len(x)``, read live: the loop's bounds in the
+    frame that called fori_loop, ``x``'s length in the body's), ``lax.dynamic_slice_in_dim``
+    cuts the same elements; it clamps only a window that runs past the end, and none
+    does."""
+    parsed = _tracing.parse(location.source)
+    inner = frames[-1] if frames else None
+    lax = ctx.alias("jax.lax") or (f"{ctx.alias('jax')}.lax" if ctx.alias("jax") else None)
+    if parsed is None or inner is None or lax is None or len(frames) < 2:
+        return None
+    tree, code = parsed
+    body = _enclosing_def(tree, inner.function, location.lineno)
+    subscripts = [n for n in ast.walk(tree) if isinstance(n, ast.Subscript)
+                  and isinstance(n.slice, ast.Slice) and n.lineno == n.end_lineno
+                  == location.lineno]
+    if body is None or len(subscripts) != 1 or not body.args.args:
+        return None
+    (node,) = subscripts
+    bound = node.slice
+    assert isinstance(bound, ast.Slice)
+    counter = body.args.args[0].arg
+    frame = ctx.live_frame(location)
+    if frame is None or bound.step is not None or bound.lower is None \
+            or not isinstance(bound.upper, ast.BinOp) or not isinstance(bound.upper.op, ast.Add) \
+            or ast.dump(bound.upper.left) != ast.dump(bound.lower):
+        return None
+    evaluate = Evaluator(frame)
+    lower, width = bound.lower, evaluate(bound.upper.right)
+    offset: object = 0
+    if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Add) \
+            and isinstance(lower.left, ast.Name) and lower.left.id == counter:
+        offset = evaluate(lower.right)
+    elif not (isinstance(lower, ast.Name) and lower.id == counter):
+        return None
+    shape = getattr(evaluate(node.value), "shape", None)
+    if type(width) is not int or type(offset) is not int or width < 0 \
+            or type(shape) is not tuple or not shape or type(shape[0]) is not int:
+        return None
+    loop = _loop_bounds(ctx, frames[-2], inner.function)
+    if loop is None:
+        return None
+    low, high = loop
+    if high <= low or low + offset < 0 or high - 1 + offset + width > shape[0]:
+        return None
+    before = _tracing.segment(code, node)
+    start = _tracing.segment(code, lower)
+    after = (f"{lax}.dynamic_slice_in_dim({_tracing.segment(code, node.value)}, {start}, "
+             f"{_tracing.segment(code, bound.upper.right)})")
+    said = (f"The loop runs {counter} from {low} to {high - 1}, so every window "
+            f"{before} lies inside the {shape[0]} elements.")
+    fix = rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after),
+        label="Use dynamic_slice_in_dim",
+        summary=f"Write `{after}` for `{before}` on line {location.lineno}; then re-run.",
+        safety=(f"Same values: {said[:-1]}, and dynamic_slice_in_dim cuts the same {width} "
+                "elements (it would clamp only a window past the end)."),
+        safe=True)
+    return fix, said
+
+
+def _loop_bounds(ctx: ErrorContext, caller: Frame, body: str) -> tuple[int, int] | None:
+    """``(lo, hi)`` of the ``fori_loop(lo, hi, body, init)`` on ``caller``'s line, where
+    both are Python ints in its live frame."""
+    if caller.location is None:
+        return None
+    parsed = _tracing.parse(caller.location.source)
+    frame = ctx.live_frame(caller.location)
+    if parsed is None or frame is None:
+        return None
+    loops = [n for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
+             and n.lineno <= caller.location.lineno <= (n.end_lineno or n.lineno)
+             and (dotted(n.func) or "").rsplit(".", 1)[-1] == "fori_loop"
+             and len(n.args) >= 3 and isinstance(n.args[2], ast.Name) and n.args[2].id == body]
+    if len(loops) != 1:
+        return None
+    evaluate = Evaluator(frame)
+    low, high = evaluate(loops[0].args[0]), evaluate(loops[0].args[1])
+    return (low, high) if type(low) is int and type(high) is int else None

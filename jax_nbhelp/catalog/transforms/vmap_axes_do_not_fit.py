@@ -18,7 +18,11 @@ list of numbers, beside arrays under vmap's default ``in_axes`` is shared: the f
 ``in_axes`` with None for it, the one reading that runs. Likewise, where ``in_axes`` names
 fewer arguments than the call passes (jax-ml/jax#9928) and each argument past its entries is
 a number or an array with no axis of the batch size, None is the one entry vmap can take for
-it: the fix appends it, on the line or where the vmapped function was assigned.
+it: the fix appends it, on the line or where the vmapped function was assigned. A keyword
+argument is mapped along axis 0 whatever ``in_axes`` says (jax-ml/jax#5387); where each one
+holds a number or an array with no axis of the batch size, the fix passes it by position
+with the entry None (the unmapped analogue jax-ml/jax#5617 names; jax-ml/jax#39450 made
+JAX's message suggest passing them by position).
 
 One size mismatch has a fix: a batch of PRNG keys, split by the user's own
 ``jax.random.split(key, n)`` (or ``split(key)``, two keys), mapped beside data of another
@@ -130,6 +134,18 @@ EXAMPLES = (
         "out = jax.vmap(lambda k: jax.random.uniform(k))(keys)",
         "out = jax.vmap(lambda k: jax.random.uniform(k))(jnp.stack(keys))",
         "Map over jnp.stack(...)", "out.shape == (3,)"),
+    # a keyword argument (mapped along axis 0 whatever in_axes says) with no axis of the
+    # batch size: by position, with None, each element gets it whole
+    corrected_cell(
+        (JAX_IMPORTS, "def scaled(x, s):\n    return x * s"),
+        "out = jax.vmap(scaled)(jnp.ones((4, 3)), s=jnp.arange(3.0))",
+        "out = jax.vmap(scaled, in_axes=(0, None))(jnp.ones((4, 3)), jnp.arange(3.0))",
+        "Pass s whole (None)", "out.tolist() == [[0.0, 1.0, 2.0]] * 4"),
+    corrected_cell(
+        (JAX_IMPORTS, "def scaled(x, s):\n    return x * s"),
+        "out = jax.vmap(scaled)(jnp.ones(3), s=2.0)",
+        "out = jax.vmap(scaled, in_axes=(0, None))(jnp.ones(3), 2.0)",
+        "Pass s whole (None)", "out.tolist() == [2.0, 2.0, 2.0]"),
 )
 
 WHY = _entry.prose("""
@@ -250,8 +266,13 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                        f"{listed}. vmap needs one batch size for every mapped axis.")
         key_fix = _key_count_fix(ctx, location, found, message) \
             if location is not None and found is not None else None
+        kept = _mapped_keywords_fix(ctx, location, found) \
+            if location is not None and found is not None and key_fix is None else None
         if key_fix is not None:
             fixes = (key_fix,)
+        elif kept is not None:
+            fixes = (kept[0],)
+            explanation += f" {kept[1]}"
         else:
             notes.append("Map only the batched arguments (in_axes=None for the others), map "
                          "the axis that really is the batch, or, for every pair of elements, "
@@ -271,11 +292,18 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                        f"{message.splitlines()[0]}")
         numbers: Fix | None = None
         shared: tuple[Fix, str] | None = None
+        kept = None
         if location is not None and found is not None and "is only 0" in message:
             numbers = _numbers_list_fix(ctx, location, found)
             shared = _shared_scalars_fix(ctx, location, found) if numbers is None else None
+            kept = _mapped_keywords_fix(ctx, location, found) \
+                if numbers is None and shared is None else None
         if numbers is not None:
             fixes = (numbers,)
+        elif kept is not None:
+            fixes = (kept[0],)
+            explanation = (f"{subject} maps every argument along axis 0, keyword arguments "
+                           f"too, whatever in_axes says. {kept[1]}")
         elif shared is not None:
             fixes = (shared[0],)
             explanation = (f"{subject} maps every argument along axis 0, vmap's default, and "
@@ -534,6 +562,79 @@ def _ranks(value: object) -> set[int] | None:
         else:
             return None
     return ranks
+
+
+def _vmap_frame(ctx: ErrorContext) -> dict[str, object] | None:
+    """The locals of JAX's vmapped function (``vmap_f``, api.py) the user's call ran."""
+    call = ctx.user_call
+    for frame in (call.frames[call.index + 1:] if call is not None else ()):
+        if frame.f_code.co_name == "vmap_f" and frame.f_code.co_filename.endswith("api.py"):
+            return frame.f_locals
+    return None
+
+
+def _mapped_keywords_fix(ctx: ErrorContext, location: Location,
+                         found: tuple[ast.Call, ast.Call | None]) -> tuple[Fix, str] | None:
+    """``jax.vmap(score)(batch, weights=w)``: vmap maps every keyword argument along axis 0,
+    whatever in_axes says. Where each keyword holds a number or an array with no axis of
+    the batch size (the one size of the positional arguments' mapped axes), vmap could only
+    pass it whole: by position (the function's next parameters, in order) with the in_axes
+    entry None, each element of the batch gets it whole."""
+    vmap, applied = found
+    received = _vmap_frame(ctx)
+    parsed = _tracing.parse(location.source)
+    if received is None or applied is None or parsed is None or not applied.keywords \
+            or applied.lineno != applied.end_lineno:
+        return None
+    args, kwargs, in_axes = (received.get("args"), received.get("kwargs"),
+                             received.get("in_axes"))
+    if type(args) is not tuple or type(kwargs) is not dict or not kwargs:
+        return None
+    axes = [in_axes] * len(args) if in_axes is None or type(in_axes) is int else in_axes
+    if not isinstance(axes, tuple | list) or len(axes) != len(args):
+        return None
+    sizes = set()
+    for axis, value in zip(axes, args, strict=True):
+        shape = _shape_of(value)
+        if axis is None:
+            continue
+        if type(axis) is not int or shape is None or not -len(shape) <= axis < len(shape):
+            return None
+        sizes.add(shape[axis])
+    if len(sizes) != 1:
+        return None
+    (size,) = sizes
+    for value in kwargs.values():
+        shape = _shape_of(value)
+        if _ranks(value) != {0} and (shape is None or size in shape):
+            return None  # an axis of the batch size: whether to map it is the user's choice
+    code = parsed[1]
+    moved = _positional.keywords_by_position(ctx, location, applied, code)
+    given = next((k for k in vmap.keywords if k.arg == "in_axes"), None)
+    if moved is None or len(vmap.args) > 1 or any(k.arg is None for k in vmap.keywords) \
+            or not vmap.args:
+        return None
+    before, after, names = moved
+    entries = [repr(a) for a in axes] + ["None"] * len(names)
+    options = [f"{k.arg}={_tracing.segment(code, k.value)}" for k in vmap.keywords
+               if k is not given]
+    spec = f"in_axes=({', '.join(entries)}{',' if len(entries) == 1 else ''})"
+    mapped = (f"{_tracing.segment(code, vmap.func)}("
+              f"{', '.join([_tracing.segment(code, vmap.args[0]), spec, *options])})")
+    after = mapped + after[len(_tracing.segment(code, applied.func)):]
+    shown = ", ".join(f"{name} {_summary_shape(kwargs[name])}" for name in names)
+    fix = rewrite_fix(
+        ctx, location, _tracing.replacing(applied, before, after),
+        label="Pass them whole (None)" if len(names) > 1 else f"Pass {names[0]} whole (None)",
+        summary=(f"Write `{after}` on line {location.lineno}: {_tracing.quoted(names)} by "
+                 "position, in the function's order, with in_axes None, so every element of "
+                 "the batch gets them whole; then re-run."),
+        safety=(f"Same values: the keyword arguments ({shown}) have no axis of the batch "
+                f"size {size}, so passing each whole to every element is the one way vmap "
+                "can take them."),
+        safe=True)
+    return fix, (f"The keyword arguments ({shown}) have no axis of the batch size {size}: "
+                 "vmap can only pass them whole (None).")
 
 
 def _received_by_vmap(ctx: ErrorContext) -> tuple[object, ...] | None:
