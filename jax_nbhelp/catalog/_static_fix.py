@@ -121,13 +121,15 @@ _DEPTH = 2  # functions followed into, from the jitted one
 def needs_value(ctx: ErrorContext, func: ast.FunctionDef, name: str) -> bool:
     """Whether ``func`` uses its parameter ``name`` where a Python number is needed, in
     itself or the notebook's functions it passes it to (``_DEPTH`` calls deep)."""
-    return _needs_value(ctx, func, name, _DEPTH)
+    return _needs_value(_static_site.latest_functions(ctx), func, name, _DEPTH)
 
 
-def _needs_value(ctx: ErrorContext, func: ast.FunctionDef, name: str, depth: int) -> bool:
+def _needs_value(functions: dict[str, ast.FunctionDef], func: ast.FunctionDef, name: str,
+                 depth: int) -> bool:
     """Whether ``func`` uses its parameter ``name`` where a Python number is needed: a
     size, a shape or a count of a JAX call, ``range``/``int``, a slice bound, an ``if``; or
-    passes it to a function of the notebook's that does (``depth`` calls deep)."""
+    passes it to a function of the notebook's (``functions``: each name's latest top-level
+    ``def``) that does (``depth`` calls deep)."""
     def named(node: ast.AST | None) -> bool:
         return isinstance(node, ast.Name) and node.id == name
 
@@ -150,14 +152,13 @@ def _needs_value(ctx: ErrorContext, func: ast.FunctionDef, name: str, depth: int
                 or (callee == "reshape" and any(named(n) for a in args for n in ast.walk(a))):
             return True
         if depth and isinstance(node.func, ast.Name):
-            found = _static_site.latest_top_level(ctx, ast.FunctionDef, node.func.id)
-            if found is None:
+            inner = functions.get(node.func.id)
+            if inner is None:
                 continue
-            inner = found[1]
             params = [a.arg for a in inner.args.args]
             passed = [params[i] for i, a in enumerate(args[:len(params)]) if named(a)] + [
                 k.arg for k in node.keywords if k.arg in params and named(k.value)]
-            if any(_needs_value(ctx, inner, p, depth - 1) for p in passed):
+            if any(_needs_value(functions, inner, p, depth - 1) for p in passed):
                 return True
     return False
 
@@ -186,12 +187,13 @@ def _companions(ctx: ErrorContext, call: _tracing.JitCall) -> list[str]:
     given = dict(zip(params, nodes[0].args, strict=False))
     given.update({k.arg: k.value for k in nodes[0].keywords if k.arg in params})
     evaluate = Evaluator(frame)
+    functions = _static_site.latest_functions(ctx)
     found = []
     for name, node in given.items():
         if name in call.origin.arguments:
             continue
         value = evaluate(node)
-        if type(value) in (int, bool, str) and _needs_value(ctx, func, name, _DEPTH):
+        if type(value) in (int, bool, str) and _needs_value(functions, func, name, _DEPTH):
             found.append(name)
     return found
 

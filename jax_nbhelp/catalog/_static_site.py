@@ -97,6 +97,17 @@ def latest_top_level(ctx: ErrorContext, kind: type[_Defined],
     return _latest(_history(ctx), kind, name)
 
 
+def latest_functions(ctx: ErrorContext) -> dict[str, ast.FunctionDef]:
+    """Each name's latest top-level ``def`` in the notebook's cells, read once for a caller
+    that looks up many names."""
+    found: dict[str, ast.FunctionDef] = {}
+    for _, tree in _history(ctx):  # the latest cell first
+        for node in reversed(tree.body):
+            if isinstance(node, ast.FunctionDef):
+                found.setdefault(node.name, node)
+    return found
+
+
 def latest_assignment(ctx: ErrorContext, name: str) -> tuple[Location, ast.expr] | None:
     """The value of the latest cell's top-level ``name = ...`` (one plain target)."""
     for place, tree in _history(ctx):
