@@ -13,22 +13,30 @@ a PRNG key``); a typed key wrapped again (``JAX encountered invalid PRNG key dat
 key_data.ndim >= 1; got ndim=0``). ``jax.random.key_data(key)`` gives a typed key's raw words,
 ``jax.random.wrap_key_data(raw)`` the typed key of raw words.
 
+Code written for raw keys that indexes a typed key's words (``int(rng[1])``) or converts it to
+NumPy (``np.array(rng)``, whose message names ``key_data``) reads them through
+``jax.random.key_data``: the words are those ``jax.random.PRNGKey`` makes for the same seed,
+the values that code was written to read.
+
 Reports: mlcommons/algorithmic-efficiency#815 (``Too many indices`` while moving from
 ``PRNGKey`` to ``key``), jax-ml/jax#16028 (``PRNGKey(key)`` failed with "Cannot interpret
 'key<fry>' as a data type"; JAX then named the mistake), genjax-community/genjax#1398 and
-jax-ml/jax#17225 (libraries that expect raw keys, given typed ones).
+jax-ml/jax#17225 (libraries that expect raw keys, given typed ones), scverse/pertpy#689 (a
+typed key converted with ``np.array`` to be saved).
 """
 
 from __future__ import annotations
 
 import ast
 import re
+import sys
 
 from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, Example
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH406"
@@ -41,7 +49,8 @@ INVALID = "JAX encountered invalid PRNG key data"
 INDICES = "Too many indices"
 BRANCHES = "has type key<"
 SHAPES = "All input arrays must have the same shape"  # jnp.stack of both kinds before 0.10
-TRIGGERS = (PROMOTION, NO_DTYPES, SEED, INVALID, INDICES, BRANCHES, SHAPES)
+TO_NUMPY = "with PRNGKey dtype cannot be converted to a NumPy array"
+TRIGGERS = (PROMOTION, NO_DTYPES, SEED, INVALID, INDICES, BRANCHES, SHAPES, TO_NUMPY)
 
 _KEY_TYPE = re.compile(r"\.PRNGKeyArray$")
 _KEY_DTYPE = re.compile(r"key<\w+>")
@@ -66,13 +75,22 @@ EXAMPLES = (
         check="both.shape == (2,)",
         fixed=(JAX_IMPORTS, _TYPED, _RAW, "both = jnp.stack([key, jax.random.wrap_key_data(raw)])"),
     ),
-    # Code written for raw keys indexes the two words of a typed key.
+    # Code written for raw keys indexes the two words of a typed key: its key_data's words
     Example(
         setup=(JAX_IMPORTS, _TYPED),
         failing="word = key[0]",
-        fix=NO_FIX,
+        fix="Use jax.random.key_data(key)",
         check="int(word) == 0",
         fixed=(JAX_IMPORTS, _TYPED, "word = jax.random.key_data(key)[0]"),
+    ),
+    # ... or converts it to NumPy, as JAX's message says: key_data
+    Example(
+        setup=(JAX_IMPORTS, "import numpy as np", "key = jax.random.key(7)"),
+        failing="words = np.asarray(key)",
+        fix="Use jax.random.key_data(key)",
+        check="words.tolist() == [0, 7]",
+        fixed=(JAX_IMPORTS, "import numpy as np", "key = jax.random.key(7)",
+               "words = np.asarray(jax.random.key_data(key))"),
     ),
 )
 
@@ -157,12 +175,23 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         else:
             return None
     elif INDICES in message:
-        if not typed:
+        words = _words_fix(ctx, location) if location is not None else None
+        if not typed and words is None:
             return None  # an ordinary 0-d array: not about keys
-        explanation = (f"{subject} indexes {names}, a typed key: a scalar, with no words to "
-                       "index (code written for raw PRNGKey keys reads key[0], key[1]).")
-        notes.append(f"Index its raw words instead: jax.random.key_data({typed[0]})[0]; or, "
-                     "to split it, jax.random.split.")
+        explanation = (f"{subject} indexes {f'{names}, a typed key' if typed else names}: a "
+                       "scalar, with no words to index (code written for raw PRNGKey keys "
+                       "reads key[0], key[1]).")
+        if words is not None:
+            fixes = (words,)
+        else:
+            notes.append(f"Index its raw words instead: jax.random.key_data({typed[0]})[0]; "
+                         "or, to split it, jax.random.split.")
+    elif TO_NUMPY in message:
+        explanation = (f"{subject} converts {f'{names}, a typed key,' if typed else names} "
+                       "to a NumPy array: a typed key is not a number; JAX's message names "
+                       "jax.random.key_data, its uint32 words.")
+        words = _words_fix(ctx, location) if location is not None else None
+        fixes = (words,) if words is not None else ()
     elif SHAPES in message and not (typed and _has_other_arrays(ctx, location)):
         return None  # arrays of different shapes, no typed key among them
     elif _KEY_DTYPE.search(message) or SHAPES in message:
@@ -192,4 +221,61 @@ def _unwrap_fix(ctx: ErrorContext, location: Location, name: str) -> Fix:
         summary=f"Pass {name} where jax.random.wrap_key_data({name}) was, then re-run.",
         safety=(f"{name} is a typed key already: it is the key the wrapping was meant to "
                 "make, so the draws are the same."),
+        safe=True)
+
+
+def _typed_key(value: object) -> bool:
+    """Whether ``value`` is an array of JAX's typed PRNG keys (``key<fry>[]``), read from
+    JAX's own class and dtype without running any other code."""
+    return type(value).__module__.startswith("jax") \
+        and str(getattr(value, "dtype", "")).startswith("key<")
+
+
+def _words_fix(ctx: ErrorContext, location: Location) -> Fix | None:
+    """``int(rng[1])``, ``np.array(rng)`` where ``rng = jax.random.key(0)`` (code written
+    when a key was a ``uint32[2]`` array):
+    a typed key has no words to index or convert. ``jax.random.key_data(rng)`` is those words,
+    the array ``jax.random.PRNGKey`` makes for the same seed, and is what JAX's message
+    prescribes for the conversion; each typed key the line indexes or converts is read
+    through it."""
+    parsed = _tracing.parse(location.source)
+    frame = ctx.live_frame(location)
+    random = ctx.alias("jax.random") or (f"{ctx.alias('jax')}.random" if ctx.alias("jax")
+                                         else None)
+    if parsed is None or frame is None or random is None:
+        return None
+    tree, code = parsed
+    evaluate = Evaluator(frame)
+    numpy = sys.modules.get("numpy")
+    conversions = {id(f) for f in (getattr(numpy, "array", None), getattr(numpy, "asarray",
+                                                                         None)) if f}
+    used: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if getattr(node, "lineno", None) != location.lineno:
+            continue
+        if isinstance(node, ast.Subscript) and ctx.top.is_a("IndexError"):
+            target = node.value
+        elif isinstance(node, ast.Call) and len(node.args) >= 1 \
+                and id(evaluate(node.func)) in conversions:
+            target = node.args[0]
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and node.func.attr == "astype":
+            target = node.func.value
+        else:
+            continue
+        if isinstance(target, ast.Name | ast.Attribute | ast.Subscript) \
+                and target.lineno == target.end_lineno and _typed_key(evaluate(target)):
+            used.append(target)
+    if not used or len({ast.unparse(n) for n in used}) != 1:
+        return None
+    edits = [(n, _tracing.segment(code, n), f"{random}.key_data({_tracing.segment(code, n)})")
+             for n in used]
+    name, after = edits[0][1], edits[0][2]
+    return rewrite_fix(
+        ctx, location, _tracing.replacing_each(edits), label=f"Use {after}",
+        summary=(f"Read `{name}` through `{after}` on line {location.lineno}: `{name}` is a "
+                 "typed key, and key_data is its uint32 words; then re-run."),
+        safety=("Same values: key_data gives the key's uint32 words, the array "
+                "jax.random.PRNGKey makes for the same seed, which this line was written "
+                "to read."),
         safe=True)
