@@ -380,6 +380,9 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
      "def total(h):\n    return step(h, twice=True).sum() + step(h, twice=False).sum()\n"
      "v = jax.grad(total)(jnp.ones(2))", "Pass them by position", "v",
      "v.tolist() == [6.0, 6.0]"),
+    # array bounds for a draw whose shape was left at (): one draw per bound, as NumPy's
+    ("lo = jnp.zeros(4)\nv = jax.random.uniform(jax.random.key(0), minval=lo, maxval=lo + 1)",
+     "Pass shape=lo.shape", "v", "v.shape == (4,) and bool(((v >= 0) & (v < 1)).all())"),
     # a static_argnames name no parameter has, none close: the one parameter used as a size
     ("from functools import partial\n"
      "@partial(jax.jit, static_argnames=('count',))\ndef first(x, n):\n    return x[:n]\n"

@@ -137,7 +137,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _printf_format_fix, _predicate_function_fix, _unsigned_fix,
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
                  _argnums_past_fix, _jvp_pair_fix, _positional_only_fix, _static_positions_fix,
-                 _no_effect_keyword_fix, _removed_keyword_fix, _raise_mode_fix,
+                 _no_effect_keyword_fix, _removed_keyword_fix, _bounds_shape_fix, _raise_mode_fix,
                  _vector_norm_fix,
                  _donated_twice_fix, _whole_float_fix,
                  _one_element_fix,
@@ -1792,6 +1792,68 @@ def _signature(function: object) -> set[str] | None:
         return set(inspect.signature(function).parameters)
     except (TypeError, ValueError):
         return None
+
+
+# -- array bounds for a draw whose shape was left at () ------------------------------------
+
+def _bounds_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.random.uniform(key, minval=lo, maxval=hi)`` with ``lo`` and ``hi`` arrays of
+    shape (5,) (glass-dev/glass#1117: per-bin bounds): ``shape`` defaults to ``()``, one
+    draw, and JAX fails to fit five bounds to it (``reshape total size must be unchanged``;
+    in 0.10 a lowering error). NumPy's ``uniform(low, high)`` draws one number per element
+    of the bounds (jax-ml/jax#4033 asked JAX to broadcast them as NumPy does); ``shape=``
+    the bounds' shape is that draw: written as the bound array's ``.shape`` where the other
+    is a number or of the same shape."""
+    plain = _plain_call(ctx, diagnosis)
+    if plain is None or not any(word in ctx.top.message
+                                for word in ("elements", "reshape", "broadcast", "shape")):
+        return None
+    call, location, node = plain
+    function = call.function
+    if getattr(function, "__name__", None) != "uniform" \
+            or not str(getattr(function, "__module__", "")).startswith("jax"):
+        return None
+    signature, bound, _ = _user_call.bind(call)
+    if signature is None or bound is None or "shape" in bound.arguments \
+            or "shape" not in signature.parameters:
+        return None
+    # the bounds as JAX's uniform received them (an expression such as `lo + 1` included)
+    entry = next((f for f in ctx.top.frames if f.function == "uniform" and not f.is_user),
+                 None)
+    live = ctx.live_frame_of(entry) if entry is not None else None
+    if live is None:
+        return None
+    shapes: dict[str, tuple[int, ...]] = {}
+    for name in ("minval", "maxval"):
+        value = live.f_locals.get(name)
+        if isinstance(value, int | float):
+            continue
+        # a JAX or NumPy array's shape (a tracer's too), read from their own classes only
+        shape = getattr(value, "shape", None) \
+            if type(value).__module__.startswith(("jax", "numpy")) else None
+        if type(shape) is not tuple or not all(type(d) is int for d in shape):
+            return None
+        if shape:
+            shapes[name] = shape
+    if not shapes or len(set(shapes.values())) != 1:
+        return None  # no array bound, or bounds whose broadcast shape is another
+    name = "minval" if "minval" in shapes else "maxval"
+    argument = bound.arguments[name]
+    text = argument.text if isinstance(argument, _user_call.Argument) \
+        and isinstance(argument.node, ast.Name | ast.Attribute) else None
+    written = _written(location.line.strip(), node)
+    if written is None:
+        return None
+    shape_text = f"{text}.shape" if text is not None else repr(shapes[name])
+    after = written[:-1].rstrip() + f", shape={shape_text})"
+    return rewrite_fix(
+        ctx, location, _call_replaced(location.lineno, written, written, lambda: after),
+        label=f"Pass shape={shape_text}",
+        summary=(f"Write `{after}` for `{written}` on line {location.lineno}: one draw for "
+                 f"each of the {shapes[name]} bounds; then re-run."),
+        safety=(f"What NumPy's uniform(low, high) draws for array bounds: one number per "
+                f"element, shape {shapes[name]} (JAX's shape= defaults to (), one number)."),
+        safe=True)
 
 
 # -- mode='raise' where every index is in range -------------------------------------------------
