@@ -13,7 +13,10 @@ are explained with the user's names: which part changes, and how, except a carry
 as a list for one started as a tuple (or the other way), which is returned as the container
 it started as, the same items in the same order. A ``scan`` step that returns one value
 (``scan body output must be a pair``) returns ``value, None``: the value is the new carry,
-and the step outputs nothing per element.
+and the step outputs nothing per element. A ``scan`` used as a map, its carry started as
+None, whose step never reads the carry and returns a number for it, returns None for it
+where the line discards the final carry (``_, ys = lax.scan(step, None, xs)``): the outputs
+are the same (jax-ml/jax#1534).
 
 Reports: jax-md/jax-md#99 (a FIRE minimisation's counter turning from int to float in a
 scan), google/brax#228 (a reward of shape ``()`` returned as ``(1,)``), jax-ml/jax#1686 (a
@@ -32,6 +35,7 @@ from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, correcte
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
+from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH531"
@@ -56,6 +60,7 @@ _STEP = "def step(total, x):\n    total = total + x / 2\n    return total, total
 
 _GROW = "def grow(i, state):\n    a, b = state\n    return [a + 1.0, b * 2.0]"
 _ADD = "def add(total, x):\n    return total + x"
+_SQUARE = "def square(_, x):\n    return 0, x * x"
 _ROWS = "def add_row(i, carry):\n    total, m = carry\n    return total + m[i], m"
 
 EXAMPLES = (
@@ -104,6 +109,15 @@ EXAMPLES = (
                    "end, _ = lax.scan(hop, Walk(jnp.zeros(2), jnp.int32(0)), None, length=2)",
                    "end, _ = lax.scan(hop, Walk(jnp.zeros(2), jnp.float32(0)), None, length=2)",
                    NO_FIX, "float(end.n) == 2.0"),
+    # scan as a map, its carry started as None and returned as 0 by a step that never reads
+    # it; the line discards the final carry: the step returns None for it
+    corrected(LAX_IMPORTS, _SQUARE, _SQUARE.replace("return 0, x * x", "return None, x * x"),
+              "_, squares = lax.scan(square, None, jnp.arange(3.0))",
+              "Return None for the carry", "squares.tolist() == [0.0, 1.0, 4.0]"),
+    # ... where the final carry is kept, what it should hold is the user's to say
+    corrected(LAX_IMPORTS, _SQUARE, _SQUARE.replace("return 0, x * x", "return None, x * x"),
+              "last, squares = lax.scan(square, None, jnp.arange(3.0))", NO_FIX,
+              "squares.tolist() == [0.0, 1.0, 4.0]"),
 )
 
 WHY = _entry.prose("""
@@ -195,6 +209,11 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
             fix = _container_fix(ctx, call, loop, made)
             if fix is not None:
                 fixes.append(fix)
+        if not fixes and call is not None and location is not None and loop == "scan" \
+                and _key(structure["path"]) is None and "NoneType" in structure["given"]:
+            unused = _unused_carry_fix(ctx, location, call)
+            if unused is not None:
+                fixes.append(unused)
         metadata = _METADATA_RE.findall(structure["given"] + " " + structure["made"])
         if not fixes and call is not None and _key(structure["path"]) is None \
                 and len(metadata) == 2:
@@ -300,6 +319,58 @@ def _container_fix(ctx: ErrorContext, call: _operands.Operation, loop: str,
                  f"loop starts it as; then re-run."),
         safety=(f"Same values: the same items in the same order; only the container is the "
                 f"{wanted} the loop was given."),
+        safe=True)
+
+
+def _unused_carry_fix(ctx: ErrorContext, location: Location,
+                      call: _operands.Operation) -> Fix | None:
+    """``_, ys = lax.scan(step, None, xs)`` whose step returns ``0, y``: scan used as a map,
+    its carry started as None. Where the step never reads its carry and every return gives
+    it a number literal, and the line discards the final carry (``_``), the step returns
+    None for it: every ``y`` is the same, and the carry stays what it started as."""
+    if len(call.operands) <= max(_INIT["scan"], _BODY["scan"]):
+        return None
+    init = call.operands[_INIT["scan"]].node
+    body = call.operands[_BODY["scan"]].text
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, body) \
+        if body.isidentifier() else None
+    parsed = _tracing.parse(location.source)
+    if not (isinstance(init, ast.Constant) and init.value is None) or found is None \
+            or parsed is None:
+        return None
+    place, function = found
+    statements = [n for n in ast.walk(parsed[0]) if isinstance(n, ast.Assign)
+                  and n.lineno <= location.lineno <= (n.end_lineno or n.lineno)
+                  and isinstance(n.value, ast.Call)
+                  and (dotted(n.value.func) or "").rsplit(".", 1)[-1] == "scan"]
+    if len(statements) != 1 or len(statements[0].targets) != 1:
+        return None
+    target = statements[0].targets[0]
+    if not (isinstance(target, ast.Tuple | ast.List) and len(target.elts) == 2
+            and isinstance(target.elts[0], ast.Name) and target.elts[0].id == "_"):
+        return None  # the final carry is kept: what it would hold is the user's to say
+    if not function.args.args or function.args.vararg:
+        return None
+    carry = function.args.args[0].arg
+    if any(isinstance(n, ast.Name) and n.id == carry for n in ast.walk(function)
+           if n is not function):
+        return None  # the step reads its carry
+    returns = [n for n in _scopes.own_nodes(function) if isinstance(n, ast.Return)]
+    starts = [n.value.elts[0] for n in returns if isinstance(n.value, ast.Tuple)
+              and len(n.value.elts) == 2]
+    if not returns or len(starts) != len(returns) or not all(
+            isinstance(s, ast.Constant) and type(s.value) in (int, float, bool)
+            for s in starts):
+        return None
+    code = place.source or ""
+    edits = [(s, _tracing.segment(code, s), "None") for s in starts]
+    return rewrite_fix(
+        ctx, place, _tracing.replacing_each(edits), label="Return None for the carry",
+        summary=(f"Return None for the carry in {function.name} (the carry scan starts as "
+                 "None); then re-run."),
+        safety=(f"Same values: {function.name} never reads its carry, and the line "
+                "discards the final one (_), so every output is the same; the carry stays "
+                "None, as scan started it."),
         safe=True)
 
 
