@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import ast
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry, _positional, _scopes, _static_site, _tracing
@@ -593,21 +594,9 @@ def _mapped_keywords_fix(ctx: ErrorContext, location: Location,
     axes = [in_axes] * len(args) if in_axes is None or type(in_axes) is int else in_axes
     if not isinstance(axes, tuple | list) or len(axes) != len(args):
         return None
-    sizes = set()
-    for axis, value in zip(axes, args, strict=True):
-        shape = _shape_of(value)
-        if axis is None:
-            continue
-        if type(axis) is not int or shape is None or not -len(shape) <= axis < len(shape):
-            return None
-        sizes.add(shape[axis])
-    if len(sizes) != 1:
+    size = _batch_size(axes, args)
+    if size is None or not all(_unmappable(value, size) for value in kwargs.values()):
         return None
-    (size,) = sizes
-    for value in kwargs.values():
-        shape = _shape_of(value)
-        if _ranks(value) != {0} and (shape is None or size in shape):
-            return None  # an axis of the batch size: whether to map it is the user's choice
     code = parsed[1]
     moved = _positional.keywords_by_position(ctx, location, applied, code)
     given = next((k for k in vmap.keywords if k.arg == "in_axes"), None)
@@ -788,23 +777,9 @@ def _short_axes_fix(ctx: ErrorContext, location: Location,
         axes = [ast.literal_eval(e) for e in given.elts]
     except ValueError:
         return None
-    sizes = set()
-    for axis, value in zip(axes, received, strict=False):
-        if axis is None:
-            continue
-        shape = _shape_of(value)
-        if type(axis) is not int or shape is None or not -len(shape) <= axis < len(shape):
-            return None
-        sizes.add(shape[axis])
-    if len(sizes) != 1:
+    size = _batch_size(axes, received)
+    if size is None or not all(_unmappable(value, size) for value in received[entries:]):
         return None
-    (size,) = sizes
-    for value in received[entries:]:
-        ranks, shape = _ranks(value), _shape_of(value)
-        if ranks == {0}:
-            continue  # numbers: no axis at all
-        if shape is None or size in shape:
-            return None  # an axis of the batch size: whether to map it is the user's choice
     before = _tracing.segment(parsed[1], given)
     extra = len(received) - entries
     written = [_tracing.segment(parsed[1], e) for e in given.elts]
@@ -824,6 +799,29 @@ def _short_axes_fix(ctx: ErrorContext, location: Location,
         safe=True)
     return fix, (f"The arguments past the entries ({shown}) have no axis of the batch size "
                  f"{size}: vmap can only pass them whole (None).")
+
+
+def _batch_size(axes: Sequence[object], values: Sequence[object]) -> int | None:
+    """The one size of the mapped axes (``axes``: an int or None per value, for the values
+    they are paired with); None where they differ or an entry cannot be read."""
+    sizes = set()
+    for axis, value in zip(axes, values, strict=False):
+        if axis is None:
+            continue
+        shape = _shape_of(value)
+        if type(axis) is not int or shape is None or not -len(shape) <= axis < len(shape):
+            return None
+        sizes.add(shape[axis])
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def _unmappable(value: object, size: int) -> bool:
+    """Whether ``value`` has no axis of the batch ``size`` (a number has none): vmap can
+    only pass it whole. One that has such an axis is the user's choice to map or not."""
+    if _ranks(value) == {0}:
+        return True
+    shape = _shape_of(value)
+    return shape is not None and size not in shape
 
 
 def _summary_shape(value: object) -> str:
