@@ -188,7 +188,10 @@ def test_a_kernel_that_dies_fails_its_notebook_with_the_cell_that_ran(tmp_path: 
     assert "the kernel died while cell 3 ran" in checked.stderr
 
 
-def test_ctrl_c_stops_with_130_and_writes_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("after", [10.0, 0.0], ids=["in-long-cells", "while-kernels-start"])
+def test_ctrl_c_stops_with_130_and_writes_nothing(tmp_path: Path, after: float) -> None:
+    """Ctrl-C into the notebooks' long cells, or while their kernels still start (stop()
+    found no kernel to shut down then, and the doctor ran on into the long cells)."""
     notebook = nbformat.v4.new_notebook(cells=[
         nbformat.v4.new_code_cell("x = 1"),
         nbformat.v4.new_code_cell("import time\ntime.sleep(600)"),
@@ -205,7 +208,7 @@ def test_ctrl_c_stops_with_130_and_writes_nothing(tmp_path: Path) -> None:
         time.sleep(1)
     kernels = _kernels(proc.pid)
     assert len(kernels) == 2
-    time.sleep(10)  # into their long cells
+    time.sleep(after)  # into their long cells, or while they start
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

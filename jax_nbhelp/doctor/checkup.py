@@ -228,6 +228,7 @@ class Checkup:
         self._done: float | None = None  # the share of the notebook's cells already run
         self._knock = KnockOn()
         self._kernel: Kernel | None = None
+        self._stopped = False  # stop() was called (Ctrl-C), perhaps before the kernel existed
         self.running: int | None = None  # the cell (1-based) the kernel is running now
 
     def kernel_name(self) -> str:
@@ -247,6 +248,10 @@ class Checkup:
             self.say(f"skipped: {self.report.skip}")
             return self.report
         kernel = self._kernel = Kernel(self.kernel_name(), self.path.parent.resolve())
+        if self._stopped:  # Ctrl-C came while the kernel started: stop() had none to stop
+            with contextlib.suppress(Exception):
+                kernel.close()
+            raise KernelGone("stopped (Ctrl-C) while the kernel started")
         try:
             loaded = kernel.run(SETUP_SOURCE, self.options.timeout, silent=True)
             if loaded.error is not None:
@@ -273,7 +278,9 @@ class Checkup:
         return self.report
 
     def stop(self) -> None:
-        """Shut its kernel down from another thread (Ctrl-C): the run ends with KernelGone."""
+        """Shut its kernel down from another thread (Ctrl-C): the run ends with KernelGone.
+        The flag is set first, so a kernel still starting is shut down by ``run`` itself."""
+        self._stopped = True
         if self._kernel is not None:
             with contextlib.suppress(Exception):
                 self._kernel.km.shutdown_kernel(now=True)
