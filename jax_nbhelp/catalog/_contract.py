@@ -107,12 +107,13 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from types import FunctionType
-from typing import Any
+from typing import Any, TypeGuard
 
 from jax_nbhelp.catalog import (
     _positional,
     _provenance,
     _scopes,
+    _shapes,
     _static_fix,
     _static_site,
     _tracing,
@@ -1584,14 +1585,10 @@ def _positional_only_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         return None
     names = {n.strip() for n in found["names"].split(",")}
 
-    def owned(function: object) -> bool:  # JAX's or NumPy's own: its signature is read
-        module = getattr(function, "__module__", None)
-        return callable(function) and isinstance(module, str) \
-            and module.startswith(("jax", "numpy"))
-
     return _by_position_in_scope(
         ctx, names, lambda node: (dotted(node.func) or "").rsplit(".", 1)[-1]
-        == found["function"], owned, label="Pass them by position",
+        == found["function"], lambda f: _owned(f, ("jax", "numpy")),
+        label="Pass them by position",
         why=f"{found['function']} takes them by position only")
 
 
@@ -1783,10 +1780,16 @@ def _removed_keyword_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     return None
 
 
+def _owned(function: object, packages: tuple[str, ...]) -> TypeGuard[Callable[..., Any]]:
+    """Whether ``function`` is a callable of one of ``packages`` (JAX's, NumPy's own), whose
+    signature can be read without running the user's code."""
+    module = getattr(function, "__module__", None)
+    return callable(function) and isinstance(module, str) and module.startswith(packages)
+
+
 def _signature(function: object) -> set[str] | None:
     """The parameter names of JAX's own ``function``, read without calling it."""
-    module = getattr(function, "__module__", None)
-    if not callable(function) or not isinstance(module, str) or not module.startswith("jax"):
+    if not _owned(function, ("jax",)):
         return None
     try:
         return set(inspect.signature(function).parameters)
@@ -1828,10 +1831,8 @@ def _bounds_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         value = live.f_locals.get(name)
         if isinstance(value, int | float):
             continue
-        # a JAX or NumPy array's shape (a tracer's too), read from their own classes only
-        shape = getattr(value, "shape", None) \
-            if type(value).__module__.startswith(("jax", "numpy")) else None
-        if type(shape) is not tuple or not all(type(d) is int for d in shape):
+        shape = _shapes.array_shape(value)
+        if shape is None:
             return None
         if shape:
             shapes[name] = shape

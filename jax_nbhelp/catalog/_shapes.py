@@ -21,6 +21,15 @@ def shown(shape: tuple[int, ...]) -> str:
     return str(tuple(shape))
 
 
+def array_shape(value: object) -> tuple[int, ...] | None:
+    """The shape of a NumPy or JAX array (a tracer's too), read from JAX's and NumPy's own
+    classes only: never a property of another class."""
+    if not type(value).__module__.startswith(("jax", "jaxlib", "numpy")):
+        return None
+    shape = getattr(value, "shape", None)
+    return shape if type(shape) is tuple and all(type(d) is int for d in shape) else None
+
+
 def operands_with(operations: list[_operands.Operation],
                   shapes: list[tuple[int, ...]]) -> _operands.Operation | None:
     """The operation whose array operands have exactly these shapes (the innermost)."""
@@ -34,4 +43,4 @@ def operands_with(operations: list[_operands.Operation],
     return None
 
 
-__all__ = ["operands_with", "shape_text", "shapes_in", "shown"]
+__all__ = ["array_shape", "operands_with", "shape_text", "shapes_in", "shown"]

@@ -140,16 +140,23 @@ def _enclosing_def(tree: ast.Module, name: str, lineno: int) -> ast.FunctionDef 
     return max(defs, key=lambda d: d.lineno) if defs else None
 
 
-def _fixed_size(bound: ast.Slice) -> int | None:
-    """``k`` for ``x[s:s + k]``."""
+def _window_width(bound: ast.Slice) -> ast.expr | None:
+    """``W`` (an expression) for ``x[s:s + W]``: a slice whose upper bound is its lower one
+    plus a width, with no step."""
     upper = bound.upper
     if bound.lower is None or bound.step is not None or not isinstance(upper, ast.BinOp) \
-            or not isinstance(upper.op, ast.Add) or not isinstance(upper.right, ast.Constant) \
-            or not isinstance(upper.right.value, int):
+            or not isinstance(upper.op, ast.Add) \
+            or ast.dump(upper.left) != ast.dump(bound.lower):
         return None
-    if ast.dump(upper.left) != ast.dump(bound.lower):
+    return upper.right
+
+
+def _fixed_size(bound: ast.Slice) -> int | None:
+    """``k`` for ``x[s:s + k]``, ``k`` an int written in the slice."""
+    width = _window_width(bound)
+    if not isinstance(width, ast.Constant) or type(width.value) is not int:
         return None
-    return upper.right.value
+    return width.value
 
 
 TRIGGERS = (MESSAGE,)
@@ -283,12 +290,11 @@ def _loop_window_fix(ctx: ErrorContext, location: Location,
     assert isinstance(bound, ast.Slice)
     counter = body.args.args[0].arg
     frame = ctx.live_frame(location)
-    if frame is None or bound.step is not None or bound.lower is None \
-            or not isinstance(bound.upper, ast.BinOp) or not isinstance(bound.upper.op, ast.Add) \
-            or ast.dump(bound.upper.left) != ast.dump(bound.lower):
+    written = _window_width(bound)
+    if frame is None or written is None or bound.lower is None:
         return None
     evaluate = Evaluator(frame)
-    lower, width = bound.lower, evaluate(bound.upper.right)
+    lower, width = bound.lower, evaluate(written)
     offset: object = 0
     if isinstance(lower, ast.BinOp) and isinstance(lower.op, ast.Add) \
             and isinstance(lower.left, ast.Name) and lower.left.id == counter:
@@ -308,7 +314,7 @@ def _loop_window_fix(ctx: ErrorContext, location: Location,
     before = _tracing.segment(code, node)
     start = _tracing.segment(code, lower)
     after = (f"{lax}.dynamic_slice_in_dim({_tracing.segment(code, node.value)}, {start}, "
-             f"{_tracing.segment(code, bound.upper.right)})")
+             f"{_tracing.segment(code, written)})")
     said = (f"The loop runs {counter} from {low} to {high - 1}, so every window "
             f"{before} lies inside the {shape[0]} elements.")
     fix = rewrite_fix(

@@ -42,7 +42,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from jax_nbhelp.catalog import _entry, _positional, _scopes, _static_site, _tracing
+from jax_nbhelp.catalog import _entry, _positional, _scopes, _shapes, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -528,7 +528,8 @@ def _scalar_arrays(value: list[object] | tuple[object, ...]) -> bool:
     items along a new first axis."""
     kinds = set()
     for item in value:
-        if not type(item).__module__.startswith(("jax", "jaxlib")) or _shape_of(item) != ():
+        if not type(item).__module__.startswith(("jax", "jaxlib")) \
+                or _shapes.array_shape(item) != ():
             return False
         kinds.add(str(getattr(item, "dtype", "")))
     return len(kinds) == 1
@@ -734,15 +735,6 @@ def _keywords_fix(ctx: ErrorContext, location: Location,
                 "in_axes says)."))
 
 
-def _shape_of(value: object) -> tuple[int, ...] | None:
-    """The shape of a NumPy or JAX array (a tracer's too), read from JAX's and NumPy's own
-    classes only."""
-    if not type(value).__module__.startswith(("jax", "jaxlib", "numpy")):
-        return None
-    shape = getattr(value, "shape", None)
-    return shape if type(shape) is tuple and all(type(d) is int for d in shape) else None
-
-
 def _short_axes_fix(ctx: ErrorContext, location: Location,
                     found: tuple[ast.Call, ast.Call | None] | None,
                     entries: int) -> tuple[Fix, str] | None:
@@ -808,7 +800,7 @@ def _batch_size(axes: Sequence[object], values: Sequence[object]) -> int | None:
     for axis, value in zip(axes, values, strict=False):
         if axis is None:
             continue
-        shape = _shape_of(value)
+        shape = _shapes.array_shape(value)
         if type(axis) is not int or shape is None or not -len(shape) <= axis < len(shape):
             return None
         sizes.add(shape[axis])
@@ -820,12 +812,12 @@ def _unmappable(value: object, size: int) -> bool:
     only pass it whole. One that has such an axis is the user's choice to map or not."""
     if _ranks(value) == {0}:
         return True
-    shape = _shape_of(value)
+    shape = _shapes.array_shape(value)
     return shape is not None and size not in shape
 
 
 def _summary_shape(value: object) -> str:
-    shape = _shape_of(value)
+    shape = _shapes.array_shape(value)
     if shape is None:
         return type(value).__name__
     return f"{getattr(value, 'dtype', '')}[{', '.join(map(str, shape))}]"
