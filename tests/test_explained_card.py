@@ -387,6 +387,18 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("from functools import partial\n"
      "@partial(jax.jit, static_argnames=('count',))\ndef first(x, n):\n    return x[:n]\n"
      "v = first(jnp.arange(5.0), 2)", "Name n", "v", "v.tolist() == [0.0, 1.0]"),
+    # an integer to a negative power: the base as a float, the reciprocal NumPy gives
+    ("n = jnp.array([1, 2, 4])\nv = n ** -1", "Raise it as a float", "v",
+     "v.tolist() == [1.0, 0.5, 0.25]"),
+    # bitwise operators on float flags of 0 and 1: the logical operation, as booleans
+    ("a = jnp.array([1.0, 0.0, 0.0])\nb = jnp.array([0.0, 0.0, 1.0])\nv = a | b",
+     "Use jnp.logical_or", "v", "v.tolist() == [True, False, True]"),
+    ("a = jnp.array([1.0, 0.0])\nv = ~a", "Use jnp.logical_not", "v",
+     "v.tolist() == [False, True]"),
+    # an aux output spread over the return: the rest grouped as one tuple
+    ("def f(w):\n    return (w ** 2).sum(), w, 2 * w\n"
+     "(v, (p, q)), g = jax.value_and_grad(f, has_aux=True)(jnp.ones(2))",
+     "Return the aux as one tuple", "g", "g.tolist() == [2.0, 2.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -435,6 +447,11 @@ def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:
     "t = jnp.arange(4.0)\ni = jnp.array([4, 0])\nv = jnp.take(t, i, mode='raise')",
     # negative key data: uint32 would wrap it
     "import numpy as np\nk = np.array([-1, 7], dtype=np.int32)\nv = jax.random.uniform(k, (2,))",
+    # float flags that are not 0 and 1: what `|` of them would mean is not read
+    "a = jnp.array([0.5, 0.0])\nv = a | jnp.ones(2)",
+    # aux values unpacked flat: how to group them is the user's to say
+    "def f(w):\n    return (w ** 2).sum(), w, 2 * w\n"
+    "(v, p, q), g = jax.value_and_grad(f, has_aux=True)(jnp.ones(2))",
 ])
 def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) -> None:
     bundle = _card(loaded, cell)
