@@ -8,7 +8,10 @@ A compiled loop runs the same body on a carry of one fixed type. Where only the 
 differs and the body's dtype holds every value of the initial one (int32 to float32), the
 initial carry is given the body's dtype: the loop then computes what its body says, from the
 same starting values. A literal ``0`` never fails (it is weakly typed and takes the body's
-dtype); an explicit ``jnp.int32(0)`` or an int array does. Shapes and structures that change
+dtype); an explicit ``jnp.int32(0)`` or an int array does. Where the body's dtype is narrower
+but holds the starting value exactly (``jnp.float32(jnp.inf)`` for a float16 body, read
+live or from the number the dtype's constructor is given), the start is cast too, on the
+loop's line or where a name holding the initial carry was assigned once before it. Shapes and structures that change
 are explained with the user's names: which part changes, and how, except a carry returned
 as a list for one started as a tuple (or the other way), which is returned as the container
 it started as, the same items in the same order. A ``scan`` step that returns one value
@@ -18,7 +21,8 @@ None, whose step never reads the carry and returns a number for it, returns None
 where the line discards the final carry (``_, ys = lax.scan(step, None, xs)``): the outputs
 are the same (jax-ml/jax#1534).
 
-Reports: jax-md/jax-md#99 (a FIRE minimisation's counter turning from int to float in a
+Reports: patrick-kidger/optimistix#155 (a Newton solver's float32 ``inf`` start for a float16
+problem), jax-md/jax-md#99 (a FIRE minimisation's counter turning from int to float in a
 scan), google/brax#228 (a reward of shape ``()`` returned as ``(1,)``), jax-ml/jax#1686 (a
 ``fori_loop`` carry started as ``0`` for a float32 vector), jax-ml/jax#2004 (x64 promoting a
 float32 carry to float64), instadeepai/Mava#1184 (a GAE scan whose carry changed).
@@ -29,6 +33,7 @@ from __future__ import annotations
 import ast
 import difflib
 import re
+import sys
 
 from jax_nbhelp.catalog import _entry, _operands, _scopes, _static_site, _tracing
 from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, corrected_cell
@@ -36,6 +41,7 @@ from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH531"
@@ -61,6 +67,11 @@ _STEP = "def step(total, x):\n    total = total + x / 2\n    return total, total
 _GROW = "def grow(i, state):\n    a, b = state\n    return [a + 1.0, b * 2.0]"
 _ADD = "def add(total, x):\n    return total + x"
 _SQUARE = "def square(_, x):\n    return 0, x * x"
+_HALVE = ("@jax.jit\ndef halve(y0):\n    def body(s):\n        y, gap, i = s\n"
+          "        return y / 2, jnp.max(y / 2), i + 1\n"
+          "    init = (y0, jnp.float32(jnp.inf), 0)\n"
+          "    y, gap, _ = lax.while_loop(lambda s: s[2] < 3, body, init)\n"
+          "    return y, gap")
 _ROWS = "def add_row(i, carry):\n    total, m = carry\n    return total + m[i], m"
 
 EXAMPLES = (
@@ -118,6 +129,17 @@ EXAMPLES = (
     corrected(LAX_IMPORTS, _SQUARE, _SQUARE.replace("return 0, x * x", "return None, x * x"),
               "last, squares = lax.scan(square, None, jnp.arange(3.0))", NO_FIX,
               "squares.tolist() == [0.0, 1.0, 4.0]"),
+    # a float32 start the float16 body holds exactly (inf), assigned to a name before the
+    # loop: the element cast where it is assigned (optimistix#155)
+    corrected(LAX_IMPORTS, _HALVE, _HALVE.replace("jnp.float32(jnp.inf)",
+                                                  "jnp.float16(jnp.inf)"),
+              "y, gap = halve(jnp.ones(2, jnp.float16))", "Start it as float16",
+              "y.tolist() == [0.125, 0.125] and str(gap.dtype) == 'float16'"),
+    # ... a start float16 does not hold exactly (0.1): casting it would change it
+    corrected(LAX_IMPORTS, _HALVE.replace("jnp.inf", "0.1"),
+              _HALVE.replace("jnp.float32(jnp.inf)", "jnp.float16(0.1)"),
+              "y, gap = halve(jnp.ones(2, jnp.float16))", NO_FIX,
+              "y.tolist() == [0.125, 0.125]"),
 )
 
 WHY = _entry.prose("""
@@ -188,8 +210,13 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
         started = _zero_start_fix(ctx, location, call, loop, key, made) \
             if location is not None and call is not None and key != "?" \
             and types["what"] != "dtypes" and given.endswith("[]") else None
+        exact = _exact_start_fix(ctx, location, call, loop, key, made) \
+            if dtype is None and types["what"] == "dtypes" and key != "?" \
+            and location is not None and call is not None else None
         if dtype is not None and key != "?" and location is not None and call is not None:
             fixes.append(_fix(ctx, location, loop, key, dtype, init))
+        elif exact is not None:
+            fixes.append(exact)
         elif started is not None:
             fixes.append(started)
         elif types["what"] != "dtypes":
@@ -375,7 +402,7 @@ def _unused_carry_fix(ctx: ErrorContext, location: Location,
 
 
 def _fix(ctx: ErrorContext, location: Location, loop: str, key: int | str | None,
-         dtype: str, init: str) -> Fix:
+         dtype: str, init: str, safety: str | None = None) -> Fix:
     jnp = ctx.alias("jax.numpy") or "jnp"
 
     def transform(source: str) -> str:
@@ -388,9 +415,121 @@ def _fix(ctx: ErrorContext, location: Location, loop: str, key: int | str | None
         ctx, location, transform, label=f"Start the carry as {dtype}",
         summary=(f"Give the initial carry ({init}) the dtype the body returns, {dtype}, on "
                  f"line {location.lineno}; then re-run."),
-        safety=(f"Same starting values, as {dtype} (each of them is exact in it): the loop "
-                "then computes what its body says."),
+        safety=safety or (f"Same starting values, as {dtype} (each of them is exact in it): "
+                          "the loop then computes what its body says."),
         safe=True)
+
+
+def _exact_start_fix(ctx: ErrorContext, location: Location, call: _operands.Operation,
+                     loop: str, key: int | str | None, made: str) -> Fix | None:
+    """A carry element started in a dtype the body's does not hold in general, whose
+    starting value the body's dtype holds exactly (``jnp.float32(jnp.inf)`` for a body that
+    returns float16, optimistix#155): started in the body's dtype, the loop computes what its
+    body says from the same value. The value is read live, or, where it is traced (made
+    inside ``jit``), from the number its dtype's constructor is given. The initial carry is
+    written on the loop's line, or assigned once to a name earlier in the same function
+    (``init = (y0, jnp.float32(jnp.inf), 0)``), where its element is cast."""
+    dtype = made.lstrip("~").split("[", 1)[0]
+    frame = ctx.live_frame(location)
+    init = call.operands[_INIT[loop]].node if len(call.operands) > _INIT[loop] else None
+    if init is None or frame is None or isinstance(key, str):
+        return None
+    evaluate = Evaluator(frame)
+    value = evaluate(init)
+    if key is not None:
+        value = value[key] if isinstance(value, tuple | list) and key < len(value) else None
+    if isinstance(init, ast.Name):
+        assigned = _assigned_once(location, init.id, key)
+    else:
+        element = init.elts[key] if isinstance(init, ast.Tuple | ast.List) \
+            and key is not None and key < len(init.elts) else init if key is None else None
+        assigned = (element, "") if element is not None else None
+    if assigned is None:
+        return None
+    node, before = assigned
+    constructor = node.func if isinstance(node, ast.Call) and len(node.args) == 1 \
+        and not node.keywords and isinstance(node.func, ast.Attribute) \
+        and node.func.attr in _DTYPE_NAMES else None
+    if not _holds_exactly(value, dtype) and not (
+            isinstance(node, ast.Call) and constructor is not None
+            and _holds_exactly(evaluate(node.args[0]), dtype)):
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    element_name = "the carry" if key is None else f"carry element {key}"
+    safety = (f"Same starting value, as {dtype} (it holds it exactly): the loop then computes "
+              "what its body says.")
+    if not isinstance(init, ast.Name):
+        return _fix(ctx, location, loop, key, dtype, call.operands[_INIT[loop]].text,
+                    safety=safety)
+    if constructor is not None:
+        prefix = before[:before.index("(")].rsplit(".", 1)[0]
+        after = f"{prefix}.{dtype}{before[before.index('('):]}"
+    else:
+        after = f"{jnp}.asarray({before}, {jnp}.{dtype})"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after), label=f"Start it as {dtype}",
+        summary=(f"Write `{after}` for `{before}` on line {node.lineno}, {element_name} of "
+                 f"{init.id}: the dtype the body returns; then re-run."),
+        safety=safety, safe=True)
+
+
+_DTYPE_NAMES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
+                "uint8", "uint32")
+
+
+def _holds_exactly(value: object, dtype: str) -> bool:
+    """Whether ``value``, a concrete number or NumPy/JAX array (never a tracer, never a
+    large one), is held exactly by ``dtype``: the same numbers after a round trip."""
+    numpy = sys.modules.get("numpy")
+    if numpy is None or "Tracer" in type(value).__name__ or (
+            type(value) not in (int, float, bool)
+            and type(value).__module__.split(".", 1)[0] not in ("numpy", "jax", "jaxlib")):
+        return False
+    try:
+        target = numpy.dtype(dtype)
+    except TypeError:
+        target = getattr(sys.modules.get("ml_dtypes"), dtype, None)
+        if target is None:
+            return False
+    try:
+        held = numpy.asarray(value)
+        if held.size > 1 << 16 or held.dtype.kind not in "biuf":
+            return False
+        with numpy.errstate(all="ignore"):
+            back = held.astype(target).astype(held.dtype)
+        return bool(numpy.array_equal(back, held, equal_nan=True))
+    except Exception:
+        return False
+
+
+def _assigned_once(location: Location, name: str,
+                   key: int | None) -> tuple[ast.expr, str] | None:
+    """The element ``key`` of the tuple display ``name`` is assigned, where the loop's
+    function (or cell) binds ``name`` once, on one line before the loop's, with one plain
+    target; and its text."""
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    tree, code = parsed
+    scope = _scopes.enclosing_function(tree, location.lineno) or tree
+    bound = _scopes.stores(scope, name)
+    if len(bound) != 1 or _scopes.read_elsewhere(scope, name):
+        return None
+    assignment = next((n for n in _scopes.own_nodes(scope) if isinstance(n, ast.Assign)
+                       and len(n.targets) == 1 and n.targets[0] is bound[0]), None)
+    if assignment is None or assignment.lineno >= location.lineno:
+        return None
+    value = assignment.value
+    if key is None:
+        node: ast.expr = value
+    elif isinstance(value, ast.Tuple | ast.List) and key < len(value.elts) \
+            and not any(isinstance(e, ast.Starred) for e in value.elts):
+        node = value.elts[key]
+    else:
+        return None
+    if node.lineno != node.end_lineno:
+        return None
+    return node, _tracing.segment(code, node)
 
 
 _ARRAY_TYPE = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<shape>[\d, ]*)\]$")
