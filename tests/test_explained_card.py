@@ -399,6 +399,12 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("def f(w):\n    return (w ** 2).sum(), w, 2 * w\n"
      "(v, (p, q)), g = jax.value_and_grad(f, has_aux=True)(jnp.ones(2))",
      "Return the aux as one tuple", "g", "g.tolist() == [2.0, 2.0]"),
+    # a predicate of one element: that element as the scalar cond takes
+    ("x = jnp.array([2.0])\nv = jax.lax.cond(x > 1, lambda: 1.0, lambda: 0.0)",
+     "Pass the predicate as a scalar", "v", "float(v) == 1.0"),
+    # 0-d arrays joined: hstack, NumPy's spelling of one element each
+    ("v = jnp.concatenate([jnp.float32(1), jnp.arange(2.0)])", "Use jnp.hstack", "v",
+     "v.tolist() == [1.0, 0.0, 1.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -452,6 +458,10 @@ def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:
     # aux values unpacked flat: how to group them is the user's to say
     "def f(w):\n    return (w ** 2).sum(), w, 2 * w\n"
     "(v, p, q), g = jax.value_and_grad(f, has_aux=True)(jnp.ones(2))",
+    # a predicate of two elements: which truth value was meant is the user's to say
+    "v = jax.lax.cond(jnp.ones(2) > 0, lambda: 1.0, lambda: 0.0)",
+    # a 0-d array joined to a matrix: where its element goes is not read
+    "v = jnp.concatenate([jnp.float32(1), jnp.ones((1, 2))])",
 ])
 def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) -> None:
     bundle = _card(loaded, cell)

@@ -111,6 +111,7 @@ from typing import Any, TypeGuard
 
 from jax_nbhelp.catalog import (
     _contract_operators,
+    _contract_scalars,
     _positional,
     _provenance,
     _scopes,
@@ -140,7 +141,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _complex_point_fix, _expected_dtype_fix, _out_argument_fix,
                  _argnums_past_fix, _jvp_pair_fix, _positional_only_fix, _static_positions_fix,
                  _no_effect_keyword_fix, _removed_keyword_fix, _bounds_shape_fix, _raise_mode_fix,
-                 _vector_norm_fix, _contract_operators.fixes,
+                 _vector_norm_fix, _contract_operators.fixes, _contract_scalars.fixes,
                  _donated_twice_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,

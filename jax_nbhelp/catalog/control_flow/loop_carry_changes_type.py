@@ -8,18 +8,18 @@ A compiled loop runs the same body on a carry of one fixed type. Where only the 
 differs and the body's dtype holds every value of the initial one (int32 to float32), the
 initial carry is given the body's dtype: the loop then computes what its body says, from the
 same starting values. A literal ``0`` never fails (it is weakly typed and takes the body's
-dtype); an explicit ``jnp.int32(0)`` or an int array does. Where the body's dtype is narrower
-but holds the starting value exactly (``jnp.float32(jnp.inf)`` for a float16 body, read
-live or from the number the dtype's constructor is given), the start is cast too, on the
-loop's line or where a name holding the initial carry was assigned once before it. Shapes and structures that change
-are explained with the user's names: which part changes, and how, except a carry returned
-as a list for one started as a tuple (or the other way), which is returned as the container
-it started as, the same items in the same order. A ``scan`` step that returns one value
-(``scan body output must be a pair``) returns ``value, None``: the value is the new carry,
-and the step outputs nothing per element. A ``scan`` used as a map, its carry started as
-None, whose step never reads the carry and returns a number for it, returns None for it
-where the line discards the final carry (``_, ys = lax.scan(step, None, xs)``): the outputs
-are the same (jax-ml/jax#1534).
+dtype); an explicit ``jnp.int32(0)`` or an int array does. Where the body's dtype is
+narrower but holds the starting value exactly (``jnp.float32(jnp.inf)`` for a float16 body,
+read live or from the number the dtype's constructor is given), the start is cast too, on
+the loop's line or where a name holding the initial carry was assigned once before it.
+Shapes and structures that change are explained with the user's names: which part changes,
+and how, except a carry returned as a list for one started as a tuple (or the other way),
+which is returned as the container it started as, the same items in the same order. A
+``scan`` step that returns one value (``scan body output must be a pair``) returns ``value,
+None``: the value is the new carry, and the step outputs nothing per element. A ``scan``
+used as a map, its carry started as None, whose step never reads the carry and returns a
+number for it, returns None for it where the line discards the final carry (``_, ys =
+lax.scan(step, None, xs)``): the outputs are the same (jax-ml/jax#1534).
 
 Reports: patrick-kidger/optimistix#155 (a Newton solver's float32 ``inf`` start for a float16
 problem), jax-md/jax-md#99 (a FIRE minimisation's counter turning from int to float in a

@@ -1,0 +1,136 @@
+"""Contract fixes for the explained view (``JNH001``) where JAX needs a scalar, or refuses
+one, and the user's value holds exactly the numbers the call means.
+
+**A one-element predicate.** ``lax.cond(x > 0, ...)`` with ``x`` of shape ``(1,)`` (``Pred
+must be a scalar, got ... of shape (1,)``): a predicate of one element has one truth value,
+and ``(x > 0).reshape(())`` is that value as the scalar cond takes; the same branch runs.
+Only where every dimension JAX's message shows is 1. The rule follows from JAX's check alone
+(``lax.cond`` tests ``pred`` for a scalar shape); no report is cited for it.
+
+**Scalars concatenated.** ``jnp.concatenate([a, b])`` of 0-d arrays (``Zero-dimensional
+arrays cannot be concatenated``): NumPy refuses them too, and ``jnp.hstack`` is NumPy's
+spelling of what is meant: each 0-d array as one element, every array of one dimension as it
+is, joined along axis 0. Only where every array has at most one dimension and no other
+axis is asked for (jax-ml/jax#53 gave JAX NumPy's message for it; numpy/numpy#15029, a 0-d
+array joined to a 1-d one; data-apis/array-api#946 on how common joining scalars and
+vectors is).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from jax_nbhelp.catalog import _shapes, _tracing
+from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.diagnosis import user_call as _user_call
+from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+_SIMPLE = (ast.Name, ast.Attribute, ast.Subscript, ast.Call)
+
+
+def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """The first of this module's fixes that applies to the explained error, or None."""
+    for rule in (_one_element_predicate_fix, _scalars_joined_fix):
+        fix = rule(ctx, diagnosis)
+        if fix is not None:
+            return fix
+    return None
+
+
+def _argument(ctx: ErrorContext, diagnosis: Diagnosis, parameter: str
+              ) -> tuple[_user_call.UserCall, ast.expr] | None:
+    """The user's call on the card's line and what it writes for ``parameter``."""
+    call = ctx.user_call
+    if call is None or diagnosis.location is None or call.location != diagnosis.location \
+            or not isinstance(call.node, ast.Call) or call.function is None:
+        return None
+    bound = _user_call.bind(call)[1]
+    argument = bound.arguments.get(parameter) if bound is not None else None
+    node = argument.node if isinstance(argument, _user_call.Argument) else None
+    return (call, node) if node is not None else None
+
+
+def _rewritten(ctx: ErrorContext, diagnosis: Diagnosis, node: ast.expr, after: str, *,
+               label: str, why: str, safety: str) -> Fix | None:
+    location = diagnosis.location
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if location is None or parsed is None:
+        return None
+    tree, code = parsed
+    # the argument as the cell's own parse has it (the call was parsed from its line alone)
+    same = [n for n in ast.walk(tree) if isinstance(n, ast.expr)
+            and getattr(n, "lineno", 0) == getattr(n, "end_lineno", -1) == location.lineno
+            and ast.dump(n) == ast.dump(node)]
+    if len(same) != 1:
+        return None
+    before = _tracing.segment(code, same[0])
+    written = after.format(before if isinstance(same[0], _SIMPLE) else f"({before})")
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(same[0], before, written), label=label,
+        summary=f"Write `{written}` for `{before}` on line {location.lineno}: {why}; then re-run.",
+        safety=safety, safe=True)
+
+
+# -- a one-element predicate ---------------------------------------------------------------
+
+_PREDICATE = re.compile(r"Pred must be a scalar, got .* of shape (?P<shape>\([\d, ]*\))")
+
+
+def _one_element_predicate_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    found = _PREDICATE.search(ctx.top.message)
+    shape = _shapes.shapes_in(found["shape"]) if found is not None else []
+    if found is None or len(shape) != 1 or not shape[0] or any(d != 1 for d in shape[0]):
+        return None
+    given = _argument(ctx, diagnosis, "pred")
+    if given is None:
+        return None
+    return _rewritten(
+        ctx, diagnosis, given[1], "{}.reshape(())", label="Pass the predicate as a scalar",
+        why="cond takes one truth value, and the predicate holds exactly one",
+        safety=(f"Same branch: the predicate has one element (shape {found['shape']}), and "
+                "reshape(()) is that element as a scalar."))
+
+
+# -- scalars concatenated --------------------------------------------------------------------
+
+def _scalars_joined_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    jnp = ctx.alias("jax.numpy")
+    if "Zero-dimensional arrays cannot be concatenated" not in ctx.top.message or jnp is None:
+        return None
+    call = ctx.user_call
+    given = _argument(ctx, diagnosis, "arrays")
+    if call is None or given is None or getattr(call.function, "__name__", "") != "concatenate" \
+            or not str(getattr(call.function, "__module__", "")).startswith("jax"):
+        return None
+    node = call.node
+    assert isinstance(node, ast.Call)
+    axis = _argument(ctx, diagnosis, "axis")
+    if axis is not None and not (isinstance(axis[1], ast.Constant) and axis[1].value == 0):
+        return None
+    if any(k.arg not in ("arrays", "axis") for k in node.keywords) or len(node.args) > 2:
+        return None
+    # the arrays as JAX's concatenate received them (calls on the line included)
+    entry = next((f for f in ctx.top.frames if f.function == "concatenate" and not f.is_user),
+                 None)
+    live = ctx.live_frame_of(entry) if entry is not None else None
+    arrays = live.f_locals.get("arrays") if live is not None else None
+    if not isinstance(arrays, tuple | list) or not arrays:
+        return None
+    shapes = [_shapes.array_shape(a) if not isinstance(a, int | float) else () for a in arrays]
+    if any(s is None or len(s) > 1 for s in shapes):
+        return None
+    func = node.func
+    spelled = ast.unparse(func)
+    if not spelled.endswith("concatenate"):
+        return None
+    return _rewritten(
+        ctx, diagnosis, func, spelled[:-len("concatenate")] + "hstack",
+        label=f"Use {spelled[:-len('concatenate')]}hstack",
+        why="hstack takes each 0-d array as one element, as NumPy's does",
+        safety=("Same values: each 0-d array becomes one element and each array of one "
+                "dimension stays as it is, joined along axis 0 in the same order."))
+
+
+__all__ = ["fixes"]
