@@ -12,7 +12,10 @@ float32, is the float32 operation). Arithmetic with other Python numbers on the 
 an array or a return is the same arithmetic done in float32 where Python did it in float64:
 the fix is offered as the same values up to float rounding (``Fix.rounding``). Any other use
 (a Python ``if``, a range) needs the number itself: no fix is offered there. Read from the
-line's function and its live frame, never by running the user's code.
+line's function and its live frame, never by running the user's code. A number passed by
+position to a function of the notebook whose parameter only meets arithmetic on its way into
+JAX's functions (``at_least(x, 4.0, float(step))`` with ``jnp.maximum(x, steps * size)``
+inside, blackjax-devs/blackjax#1029) is kept an array too, up to float rounding.
 
 An ``int(i)`` made only to index a JAX array (``x[int(i)]``) is dropped (``x[i]``, or
 ``x[i.astype(int)]`` for a float ``i``): JAX indexes with a traced integer.
@@ -34,7 +37,7 @@ import ast
 import re
 from dataclasses import replace
 
-from jax_nbhelp.catalog import _scopes, _tracing
+from jax_nbhelp.catalog import _scopes, _static_site, _tracing
 from jax_nbhelp.core.model import Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -161,6 +164,9 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
         return None  # float() of an array of one element: kept, its shape would differ
     parents = _scopes.parents(scope)
     holder = parents.get(node)
+    passed = _passed_into(ctx, location, holder, node) if not scalar["ones"] else None
+    if passed is not None:
+        return _kept_fix(ctx, location, code, node, converted, scalar["dtype"], passed)
     if (isinstance(holder, ast.Assign) and holder.value is node and len(holder.targets) == 1
             and isinstance(holder.targets[0], ast.Name)):
         name = holder.targets[0].id
@@ -209,6 +215,79 @@ def keep_array_fix(ctx: ErrorContext, location: Location | None, message: str) -
                  "stays a traced array that jit can compile; then re-run."),
         safety=safety, safe=True)
     return replace(fix, rounding=rounding)
+
+
+def _passed_into(ctx: ErrorContext, location: Location, holder: ast.AST | None,
+                 node: ast.Call) -> str | None:
+    """``apply_floor(length, 4.0, float(step))``: the number passed by position to a
+    function of the notebook's (a top-level ``def`` of its cells, or one of the same cell),
+    whose parameter is never rebound and is only met by arithmetic and JAX's functions on
+    its way into a JAX call or a ``return`` (never a Python ``if``, a loop, a format or a
+    call of other code). The function's name, or None."""
+    if not isinstance(holder, ast.Call) or node not in holder.args \
+            or not isinstance(holder.func, ast.Name) \
+            or any(isinstance(a, ast.Starred) for a in holder.args):
+        return None
+    index = holder.args.index(node)
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, holder.func.id)
+    if found is None:
+        return None
+    function = found[1]
+    arguments = function.args
+    if arguments.posonlyargs or arguments.vararg or index >= len(arguments.args):
+        return None
+    parameter = arguments.args[index].arg
+    if _scopes.stores(function, parameter) or _scopes.read_elsewhere(function, parameter):
+        return None
+    loads = _scopes.loads(function, parameter)
+    parents = _scopes.parents(function)
+    jax_names = {name for name in (ctx.alias("jax.numpy"), ctx.alias("jax.lax"),
+                                   ctx.alias("jax"), "jnp", "lax") if name}
+    if not loads or not all(_into_jax(parents, load, jax_names) for load in loads):
+        return None
+    return function.name
+
+
+def _into_jax(parents: dict[ast.AST, ast.AST], node: ast.AST, jax_names: set[str]) -> bool:
+    """Whether ``node`` goes only through ``+ - * /`` and negation into an argument of a
+    JAX function (``jnp.maximum(...)``, ``lax.clamp(...)``) or a ``return``."""
+    while True:
+        use = parents.get(node)
+        if (isinstance(use, ast.UnaryOp) and isinstance(use.op, ast.USub | ast.UAdd)) \
+                or (isinstance(use, ast.BinOp) and isinstance(use.op, _OPERATORS)):
+            node = use
+            continue
+        if isinstance(use, ast.Call) and node in use.args:
+            root = use.func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            return isinstance(use.func, ast.Attribute) and isinstance(root, ast.Name) \
+                and root.id in jax_names
+        return isinstance(use, ast.Return)
+
+
+def _kept_fix(ctx: ErrorContext, location: Location, code: str, node: ast.Call,
+              converted: ast.expr, dtype: str, function: str) -> Fix | None:
+    """The conversion dropped where the number is passed into ``function``, which only does
+    arithmetic with it on its way into JAX's functions: the same value as a ``dtype`` array,
+    with that arithmetic done in ``dtype`` where Python did it in float64."""
+    read = {n.id for n in ast.walk(converted) if isinstance(n, ast.Name)}
+    if not _traced_by_jit(ctx, location, read):
+        return None
+    before = _tracing.segment(code, node)
+    kept = _tracing.segment(code, converted)
+    after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
+    fix = rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after),
+        label=f"Keep {kept} an array",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}, so the number "
+                 f"passed to {function} stays a traced array that jit can compile; then "
+                 "re-run."),
+        safety=(f"The same {dtype} value, passed as an array: {function} only does "
+                f"arithmetic with it on its way into JAX's functions, now in {dtype} where "
+                "Python did it in float64, so the last bits can differ."),
+        safe=True)
+    return replace(fix, rounding=True)
 
 
 # -- a conversion only to test a condition under grad ----------------------------------------

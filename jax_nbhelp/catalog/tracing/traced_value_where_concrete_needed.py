@@ -126,6 +126,9 @@ def _ahead(code: str, first: str, last: str) -> str:
                       *["    " + line for line in lines[start:end + 1]], *lines[end + 1:]])
 
 
+_FLOORED = ("def at_least(x, steps, size):\n    return jnp.maximum(x, steps * size)\n\n"
+            "@jax.jit\ndef floored(x, s):\n    return at_least(x, 4.0, float(s))")
+
 EXAMPLES = (
     # a conversion only to print the value: jax.debug.print prints it at each call
     corrected(JAX_IMPORTS, _LOGGED, _LOGGED.replace(
@@ -248,6 +251,11 @@ EXAMPLES = (
               "@jax.jit\ndef scaled(v):\n    c = v[:1].reshape(())\n    return c * v",
               "w = scaled(jnp.array([2.0, 3.0]))", "Keep v[:1] an array",
               "w.tolist() == [4.0, 6.0]"),
+    # float() of a traced number passed to a helper that only does arithmetic with it on
+    # its way into JAX's functions: kept an array (blackjax-devs/blackjax#1029)
+    corrected(JAX_IMPORTS, _FLOORED, _FLOORED.replace("float(s)", "s"),
+              "w = floored(jnp.array([0.1, 3.0]), jnp.float32(0.5))", "Keep s an array",
+              "w.tolist() == [2.0, 3.0]"),
 )
 
 WHY = _entry.prose("""
