@@ -110,9 +110,11 @@ _SYMBOL = {"or": ast.BitOr, "and": ast.BitAnd, "xor": ast.BitXor}
 
 def _logical_operator_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     found = _BITWISE.search(ctx.top.message)
+    if found is None:
+        return None
     jnp = ctx.alias("jax.numpy")
     line = _line(diagnosis)
-    if found is None or jnp is None or line is None:
+    if jnp is None or line is None:
         return None
     location, tree, code = line
     frame = ctx.live_frame(location)
@@ -176,9 +178,11 @@ _AUX = "expected function with aux output to return a two-element tuple"
 
 
 def _aux_pair_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    if _AUX not in ctx.top.message:
+        return None
     call = ctx.user_call
     line = _line(diagnosis)
-    if _AUX not in ctx.top.message or call is None or line is None:
+    if call is None or line is None:
         return None
     location, tree, _ = line
     bound = _user_call.bind(call)[1]

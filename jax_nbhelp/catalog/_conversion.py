@@ -274,19 +274,27 @@ def _kept_fix(ctx: ErrorContext, location: Location, code: str, node: ast.Call,
     read = {n.id for n in ast.walk(converted) if isinstance(n, ast.Name)}
     if not _traced_by_jit(ctx, location, read):
         return None
+    return _dropped(
+        ctx, location, code, node, converted, "Keep {} an array",
+        f", so the number passed to {function} stays a traced array that jit can compile; "
+        "then re-run.",
+        f"The same {dtype} value, passed as an array: {function} only does arithmetic with "
+        f"it on its way into JAX's functions, now in {dtype} where Python did it in float64, "
+        "so the last bits can differ.")
+
+
+def _dropped(ctx: ErrorContext, location: Location, code: str, node: ast.Call,
+             converted: ast.expr, label: str, why: str, safety: str) -> Fix:
+    """The fix that writes the converted expression for its conversion (``x`` for
+    ``float(x)``), the same value up to float rounding; ``label`` has ``{}`` for the kept
+    expression, ``why`` follows the summary's "Write `x` for `float(x)` on line N"."""
     before = _tracing.segment(code, node)
     kept = _tracing.segment(code, converted)
     after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
     fix = rewrite_fix(
-        ctx, location, _tracing.replacing(node, before, after),
-        label=f"Keep {kept} an array",
-        summary=(f"Write `{after}` for `{before}` on line {location.lineno}, so the number "
-                 f"passed to {function} stays a traced array that jit can compile; then "
-                 "re-run."),
-        safety=(f"The same {dtype} value, passed as an array: {function} only does "
-                f"arithmetic with it on its way into JAX's functions, now in {dtype} where "
-                "Python did it in float64, so the last bits can differ."),
-        safe=True)
+        ctx, location, _tracing.replacing(node, before, after), label=label.format(kept),
+        summary=f"Write `{after}` for `{before}` on line {location.lineno}{why}",
+        safety=safety.format(kept), safe=True)
     return replace(fix, rounding=True)
 
 
@@ -332,20 +340,14 @@ def condition_fix(ctx: ErrorContext, location: Location | None, message: str) ->
     if not tracers or any(v.transform != "grad" for v in tracers) \
             or not _in_condition(parents, node):
         return None
-    before = _tracing.segment(code, node)
     kept = _tracing.segment(code, converted)
-    after = kept if isinstance(converted, _SIMPLE) else f"({kept})"
-    fix = rewrite_fix(
-        ctx, location, _tracing.replacing(node, before, after),
-        label=f"Test {kept} itself",
-        summary=(f"Write `{after}` for `{before}` on line {location.lineno}: under jax.grad "
-                 f"alone {kept} still has its number, so the if can compare it; only the "
-                 "conversion to a Python float is refused. Then re-run."),
-        safety=(f"Same branches up to float rounding: the test compares the same number, in "
-                f"{kept}'s own dtype where Python compared a float64, and the derivative "
-                "flows through the branch as written."),
-        safe=True)
-    return replace(fix, rounding=True)
+    return _dropped(
+        ctx, location, code, node, converted, "Test {} itself",
+        f": under jax.grad alone {kept} still has its number, so the if can compare it; only "
+        "the conversion to a Python float is refused. Then re-run.",
+        "Same branches up to float rounding: the test compares the same number, in {}'s own "
+        "dtype where Python compared a float64, and the derivative flows through the branch "
+        "as written.")
 
 
 # -- a conversion only to index ---------------------------------------------------------------
