@@ -110,6 +110,7 @@ from types import FunctionType
 from typing import Any, TypeGuard
 
 from jax_nbhelp.catalog import (
+    _concrete,
     _contract_operators,
     _contract_scalars,
     _positional,
@@ -129,7 +130,7 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 from jax_nbhelp.rewrite.errors import CannotRewrite
 
 _INTEGER_WORDS = ("integer", "integral")  # what JAX's messages say when it needs an integer
-_MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
+_MAX_READ = _concrete.MAX_READ
 
 
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:

@@ -29,14 +29,13 @@ import ast
 import re
 import sys
 
-from jax_nbhelp.catalog import _operands, _scopes, _static_site, _tracing
+from jax_nbhelp.catalog import _concrete, _operands, _scopes, _static_site, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
-_MAX_READ = 1 << 16  # elements of a concrete array whose values are compared
 _SIMPLE = (ast.Name, ast.Attribute, ast.Subscript, ast.Call)  # `x.astype` needs no parentheses
 
 
@@ -155,21 +154,12 @@ def _logical_operator_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
 
 
 def _flags(value: object) -> bool:
-    """Whether ``value`` is a concrete number, NumPy or JAX array whose every element is 0
+    """Whether ``value`` is a concrete number or NumPy/JAX array whose every element is 0
     or 1 (a traced or large array cannot be read: False)."""
-    if type(value) in (bool, int, float):
-        return value in (0, 1)
+    numbers = _concrete.held(value)
     numpy = sys.modules.get("numpy")
-    module = type(value).__module__.split(".", 1)[0]
-    if numpy is None or module not in ("numpy", "jax", "jaxlib") \
-            or "Tracer" in type(value).__name__ \
-            or not isinstance(size := getattr(value, "size", None), int) or size > _MAX_READ:
-        return False
-    try:
-        held = numpy.asarray(value)
-        return bool(numpy.isin(held, (0, 1)).all())
-    except Exception:
-        return False
+    return numbers is not None and numpy is not None \
+        and bool(numpy.isin(numbers, (0, 1)).all())
 
 
 # -- an aux output spread over the return ------------------------------------------------------

@@ -35,7 +35,7 @@ import difflib
 import re
 import sys
 
-from jax_nbhelp.catalog import _entry, _operands, _scopes, _static_site, _tracing
+from jax_nbhelp.catalog import _concrete, _entry, _operands, _scopes, _static_site, _tracing
 from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -481,9 +481,8 @@ def _holds_exactly(value: object, dtype: str) -> bool:
     """Whether ``value``, a concrete number or NumPy/JAX array (never a tracer, never a
     large one), is held exactly by ``dtype``: the same numbers after a round trip."""
     numpy = sys.modules.get("numpy")
-    if numpy is None or "Tracer" in type(value).__name__ or (
-            type(value) not in (int, float, bool)
-            and type(value).__module__.split(".", 1)[0] not in ("numpy", "jax", "jaxlib")):
+    numbers = _concrete.held(value)
+    if numpy is None or numbers is None or numbers.dtype.kind not in "biuf":
         return False
     try:
         target = numpy.dtype(dtype)
@@ -492,12 +491,9 @@ def _holds_exactly(value: object, dtype: str) -> bool:
         if target is None:
             return False
     try:
-        held = numpy.asarray(value)
-        if held.size > 1 << 16 or held.dtype.kind not in "biuf":
-            return False
         with numpy.errstate(all="ignore"):
-            back = held.astype(target).astype(held.dtype)
-        return bool(numpy.array_equal(back, held, equal_nan=True))
+            back = numbers.astype(target).astype(numbers.dtype)
+        return bool(numpy.array_equal(back, numbers, equal_nan=True))
     except Exception:
         return False
 
