@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -162,6 +163,10 @@ def ipython() -> InteractiveShell:
 def nb(ipython: InteractiveShell) -> Iterator[Notebook]:
     """A fresh notebook session (In [1] is the first cell) with jax_nbhelp not loaded."""
     ipython.reset(new_session=True)
+    # reset collects garbage over the whole heap, which JAX's caches make large: what
+    # outlives a reset is set aside (gc.freeze), so the next one scans one test's objects,
+    # not every test's before it
+    gc.freeze()
     current().last = current().last_result = None
     current().speed.clear()  # an earlier test's interpreted fix calibrates estimates
     yield Notebook(ipython)
