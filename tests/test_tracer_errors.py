@@ -330,3 +330,37 @@ def test_a_traced_value_formatted_by_an_f_string_becomes_jax_debug_print(
     mine = loaded.run("text = f'{DynamicJaxprTracer():.2f}'")
     assert type(mine.error) is TypeError
     assert mine.diagnoses == []
+
+
+def test_a_flag_in_a_long_module_gets_the_diff_at_the_modules_lines(loaded: Notebook,
+                                                                    tmp_path) -> None:
+    """A Python if in a module of thousands of lines the notebook imports: the fix is the
+    module's diff, at its own line numbers (read from the block around the line, the rest
+    of the file packed while libcst rewrites it), and the file is never edited."""
+    import sys
+
+    filler = "".join(f"def helper_{n}(x):\n    return x + {n}\n\n\n" for n in range(900))
+    source = ("import jax\nimport jax.numpy as jnp\n\n\n" + filler
+              + "class Steps:\n" + "".join(f"    def noop_{n}(self):\n        pass\n\n"
+                                          for n in range(200))
+              + FLAG.replace("\n", "\n    ").replace("@jax.jit", "    @staticmethod\n"
+                                                      "    @jax.jit", 1) + "\n")
+    module = tmp_path / "long_steps.py"
+    module.write_text(source)
+    loaded.shell.user_ns["sys"] = sys
+    loaded.ok(f"sys.path.insert(0, {str(tmp_path)!r})\nimport long_steps")
+    try:
+        failed = loaded.run("out = long_steps.Steps.step(jnp.ones(3), True)")
+        assert type(failed.error).__name__ == "TracerBoolConversionError"
+        diagnosis = _diagnosis("JNH301")
+        fix = _fix(diagnosis, "Make add_one static")
+        assert fix.unavailable is not None
+        assert "never edits files" in fix.unavailable
+        header = source.splitlines().index("    @jax.jit") + 1
+        assert f"@@ -{header - 3},7 +{header - 3},7 @@" in fix.diff, fix.diff
+        assert "+    @jax.jit(static_argnames=" in fix.diff, fix.diff
+        assert '"""' not in fix.diff
+        assert module.read_text() == source
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("long_steps", None)

@@ -7,6 +7,7 @@ refusals the same way.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -241,6 +242,51 @@ def _chain_source(ctx: ErrorContext, location: Location) -> str:
     return found if found is not None else location.source
 
 
+# a run of this many blank lines in a file's source is packed for a rewrite
+_PACKED_RUN = 8
+_QUOTES = '"' * 3  # a run is packed into a string of these quotes
+
+
+def _in_packed_file(transform: Callable[[str], str], source: str) -> str:
+    """``transform(source)`` for a user's file, whose source (``sources.file_source``) is
+    the block that holds the line and the module's imports, every other line blank, so that
+    the lines keep the file's numbers. A rewrite parses it with libcst, whose cost grows
+    with every blank line: each run of blank lines is handed to it as one string statement
+    spanning the same lines (numbers unchanged), and given back blank after. Where the
+    packed source does not parse, or the rewrite touched a run, the source as it is."""
+    lines = source.splitlines(keepends=True)
+    packed: list[str] = []
+    runs: list[tuple[str, str]] = []  # (the packed text, the blank lines it stands for)
+    start = 0
+    while start < len(lines):
+        end = start
+        while end < len(lines) and not lines[end].strip():
+            end += 1
+        following = lines[end] if end < len(lines) else ""
+        if end - start >= _PACKED_RUN and following.strip():
+            indent = following[:len(following) - len(following.lstrip())]
+            text = f"{indent}{_QUOTES}" + "\n" * (end - start - 1) + f"{_QUOTES}\n"
+            packed.append(text)
+            runs.append((text, "".join(lines[start:end])))
+        else:
+            end = max(end, start + 1)
+            packed.extend(lines[start:end])
+        start = end
+    if not runs:
+        return transform(source)
+    text = "".join(packed)
+    try:
+        ast.parse(text)
+    except (SyntaxError, ValueError):
+        return transform(source)
+    result = transform(text)
+    for filler, blank in runs:
+        if result.count(filler) != 1:
+            return transform(source)
+        result = result.replace(filler, blank, 1)
+    return result
+
+
 def _rewrite(
     ctx: ErrorContext,
     rewrites: Sequence[Rewrite],
@@ -264,7 +310,8 @@ def _rewrite(
         name = cell_label(location) if location.kind == "cell" else location.filename
         first, base = rewritten.get(name, (location, _chain_source(ctx, location)))
         try:
-            rewritten[name] = (first, transform(base))
+            rewritten[name] = (first, transform(base) if location.kind != "file"
+                               else _in_packed_file(transform, base))
         except CannotRewrite as exc:
             return refused(str(exc))
     # what the user typed against what it becomes: an earlier fix of the chain included
