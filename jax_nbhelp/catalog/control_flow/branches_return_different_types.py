@@ -9,16 +9,20 @@ Under jit both branches are compiled and one result type must serve for either. 
 message names the branches by their definitions; the explanation says which branch returns
 what, at its own line. A list in one branch against a tuple in the other holds the same
 values in another container: the list branch is made to return a tuple, which changes no
-value. A lambda branch whose one array has a dtype that promotes to the other's without
-losing a value (``jnp.int32(0)`` against float32) is given the other's dtype. A lambda
-branch that returns one number where the other returns an array of the operand's shape and
-dtype returns ``jnp.full_like(v, number)``: the number in every element. Other shapes and
-dtypes are the user's to reconcile.
+value; where one lambda branch passes a list or tuple through as it came in (its operand,
+or an argument of the function around the cond) and the other builds the other container
+at the same path, the built value is put in the container that came in (``list(...)``).
+A lambda branch whose one array has a dtype that promotes to the other's without losing a
+value (``jnp.int32(0)`` against float32) is given the other's dtype. A lambda branch that
+returns one number where the other returns an array of the operand's shape and dtype
+returns ``jnp.full_like(v, number)``: the number in every element. Other shapes and dtypes
+are the user's to reconcile.
 
 Reports: jax-ml/jax#2660 (branches returning aux dicts with different keys),
 aesara-devs/aesara#178 (a tuple in one branch and a bare value in the other),
 jax-ml/jax#36776 (branches returning pullbacks of different structure), jax-ml/jax#514 (a
-constant returned by one branch).
+constant returned by one branch), google/trax#1061 and google-deepmind/ferminet#105 (a list
+passed through by one branch, a tuple built by the other).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _entry, _tracing
-from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected_cell
+from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.match import Match
@@ -44,7 +48,8 @@ _TYPES_RE = re.compile(r"The output of (?P<a>true_fun|false_fun|branch ?\d+) has
                        r"(?P<a_type>\S+) but the corresponding output of "
                        r"(?P<b>true_fun|false_fun|branch ?\d+) has type (?P<b_type>\S+), so the "
                        r"(?P<what>[\w ]+?) do not match")
-_STRUCTURE_RE = re.compile(r"(?P<a>true_fun|false_fun|branch ?\d+) output(?: at path \S+)? is "
+_STRUCTURE_RE = re.compile(r"(?P<a>true_fun|false_fun|branch ?\d+) output"
+                           r"(?: at path (?P<path>\S+))? is "
                            r"(?P<a_kind>.+?) but (?P<b>true_fun|false_fun|branch ?\d+) output"
                            r"(?: at path \S+)? is (?P<b_kind>.+?), so")
 
@@ -72,6 +77,28 @@ EXAMPLES = (
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v[:2], x)",
                    "y = lax.cond(x.sum() > 1, lambda v: v * 2, lambda v: v.at[2:].set(0), x)",
                    NO_FIX, "y.tolist() == [0.0, 2.0, 4.0]"),
+    # a list operand passed through by one branch, a tuple built by the other: the built
+    # one in the list the operand came in
+    corrected_cell((LAX_IMPORTS, "rates = [jnp.zeros(2), jnp.ones(3)]"),
+                   "rates = lax.cond(rates[1].sum() > 0,\n"
+                   "                 lambda r: tuple(v * 0.5 for v in r),\n"
+                   "                 lambda r: r, rates)",
+                   "rates = lax.cond(rates[1].sum() > 0,\n"
+                   "                 lambda r: list(tuple(v * 0.5 for v in r)),\n"
+                   "                 lambda r: r, rates)",
+                   "Return a list from true_fun",
+                   "isinstance(rates, list) and rates[1].tolist() == [0.5, 0.5, 0.5]"),
+    # at a path: the function's list argument kept, a tuple made from it in the other
+    corrected(LAX_IMPORTS,
+              "def bump(w, state):\n"
+              "    new = tuple(s + 1 for s in state)\n"
+              "    return lax.cond(w > 0, lambda: (w, new), lambda: (w, state))",
+              "def bump(w, state):\n"
+              "    new = tuple(s + 1 for s in state)\n"
+              "    return lax.cond(w > 0, lambda: (w, list(new)), lambda: (w, state))",
+              "w, state = bump(jnp.float32(1.0), [jnp.zeros(2)])",
+              "Return a list from true_fun",
+              "isinstance(state, list) and state[0].tolist() == [1.0, 1.0]"),
 )
 
 WHY = _entry.prose("""
@@ -135,8 +162,11 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
         listed = [name for name, kind in kinds.items() if "'list'" in kind]
         tupled = [name for name, kind in kinds.items() if "'tuple'" in kind]
         if len(listed) == 1 and len(tupled) == 1:
+            passed = _container_fix(ctx, structure, branches)
             function, place = branches.get(listed[0], ("", None))
-            if place is not None and function:
+            if passed is not None:
+                fixes.append(passed)
+            elif place is not None and function:
                 fixes.append(_fix(ctx, place, function))
         if not fixes:
             notes.append("Make every branch return the same container (a tuple, or a dict "
@@ -200,20 +230,28 @@ def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
 
 def _lambda_branches(branches: dict[str, tuple[str, Location | None]], names: list[str]
                      ) -> tuple[ast.Call, str, Location] | None:
-    """The one cond call on the line where JAX says the lambda branches ``names`` are
-    defined (the call holds them there), with that line's code."""
-    places = {branches.get(name, ("", None)) for name in names}
-    if len(places) != 1:
-        return None
-    ((function, location),) = places
-    parsed = _tracing.parse(location.source) if location is not None else None
-    if function != "<lambda>" or parsed is None or location is None \
+    """The one cond call that holds the lambda branches ``names`` on the lines where JAX
+    says they are defined, with its source's code."""
+    places = [branches.get(name, ("", None)) for name in names]
+    functions = {function for function, _ in places}
+    locations = [location for _, location in places if location is not None]
+    if functions != {"<lambda>"} or len(locations) != len(places) \
+            or len({(place.filename, place.source) for place in locations}) != 1 \
             or not set(names) <= set(_BRANCH_ARGS):
         return None
+    location = min(locations, key=lambda place: place.lineno)
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
     tree, code = parsed
+    lines = [place.lineno for place in locations]
     conds = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
-             and node.lineno <= location.lineno <= (node.end_lineno or 0)
+             and node.lineno <= min(lines) and max(lines) <= (node.end_lineno or 0)
              and ast.unparse(node.func).rsplit(".", 1)[-1] == "cond" and len(node.args) >= 3]
+    conds = [node for node in conds if all(
+        isinstance(node.args[_BRANCH_ARGS[name]], ast.Lambda)
+        and node.args[_BRANCH_ARGS[name]].lineno == place.lineno
+        for name, place in zip(names, locations, strict=True))]
     return (conds[0], code, location) if len(conds) == 1 else None
 
 
@@ -269,6 +307,101 @@ def _scalar_fix(ctx: ErrorContext, types: re.Match[str],
                 f"returned{_exact(small, wide['dtype'])}; the cond returns one type from "
                 "either branch."),
         safe=True)
+
+
+_CONTAINERS = {"list": ast.List, "tuple": ast.Tuple}
+
+
+def _container_fix(ctx: ErrorContext, structure: re.Match[str],
+                   branches: dict[str, tuple[str, Location | None]]) -> Fix | None:
+    """``lax.cond(p, lambda s: tuple(f(v) for v in s), lambda s: s, slots)`` with ``slots``
+    a list: one lambda branch passes a value through as it is (its operand, or a name it
+    closes over), a list or a tuple, where the other builds the other container at the same
+    path. The built value is put in the container the passed one arrived in (``list(...)``
+    or ``tuple(...)``): the cond then returns the user's own container from either branch,
+    with the same elements."""
+    kinds = {structure["a"]: _kind(structure["a_kind"]).removeprefix("a "),
+             structure["b"]: _kind(structure["b_kind"]).removeprefix("a ")}
+    found = _lambda_branches(branches, list(kinds))
+    keys = _path(structure["path"] or "")
+    if found is None or keys is None or set(kinds.values()) != set(_CONTAINERS):
+        return None
+    call, code, location = found
+    parsed = _tracing.parse(location.source)  # parsed once, for _lambda_branches
+    if parsed is None:
+        return None
+    tree = parsed[0]
+    at = {name: _at(call.args[_BRANCH_ARGS[name]].body, keys) for name in kinds}  # type: ignore[attr-defined]
+    passing = [name for name, node in at.items() if isinstance(node, ast.Name)]
+    if len(passing) == 2:  # both name a value: the one the function was given passes through
+        given = _parameters(tree, call)
+        passing = [name for name in passing if at[name].id in given]  # type: ignore[union-attr]
+    if len(passing) != 1:
+        return None
+    (kept,) = passing
+    (built,) = (name for name in kinds if name != kept)
+    node, container = at[built], kinds[kept]
+    if node is None or isinstance(node, _CONTAINERS[container]) \
+            or node.lineno != node.end_lineno:
+        return None
+    before = _tracing.segment(code, node)
+    after = f"{container}({before})"
+    where = f" at {structure['path']}" if structure["path"] else ""
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after),
+        label=f"Return a {container} from {built}",
+        summary=(f"Write `{after}` as {built}'s value{where} on line {node.lineno}: "
+                 f"the {container} {kept} passes through as it came in; then re-run."),
+        safety=(f"Same values: the same elements, in a {container} instead of a "
+                f"{kinds[built]}, the container the cond then returns from either branch."),
+        safe=True)
+
+
+def _parameters(tree: ast.Module, call: ast.Call) -> set[str]:
+    """The names the cond's branches and the function around the call were given."""
+    given = {arg.arg for branch in call.args[1:3] if isinstance(branch, ast.Lambda)
+             for arg in branch.args.args}
+    around = [node for node in ast.walk(tree)
+              if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+              and node.lineno <= call.lineno <= (node.end_lineno or 0)]
+    if around:
+        inner = max(around, key=lambda node: node.lineno)
+        arguments = inner.args
+        given |= {arg.arg for arg in (*arguments.posonlyargs, *arguments.args,
+                                      *arguments.kwonlyargs)}
+    return given
+
+
+def _path(text: str) -> tuple[int | str, ...] | None:
+    """JAX's key path, ``[1]['mu']``, as its keys; None for one this does not read."""
+    keys: list[int | str] = []
+    for part in re.findall(r"\[([^\]]*)\]", text):
+        try:
+            key = ast.literal_eval(part)
+        except (ValueError, SyntaxError):
+            return None
+        if not isinstance(key, int | str):
+            return None
+        keys.append(key)
+    return tuple(keys) if "".join(f"[{part}]" for part in re.findall(
+        r"\[([^\]]*)\]", text)) == text else None
+
+
+def _at(node: ast.expr, keys: tuple[int | str, ...]) -> ast.expr | None:
+    """The expression a branch's written value holds at ``keys`` (through tuple, list and
+    dict displays), or None where the path goes into something else."""
+    for key in keys:
+        if isinstance(node, ast.Tuple | ast.List) and isinstance(key, int) \
+                and not any(isinstance(elt, ast.Starred) for elt in node.elts) \
+                and -len(node.elts) <= key < len(node.elts):
+            node = node.elts[key]
+        elif isinstance(node, ast.Dict) and isinstance(key, str) and key in [
+                k.value for k in node.keys if isinstance(k, ast.Constant)]:
+            node = next(v for k, v in zip(node.keys, node.values, strict=True)
+                        if isinstance(k, ast.Constant) and k.value == key)
+        else:
+            return None
+    return node
 
 
 def _exact(small: str, wide: str) -> str:
