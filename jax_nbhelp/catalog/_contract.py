@@ -121,6 +121,9 @@ from jax_nbhelp.catalog import (
     _static_site,
     _tracing,
 )
+from jax_nbhelp.catalog._contract_call import given as _given
+from jax_nbhelp.catalog._contract_call import plain_call as _plain_call
+from jax_nbhelp.catalog._contract_call import received as _received
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -201,16 +204,11 @@ def _whole(value: object) -> bool | None:
     kind = _array_dtype_kind(value)
     if kind in ("i", "u", "b"):
         return True
-    if kind != "f" or _traced(value) or getattr(value, "size", _MAX_READ + 1) > _MAX_READ:
+    held = _concrete.held(value) if kind == "f" else None
+    if held is None:
         return None
-    numpy = sys.modules.get("numpy")
-    if numpy is None:
-        return None
-    try:
-        held = numpy.asarray(value)
-        return bool(numpy.isfinite(held).all() and (numpy.mod(held, 1) == 0).all())
-    except Exception:
-        return None
+    numpy = sys.modules["numpy"]  # held read it with NumPy
+    return bool(numpy.isfinite(held).all() and (numpy.mod(held, 1) == 0).all())
 
 
 def _whole_within_int32(values: Any) -> bool | None:
@@ -850,27 +848,6 @@ _SEQUENCE_ANNOTATION = re.compile(r"^(?!int\b)(?!.*\bint \|)(?!.*\| int\b).*\b(S
 # -- dimensions spread over several arguments ---------------------------------------------------
 
 _SHAPE_PARAMETERS = ("shape", "newshape", "axes")
-
-
-def _plain_call(ctx: ErrorContext, diagnosis: Diagnosis
-                ) -> tuple[_user_call.UserCall, Location, ast.Call] | None:
-    """The user's call on the card's line, where it is a plain call of a function (not a
-    method, not an operator) whose callee is known."""
-    call = ctx.user_call
-    location = diagnosis.location
-    if call is None or location is None or call.location != location \
-            or not isinstance(call.node, ast.Call) or call.function is None \
-            or call.method_of is not None:
-        return None
-    return call, location, call.node
-
-
-def _given(call: _user_call.UserCall, parameter: str) -> ast.expr | None:
-    """What the user's call writes for ``parameter`` (bound by JAX's signature); None where
-    it passes nothing written there (a default, an item of ``*args``)."""
-    bound = _user_call.bind(call)[1]
-    argument = bound.arguments.get(parameter) if bound is not None else None
-    return argument.node if isinstance(argument, _user_call.Argument) else None
 
 
 def _spread_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
@@ -1824,14 +1801,12 @@ def _bounds_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             or "shape" not in signature.parameters:
         return None
     # the bounds as JAX's uniform received them (an expression such as `lo + 1` included)
-    entry = next((f for f in ctx.top.frames if f.function == "uniform" and not f.is_user),
-                 None)
-    live = ctx.live_frame_of(entry) if entry is not None else None
-    if live is None:
+    received = _received(ctx, "uniform")
+    if received is None:
         return None
     shapes: dict[str, tuple[int, ...]] = {}
     for name in ("minval", "maxval"):
-        value = live.f_locals.get(name)
+        value = received.get(name)
         if isinstance(value, int | float):
             continue
         shape = _shapes.array_shape(value)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _shapes, _tracing
+from jax_nbhelp.catalog import _contract_call, _shapes, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -41,15 +41,10 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 
 def _argument(ctx: ErrorContext, diagnosis: Diagnosis, parameter: str
               ) -> tuple[_user_call.UserCall, ast.expr] | None:
-    """The user's call on the card's line and what it writes for ``parameter``."""
-    call = ctx.user_call
-    if call is None or diagnosis.location is None or call.location != diagnosis.location \
-            or not isinstance(call.node, ast.Call) or call.function is None:
-        return None
-    bound = _user_call.bind(call)[1]
-    argument = bound.arguments.get(parameter) if bound is not None else None
-    node = argument.node if isinstance(argument, _user_call.Argument) else None
-    return (call, node) if node is not None else None
+    """The user's plain call on the card's line and what it writes for ``parameter``."""
+    plain = _contract_call.plain_call(ctx, diagnosis)
+    node = _contract_call.given(plain[0], parameter) if plain is not None else None
+    return (plain[0], node) if plain is not None and node is not None else None
 
 
 def _rewritten(ctx: ErrorContext, diagnosis: Diagnosis, node: ast.expr, after: str, *,
@@ -112,10 +107,8 @@ def _scalars_joined_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if any(k.arg not in ("arrays", "axis") for k in node.keywords) or len(node.args) > 2:
         return None
     # the arrays as JAX's concatenate received them (calls on the line included)
-    entry = next((f for f in ctx.top.frames if f.function == "concatenate" and not f.is_user),
-                 None)
-    live = ctx.live_frame_of(entry) if entry is not None else None
-    arrays = live.f_locals.get("arrays") if live is not None else None
+    received = _contract_call.received(ctx, "concatenate")
+    arrays = received.get("arrays") if received is not None else None
     if not isinstance(arrays, tuple | list) or not arrays:
         return None
     shapes = [_shapes.array_shape(a) if not isinstance(a, int | float) else () for a in arrays]

@@ -15,14 +15,19 @@ at the same path, the built value is put in the container that came in (``list(.
 A lambda branch whose one array has a dtype that promotes to the other's without losing a
 value (``jnp.int32(0)`` against float32) is given the other's dtype. A lambda branch that
 returns one number where the other returns an array of the operand's shape and dtype
-returns ``jnp.full_like(v, number)``: the number in every element. Other shapes and dtypes
-are the user's to reconcile.
+returns ``jnp.full_like(v, number)``: the number in every element. A branch that skips the
+work and returns a written placeholder of no dimensions (``jnp.zeros(())``, ``0.0``) where
+the other returns an array of the same dtype, at any path (a field of a named tuple, a key,
+a position), has the placeholder given that array's shape (``jnp.zeros((4, 3))``,
+``jnp.full((3,), 0.0)``), in a lambda or in a function with one return. Other shapes and
+dtypes are the user's to reconcile.
 
 Reports: jax-ml/jax#2660 (branches returning aux dicts with different keys),
 aesara-devs/aesara#178 (a tuple in one branch and a bare value in the other),
 jax-ml/jax#36776 (branches returning pullbacks of different structure), jax-ml/jax#514 (a
 constant returned by one branch), google/trax#1061 and google-deepmind/ferminet#105 (a list
-passed through by one branch, a tuple built by the other).
+passed through by one branch, a tuple built by the other), robfiras/loco-mujoco#87 (a
+container of zeros of no dimensions returned where evaluation is skipped).
 """
 
 from __future__ import annotations
@@ -44,7 +49,8 @@ STRUCTURE = "branch outputs must have the same pytree structure"
 
 _BRANCH_RE = re.compile(r"^(?P<name>true_fun|false_fun|branch ?\d+) is (?P<function>\S+) at "
                         r"(?P<file>.+):(?P<line>\d+)$", re.M)
-_TYPES_RE = re.compile(r"The output of (?P<a>true_fun|false_fun|branch ?\d+) has type "
+_TYPES_RE = re.compile(r"The output of (?P<a>true_fun|false_fun|branch ?\d+)"
+                       r"(?: at path (?P<path>\S+))? has type "
                        r"(?P<a_type>\S+) but the corresponding output of "
                        r"(?P<b>true_fun|false_fun|branch ?\d+) has type (?P<b_type>\S+), so the "
                        r"(?P<what>[\w ]+?) do not match")
@@ -99,6 +105,52 @@ EXAMPLES = (
               "w, state = bump(jnp.float32(1.0), [jnp.zeros(2)])",
               "Return a list from true_fun",
               "isinstance(state, list) and state[0].tolist() == [1.0, 1.0]"),
+    # a branch that skips the work returns a placeholder of no dimensions at a field where
+    # the other returns an array: the placeholder's number at the array's shape
+    corrected(LAX_IMPORTS,
+              "from typing import NamedTuple\n\n"
+              "class Stats(NamedTuple):\n"
+              "    total: jax.Array\n"
+              "    per_row: jax.Array\n\n"
+              "def idle():\n"
+              "    return Stats(total=jnp.zeros(()), per_row=jnp.zeros(()))\n\n"
+              "m = jnp.arange(6.0).reshape(2, 3)",
+              "from typing import NamedTuple\n\n"
+              "class Stats(NamedTuple):\n"
+              "    total: jax.Array\n"
+              "    per_row: jax.Array\n\n"
+              "def idle():\n"
+              "    return Stats(total=jnp.zeros(()), per_row=jnp.zeros((2,)))\n\n"
+              "m = jnp.arange(6.0).reshape(2, 3)",
+              "s = lax.cond(m.sum() > 0, lambda: Stats(total=m.sum(), per_row=m.sum(axis=1)),"
+              " idle)",
+              "Give false_fun's placeholder the shape (2,)",
+              "s.per_row.tolist() == [3.0, 12.0] and float(s.total) == 15.0"),
+    corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)"),
+                   "loss, grads = lax.cond(x.sum() > 0, lambda: (x.sum(), x * 2),\n"
+                   "                       lambda: (0.0, 0.0))",
+                   "loss, grads = lax.cond(x.sum() > 0, lambda: (x.sum(), x * 2),\n"
+                   "                       lambda: (0.0, jnp.full((3,), 0.0)))",
+                   "Give false_fun's placeholder the shape (3,)",
+                   "grads.tolist() == [0.0, 2.0, 4.0]"),
+    # a value computed in the other branch, not a placeholder: which shape is meant is the
+    # user's to say
+    corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)"),
+                   "lo, hi = lax.cond(x.sum() > 0, lambda: (x.min(), x * 2),\n"
+                   "                  lambda: (x.min(), x.max()))",
+                   "lo, hi = lax.cond(x.sum() > 0, lambda: (x.min(), x * 2),\n"
+                   "                  lambda: (x.min(), jnp.full_like(x, x.max())))",
+                   NO_FIX, "hi.tolist() == [0.0, 2.0, 4.0]"),
+    # a float16 branch computed from values against a float32 one: the precision meant is
+    # the user's to say
+    corrected_cell((LAX_IMPORTS, "x = jnp.arange(3.0)\nh = x.astype(jnp.float16)"),
+                   "y = lax.cond(x.sum() > 0,\n"
+                   "             lambda: x * 2,\n"
+                   "             lambda: h * 2)",
+                   "y = lax.cond(x.sum() > 0,\n"
+                   "             lambda: (x * 2).astype(jnp.float16),\n"
+                   "             lambda: h * 2)",
+                   NO_FIX, "y.dtype == jnp.float16 and y.tolist() == [0.0, 2.0, 4.0]"),
 )
 
 WHY = _entry.prose("""
@@ -142,11 +194,16 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     fixes: list[Fix] = []
     notes: list[str] = []
     if types is not None:
-        explanation = (f"{subject} has branches that return different {types['what']}: "
-                       f"{_named(types['a'], branches)} returns {types['a_type']}, "
-                       f"{_named(types['b'], branches)} returns {types['b_type']}.")
-        fix = ((_dtype_fix(ctx, types, branches) if types["what"] == "dtypes" else None)
-               or _scalar_fix(ctx, types, branches))
+        where = f" at {types['path']}" if types["path"] else ""
+        explanation = (f"{subject} has branches that return different {types['what']}"
+                       f"{where}: {_named(types['a'], branches)} returns "
+                       f"{types['a_type']}, {_named(types['b'], branches)} returns "
+                       f"{types['b_type']}.")
+        whole = types["path"] is None  # these two rewrite a branch's whole value
+        fix = ((_dtype_fix(ctx, types, branches) if types["what"] == "dtypes" and whole
+                else None)
+               or (_scalar_fix(ctx, types, branches) if whole else None)
+               or _placeholder_fix(ctx, types, branches))
         if fix is not None:
             fixes.append(fix)
         else:
@@ -188,8 +245,8 @@ def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
     """``lax.cond(p, lambda v: v * 2, lambda v: jnp.int32(0), x)``: two lambda branches
     written in the cond call, one array each, of one shape, whose dtypes differ where the
     one promotes to the other without losing a value (an integer or bool to a float, a
-    narrower float to a wider one). The narrower branch's value is given the wider dtype:
-    the cond then returns what either branch computes."""
+    narrower float written as a constant to a wider one). The narrower branch's value is
+    given the wider dtype: the cond then returns what either branch computes."""
     a, b = _TYPE_RE.fullmatch(types["a_type"]), _TYPE_RE.fullmatch(types["b_type"])
     # the lambdas' line, where JAX says they are defined: the cond call holds them there
     found = _lambda_branches(branches, [types["a"], types["b"]])
@@ -212,6 +269,12 @@ def _dtype_fix(ctx: ErrorContext, types: re.Match[str],
             or branch.body.lineno != branch.body.end_lineno:
         return None
     jnp = ctx.alias("jax.numpy") or "jnp"
+    # a narrower float computed from values (a float16 model against a float32 input) may
+    # be the precision meant: only a constant float is widened
+    computed = {node.id for node in ast.walk(branch.body) if isinstance(node, ast.Name)}
+    if not dtypes[narrow[0]].startswith(("int", "uint", "bool")) \
+            and computed - {jnp.split(".")[0], "jax", "np"}:
+        return None
     body = _tracing.segment(code, branch.body)
     after = f"{jnp}.asarray({body}, {jnp}.{wide})"
     lineno = branch.body.lineno
@@ -372,26 +435,47 @@ def _parameters(tree: ast.Module, call: ast.Call) -> set[str]:
     return given
 
 
+class _Field(str):
+    """A key path's ``.name``: a field of a named tuple or dataclass."""
+
+
+_KEY = re.compile(r"\[(?P<item>[^\]]*)\]|\.(?P<field>\w+)")
+
+
 def _path(text: str) -> tuple[int | str, ...] | None:
-    """JAX's key path, ``[1]['mu']``, as its keys; None for one this does not read."""
+    """JAX's key path, ``[1]['mu']`` or ``.site_distance``, as its keys (a field as a
+    ``_Field``); None for one this does not read."""
     keys: list[int | str] = []
-    for part in re.findall(r"\[([^\]]*)\]", text):
+    at = 0
+    for found in _KEY.finditer(text):
+        if found.start() != at:
+            return None
+        at = found.end()
+        if found["field"] is not None:
+            keys.append(_Field(found["field"]))
+            continue
         try:
-            key = ast.literal_eval(part)
+            key = ast.literal_eval(found["item"])
         except (ValueError, SyntaxError):
             return None
         if not isinstance(key, int | str):
             return None
         keys.append(key)
-    return tuple(keys) if "".join(f"[{part}]" for part in re.findall(
-        r"\[([^\]]*)\]", text)) == text else None
+    return tuple(keys) if at == len(text) else None
 
 
 def _at(node: ast.expr, keys: tuple[int | str, ...]) -> ast.expr | None:
-    """The expression a branch's written value holds at ``keys`` (through tuple, list and
-    dict displays), or None where the path goes into something else."""
+    """The expression a branch's written value holds at ``keys``: through tuple, list and
+    dict displays, and a constructor's keyword for a field; None where the path goes into
+    something else."""
     for key in keys:
-        if isinstance(node, ast.Tuple | ast.List) and isinstance(key, int) \
+        if isinstance(key, _Field):
+            given = [k.value for k in node.keywords if k.arg == key] \
+                if isinstance(node, ast.Call) else []
+            if len(given) != 1:
+                return None
+            node = given[0]
+        elif isinstance(node, ast.Tuple | ast.List) and isinstance(key, int) \
                 and not any(isinstance(elt, ast.Starred) for elt in node.elts) \
                 and -len(node.elts) <= key < len(node.elts):
             node = node.elts[key]
@@ -402,6 +486,131 @@ def _at(node: ast.expr, keys: tuple[int | str, ...]) -> ast.expr | None:
         else:
             return None
     return node
+
+
+def _placeholder_fix(ctx: ErrorContext, types: re.Match[str],
+                     branches: dict[str, tuple[str, Location | None]]) -> Fix | None:
+    """``lambda: Summary(score=jnp.zeros(()), ...)`` or ``return 0.0, {"m": 0.0}`` from a
+    branch that skips the work, where the other branch returns, at that path, an array of
+    some shape of the same dtype: the skipping branch's constant, written as a placeholder
+    (a number, ``jnp.zeros(())``, ``jnp.ones(())``, ``jnp.array(0.0)``), is given the other
+    branch's shape, the same number in every element (``jnp.zeros((4, 3))``,
+    ``jnp.full((3,), 0.0)``). The branch is a lambda or a function with one return."""
+    a, b = _TYPE_RE.fullmatch(types["a_type"]), _TYPE_RE.fullmatch(types["b_type"])
+    keys = _path(types["path"] or "")
+    if a is None or b is None or keys is None or types["what"] != "shapes" \
+            or a["dtype"] != b["dtype"]:
+        return None
+    shapes = {types["a"]: a["shape"].strip(), types["b"]: b["shape"].strip()}
+    scalar = [name for name, shape in shapes.items() if not shape]
+    if len(scalar) != 1:
+        return None
+    (name,) = scalar
+    wide = next(shape for n, shape in shapes.items() if n != name)
+    if not re.fullmatch(r"\d+(,\d+)*", wide):
+        return None
+    dims = wide.split(",")
+    shape = f"({dims[0]},)" if len(dims) == 1 else f"({', '.join(dims)})"
+    found = _branch_value(branches, name, [types["a"], types["b"]])
+    if found is None:
+        return None
+    value, code, location = found
+    node = _at(value, keys)
+    if node is None or node.lineno != node.end_lineno:
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    before = _tracing.segment(code, node)
+    after = _filled(node, before, code, shape, jnp)
+    if after is None:
+        return None
+    where = f" at {types['path']}" if types["path"] else ""
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(node, before, after),
+        label=f"Give {name}'s placeholder the shape {shape}",
+        summary=(f"Write `{after}` as {name}'s value{where} on line {node.lineno}: the "
+                 f"same number in an array of the shape the other branch returns there, "
+                 f"{a['dtype']}[{wide}]; then re-run."),
+        safety=(f"Same values: where {name} is taken, every element{where} holds the number "
+                f"its placeholder `{before}` held; the cond returns one type from either "
+                "branch."),
+        safe=True)
+
+
+_FILLS = ("zeros", "ones")
+_NUMBER_MAKERS = ("array", "asarray", "float16", "bfloat16", "float32", "int32", "int8",
+                  "int16", "uint8", "uint32")
+
+
+def _number(node: ast.expr) -> bool:
+    """A number written out: ``0.0``, ``-1``, ``float("nan")`` is not one."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        node = node.operand
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+def _filled(node: ast.expr, before: str, code: str, shape: str, jnp: str) -> str | None:
+    """The placeholder ``node`` (text ``before``) with every element at ``shape``; None for
+    anything but a written constant of no dimensions."""
+    if _number(node):
+        return f"{jnp}.full({shape}, {before})"
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Attribute | ast.Name):
+        return None
+    function = node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id
+    if function in _FILLS:
+        given = node.args[0] if node.args else next(
+            (k.value for k in node.keywords if k.arg == "shape"), None)
+        if not isinstance(given, ast.Tuple | ast.List) or given.elts:
+            return None
+        start = given.col_offset - node.col_offset
+        end = given.end_col_offset - node.col_offset  # type: ignore[operator]
+        return before[:start] + shape + before[end:]
+    if function in _NUMBER_MAKERS and len(node.args) == 1 and _number(node.args[0]):
+        return f"{jnp}.full({shape}, {before})"
+    return None
+
+
+def _branch_value(branches: dict[str, tuple[str, Location | None]], name: str,
+                  names: list[str]) -> tuple[ast.expr, str, Location] | None:
+    """What the branch ``name`` returns, as written: a lambda's body, or the value of the
+    one return of the function JAX names; with its source's code and place."""
+    function, place = branches.get(name, ("", None))
+    parsed = _tracing.parse(place.source) if place is not None else None
+    if place is None or parsed is None:
+        return None
+    tree, code = parsed
+    if function == "<lambda>":
+        lambdas = [node for node in ast.walk(tree)
+                   if isinstance(node, ast.Lambda) and node.lineno == place.lineno]
+        if len(lambdas) == 1:
+            return lambdas[0].body, code, place
+        found = _lambda_branches(branches, names)
+        if found is None or name not in _BRANCH_ARGS:
+            return None
+        branch = found[0].args[_BRANCH_ARGS[name]]
+        return (branch.body, code, place) if isinstance(branch, ast.Lambda) else None
+    defs = [node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+            and node.name == function.rsplit(".", 1)[-1]
+            and min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            <= place.lineno <= node.lineno]
+    if len(defs) != 1:
+        return None
+    returns = [node for node in _own_nodes(defs[0]) if isinstance(node, ast.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    return returns[0].value, code, place
+
+
+def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:
+    """The nodes of ``function``'s body, not those of functions defined in it."""
+    found: list[ast.AST] = []
+    stack: list[ast.AST] = list(function.body)
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
+                          | ast.ClassDef):
+            stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def _exact(small: str, wide: str) -> str:

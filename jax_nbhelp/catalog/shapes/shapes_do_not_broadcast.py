@@ -6,21 +6,28 @@ JAX's message names the shapes; the user's line has the names. The explanation p
 together (`batch` is float32[4, 5], `bias` is float32[4]), says which dimension disagrees
 (compared from the right, where broadcasting starts) and, where adding an axis or
 transposing one operand would make them fit, says that as a possibility. No fix: which
-shape is wrong is the user's knowledge.
+shape is wrong is the user's knowledge, except where one operand is a reduction of the
+other's array over one axis without ``keepdims`` (``m - m.mean(axis=1)``, a log-softmax's
+``z - logsumexp(z, axis=-1)``), assigned once before the line: its values belong to the
+rows along that axis, and ``jnp.expand_dims(level, 1)`` puts the axis back so each meets
+its own row.
 
 Reports: google/lightweight_mmm#325 and #309 (``add got incompatible shapes for
 broadcasting: (83,), (88,)`` with data of another length), google-research/jax3d#106
-(``sub got incompatible shapes``).
+(``sub got incompatible shapes``), jax-ml/jax#12305 and lisa-lab/pylearn2#1583 (a mean over
+one axis subtracted from its own matrix without ``keepdims``).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _operands, _shapes, _tracing
+from jax_nbhelp.catalog import _entry, _operands, _scopes, _shapes, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
-from jax_nbhelp.core.model import Diagnosis
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH561"
 TITLE = "Arrays whose shapes do not broadcast"
@@ -53,6 +60,23 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, "@jax.jit\ndef blend(a, b):\n    return 0.5 * a + 0.5 * b"),
                    "mix = blend(jnp.ones(3), jnp.ones(4))",
                    "mix = blend(jnp.ones(3), jnp.ones(3))", NO_FIX, "mix.shape == (3,)"),
+    # one operand is a reduction of the other's array over an axis, without keepdims: the
+    # axis put back, each row meets its own mean
+    corrected_cell((JAX_IMPORTS, "m = jnp.arange(6.0).reshape(2, 3)\nlevel = m.mean(axis=1)"),
+                   "centred = m - level", "centred = m - jnp.expand_dims(level, 1)",
+                   "Put back axis 1 of level",
+                   "centred.tolist() == [[-1.0, 0.0, 1.0], [-1.0, 0.0, 1.0]]"),
+    # ... in a jitted function, a log-sum-exp over the last axis (log-softmax)
+    corrected_cell((JAX_IMPORTS, "@jax.jit\ndef log_softmax(z):\n"
+                    "    norm = jax.nn.logsumexp(z, axis=-1)\n    return z - norm"),
+                   "out = log_softmax(jnp.zeros((2, 4)))",
+                   "out = jax.nn.log_softmax(jnp.zeros((2, 4)))",
+                   "Put back axis 1 of norm",
+                   "out.shape == (2, 4) and abs(float(out[0, 0]) + float(jnp.log(4.0))) < 1e-6"),
+    # a reduction of another array: which rows it belongs to is the user's to say
+    corrected_cell((JAX_IMPORTS, "m = jnp.ones((2, 3))\nw = jnp.ones((2, 5)).sum(axis=1)"),
+                   "scaled = m * w", "scaled = m * w[:, None]", NO_FIX,
+                   "scaled.shape == (2, 3)"),
 )
 
 WHY = _entry.prose("""
@@ -90,6 +114,99 @@ def _hint(left: _operands.Operand, right: _operands.Operand) -> str | None:
     return None
 
 
+# reductions whose result lines up with the rows it was computed over
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "amax", "amin", "std", "var", "prod",
+                         "median", "nansum", "nanmean", "nanmax", "nanmin", "nanstd",
+                         "nanvar", "logsumexp"})
+
+
+def _reduced(value: ast.expr) -> tuple[ast.expr, int] | None:
+    """``x.mean(axis=1)``, ``jnp.sum(x, 1)``, ``logsumexp(x, axis=-1)``: the reduced array
+    and the one axis a reduction without ``keepdims`` removed from it."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute | ast.Name):
+        return None
+    name = value.func.attr if isinstance(value.func, ast.Attribute) else value.func.id
+    if name not in _REDUCTIONS or any(k.arg == "keepdims" for k in value.keywords):
+        return None
+    method = isinstance(value.func, ast.Attribute) and _scopes.root_name(value.func.value) \
+        not in ("jnp", "np", "jax", "numpy", "scipy", "special", "lax")
+    if method:
+        reduced, positional = value.func.value, value.args  # type: ignore[union-attr]
+    elif value.args:
+        reduced, positional = value.args[0], value.args[1:]
+    else:
+        return None
+    axes = [k.value for k in value.keywords if k.arg == "axis"] or positional[:1]
+    if len(axes) != 1 or not isinstance(axes[0], ast.Constant | ast.UnaryOp):
+        return None
+    try:
+        axis = ast.literal_eval(axes[0])
+    except ValueError:
+        return None
+    return (reduced, axis) if type(axis) is int else None
+
+
+def _assigned(ctx: ErrorContext, location: Location, name: str) -> ast.expr | None:
+    """The value ``name`` was given: once, before the line, in the function that holds the
+    line; or at a cell's top level (the latest cell that assigns it)."""
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    tree, _ = parsed
+    scope = _scopes.enclosing_function(tree, location.lineno)
+    if scope is None or not _scopes.stores(scope, name):
+        found = _static_site.latest_assignment(ctx, name)
+        return found[1] if found is not None else None
+    bound = _scopes.stores(scope, name)
+    assignment = next((n for n in _scopes.own_nodes(scope) if isinstance(n, ast.Assign)
+                       and len(n.targets) == 1 and n.targets[0] is bound[0]), None)
+    if len(bound) != 1 or assignment is None or assignment.lineno >= location.lineno:
+        return None
+    return assignment.value
+
+
+def _reduced_axis_fix(ctx: ErrorContext, location: Location | None,
+                      operation: _operands.Operation, left: _operands.Operand,
+                      right: _operands.Operand) -> Fix | None:
+    """``readings - baseline`` with ``baseline = readings[:, :2].mean(axis=1)``: one operand
+    is a reduction of the other's array over one axis, without ``keepdims``, so its values
+    line up with the other's rows along that axis, not along the last one broadcasting
+    pairs first. Put back as size 1 (``jnp.expand_dims(baseline, 1)``), each value meets
+    the row it was computed from, and the shapes broadcast to the other's."""
+    if location is None:
+        return None
+    for mine, other in ((right, left), (left, right)):
+        node, shape, wide = mine.node, mine.shape, other.shape
+        if not isinstance(node, ast.Name) or shape is None or wide is None \
+                or len(wide) != len(shape) + 1 or other.node is None:
+            continue
+        value = _assigned(ctx, location, node.id)
+        found = _reduced(value) if value is not None else None
+        if found is None:
+            continue
+        reduced, axis = found
+        axis = axis + len(wide) if axis < 0 else axis
+        if not 0 <= axis < len(wide) or wide[:axis] + wide[axis + 1:] != shape \
+                or _scopes.root_name(reduced) is None \
+                or _scopes.root_name(reduced) != _scopes.root_name(other.node):
+            continue
+        jnp = ctx.alias("jax.numpy") or "jnp"
+        after = f"{jnp}.expand_dims({node.id}, {axis})"
+        return rewrite_fix(
+            ctx, location, _tracing.replacing(node, node.id, after),
+            label=f"Put back axis {axis} of {node.id}",
+            summary=(f"Write `{after}` in `{operation.text()}` on line {location.lineno}: "
+                     f"{node.id} is a reduction of {_scopes.root_name(reduced)} over axis "
+                     f"{axis}, and as shape {_shapes.shown((*shape[:axis], 1, *shape[axis:]))}"
+                     f" each of its values meets the row it was computed from; then re-run."),
+            safety=(f"Same values: each value of {node.id} is combined with the elements it "
+                    f"was reduced from, along axis {axis}, as keepdims=True would line them "
+                    "up; the result has the other operand's shape "
+                    f"{_shapes.shown(wide)}."),
+            safe=True)
+    return None
+
+
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     outer = ctx.find(NUMPY_STYLE)
     link = ctx.find(MESSAGE)
@@ -109,6 +226,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     subject = _tracing.quoted_line(location, "Your code")
     listed = ", ".join(_shapes.shown(s) for s in shapes)
     notes: list[str] = []
+    fixes: list[Fix] = []
     if operation is not None:
         arrays = [o for o in operation.operands if o.shape is not None and not o.literal]
         explanation = (f"{subject} computes `{operation.text()}` elementwise, and the shapes "
@@ -121,12 +239,15 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                 explanation = explanation[:-1] + (f"; compared from the last dimension, "
                                                   f"`{left.text}` has {x} where `{right.text}` "
                                                   f"has {y}.")
-            hint = _hint(left, right)
+            fix = _reduced_axis_fix(ctx, location, operation, left, right)
+            if fix is not None:
+                fixes.append(fix)
+            hint = _hint(left, right) if fix is None else None
             if hint is not None:
                 notes.append(f"If that is what you meant: {hint}.")
     else:
         explanation = (f"{subject} combines arrays of shapes {listed} elementwise"
                        f"{f' ({op})' if op else ''}, and those shapes do not broadcast.")
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
-                            call_site=ctx.call_site(), notes=notes,
+                            call_site=ctx.call_site(), notes=notes, fixes=fixes,
                             error=link.summary.splitlines()[0])
