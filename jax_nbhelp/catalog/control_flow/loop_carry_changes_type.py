@@ -12,7 +12,10 @@ dtype); an explicit ``jnp.int32(0)`` or an int array does. Where the body's dtyp
 narrower but holds the starting value exactly (``jnp.float32(jnp.inf)`` for a float16 body,
 read live or from the number the dtype's constructor is given), the start is cast too, on
 the loop's line or where a name holding the initial carry was assigned once before it.
-Shapes and structures that change are explained with the user's names: which part changes,
+A field of a named tuple or dataclass carry (``state.n``) is started in the body's dtype
+where its start is written: in the constructor on the loop's line, or in the one return of
+the notebook function that builds the initial carry (``fire_init(r)``). Shapes and
+structures that change are explained with the user's names: which part changes,
 and how, except a carry returned as a list for one started as a tuple (or the other way),
 which is returned as the container it started as, the same items in the same order. A
 ``scan`` step that returns one value (``scan body output must be a pair``) returns ``value,
@@ -32,8 +35,10 @@ from __future__ import annotations
 
 import ast
 import difflib
+import inspect
 import re
 import sys
+from typing import Any
 
 from jax_nbhelp.catalog import _concrete, _entry, _operands, _scopes, _static_site, _tracing
 from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, corrected_cell
@@ -112,14 +117,14 @@ EXAMPLES = (
               "def cool(i, s):\n    return {'temp': s['temp'] * 0.5}",
               "end = lax.fori_loop(0, 2, cool, {'temp': jnp.float32(8.0)})", "Return 'temp'",
               "float(end['temp']) == 2.0"),
-    # a field of a NamedTuple carry turns float: the field is not an element the initial
-    # carry writes, so no cast of it is offered (jax-md/jax-md#99)
+    # a field of a NamedTuple carry turns float: the field's start, written in the
+    # constructor on the loop's line, given the body's dtype (jax-md/jax-md#99)
     corrected_cell((LAX_IMPORTS, "from typing import NamedTuple\n\nclass Walk(NamedTuple):\n"
                     "    x: jax.Array\n    n: jax.Array\n\n"
                     "def hop(s, _):\n    return Walk(s.x + 0.5, s.n + 1.0), None"),
                    "end, _ = lax.scan(hop, Walk(jnp.zeros(2), jnp.int32(0)), None, length=2)",
                    "end, _ = lax.scan(hop, Walk(jnp.zeros(2), jnp.float32(0)), None, length=2)",
-                   NO_FIX, "float(end.n) == 2.0"),
+                   "Start it as float32", "float(end.n) == 2.0"),
     # scan as a map, its carry started as None and returned as 0 by a step that never reads
     # it; the line discards the final carry: the step returns None for it
     corrected(LAX_IMPORTS, _SQUARE, _SQUARE.replace("return 0, x * x", "return None, x * x"),
@@ -140,6 +145,17 @@ EXAMPLES = (
               _HALVE.replace("jnp.float32(jnp.inf)", "jnp.float16(0.1)"),
               "y, gap = halve(jnp.ones(2, jnp.float16))", NO_FIX,
               "y.tolist() == [0.125, 0.125]"),
+    # ... in the one return of the notebook function that builds the initial carry
+    corrected(LAX_IMPORTS, "from typing import NamedTuple\n\nclass Walk(NamedTuple):\n"
+              "    x: jax.Array\n    n: jax.Array\n\n"
+              "def start(x):\n    return Walk(x, jnp.zeros((), jnp.int32))\n\n"
+              "def hop(s, _):\n    return Walk(s.x + 0.5, s.n + 1.0), None",
+              "from typing import NamedTuple\n\nclass Walk(NamedTuple):\n"
+              "    x: jax.Array\n    n: jax.Array\n\n"
+              "def start(x):\n    return Walk(x, jnp.zeros((), jnp.float32))\n\n"
+              "def hop(s, _):\n    return Walk(s.x + 0.5, s.n + 1.0), None",
+              "end, _ = lax.scan(hop, start(jnp.zeros(2)), None, length=3)",
+              "Start it as float32", "float(end.n) == 3.0 and end.x.tolist() == [1.5, 1.5]"),
 )
 
 WHY = _entry.prose("""
@@ -213,8 +229,13 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
         exact = _exact_start_fix(ctx, location, call, loop, key, made) \
             if dtype is None and types["what"] == "dtypes" and key != "?" \
             and location is not None and call is not None else None
+        fielded = _field_start_fix(ctx, location, call, loop, path, dtype) \
+            if dtype is not None and key == "?" and location is not None \
+            and call is not None else None
         if dtype is not None and key != "?" and location is not None and call is not None:
             fixes.append(_fix(ctx, location, loop, key, dtype, init))
+        elif fielded is not None:
+            fixes.append(fielded)
         elif exact is not None:
             fixes.append(exact)
         elif started is not None:
@@ -471,6 +492,116 @@ def _exact_start_fix(ctx: ErrorContext, location: Location, call: _operands.Oper
         summary=(f"Write `{after}` for `{before}` on line {node.lineno}, {element_name} of "
                  f"{init.id}: the dtype the body returns; then re-run."),
         safety=safety, safe=True)
+
+
+_PATH_KEY = re.compile(r"\[(?P<index>\d+)\]|\['(?P<key>[^']*)'\]|\.(?P<field>\w+)")
+
+
+def _field_keys(path: str) -> list[tuple[str, int | str]] | None:
+    """``s[1].n`` -> ``[("[", 1), (".", "n")]``: the keys after the carry's own name (a
+    fori_loop's is ``loop_carry[1]``), a field among them; None for another path."""
+    path = path.removeprefix("loop_carry[1]")
+    head = re.match(r"\w*", path)
+    rest = path[head.end():] if head is not None else path
+    keys: list[tuple[str, int | str]] = []
+    at = 0
+    for found in _PATH_KEY.finditer(rest):
+        if found.start() != at:
+            return None
+        at = found.end()
+        if found["index"] is not None:
+            keys.append(("[", int(found["index"])))
+        elif found["key"] is not None:
+            keys.append(("[", found["key"]))
+        else:
+            keys.append((".", found["field"]))
+    return keys if at == len(rest) and any(kind == "." for kind, _ in keys) else None
+
+
+def _fields_of(frame: Any, func: ast.expr) -> tuple[str, ...] | None:
+    """The fields, in order, of the named tuple or dataclass ``func`` names in ``frame``
+    (read without running the class's code)."""
+    if not isinstance(func, ast.Name):
+        return None
+    cls = frame.f_locals.get(func.id, frame.f_globals.get(func.id))
+    if not isinstance(cls, type):
+        return None
+    fields = inspect.getattr_static(cls, "_fields", None)
+    if isinstance(fields, tuple) and all(isinstance(f, str) for f in fields):
+        return fields
+    declared = inspect.getattr_static(cls, "__dataclass_fields__", None)
+    return tuple(declared) if isinstance(declared, dict) else None
+
+
+def _field_start_fix(ctx: ErrorContext, location: Location, call: _operands.Operation,
+                     loop: str, path: str, dtype: str) -> Fix | None:
+    """``lax.scan(step, fire_init(r), ...)`` whose step returns the field ``n_pos`` of its
+    named-tuple carry as float32 where it started as int32 (jax-md/jax-md#99): the field's
+    start is written in the constructor call of the initial carry, on the loop's line or in
+    the one return of the notebook function that builds it, and is given the body's dtype
+    (a dtype it holds every value of), the same starting value."""
+    keys = _field_keys(path)
+    frame = ctx.live_frame(location)
+    if keys is None or frame is None or len(call.operands) <= _INIT[loop]:
+        return None
+    node: ast.expr | None = call.operands[_INIT[loop]].node
+    place, code = location, call.code
+    for kind, key in keys:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and _fields_of(frame, node.func) is None:
+            built = _built_by(ctx, node.func.id)  # a notebook function builds the carry
+            if built is None:
+                return None
+            node, place, code = built
+        if kind == "." and isinstance(node, ast.Call):
+            fields = _fields_of(frame, node.func)
+            given = [k.value for k in node.keywords if k.arg == key]
+            if fields is None or key not in fields or any(
+                    isinstance(a, ast.Starred) for a in node.args):
+                return None
+            index = fields.index(key)
+            node = given[0] if given else node.args[index] if index < len(node.args) else None
+        elif kind == "[" and isinstance(node, ast.Tuple | ast.List) and type(key) is int \
+                and key < len(node.elts):
+            node = node.elts[key]
+        else:
+            return None
+        if node is None:
+            return None
+    if node is None or node.lineno != node.end_lineno:
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    before = _tracing.segment(code, node)
+    named = [n for n in ast.walk(node) if isinstance(n, ast.Attribute)
+             and n.attr in _DTYPE_NAMES]
+    if len(named) == 1 and isinstance(named[0].value, ast.Name):
+        start = named[0].col_offset - node.col_offset
+        end = named[0].end_col_offset - node.col_offset  # type: ignore[operator]
+        after = f"{before[:start]}{named[0].value.id}.{dtype}{before[end:]}"
+    else:
+        after = f"{jnp}.asarray({before}, {jnp}.{dtype})"
+    field = path.removeprefix("loop_carry[1]")
+    return rewrite_fix(
+        ctx, place, _tracing.replacing(node, before, after), label=f"Start it as {dtype}",
+        summary=(f"Write `{after}` for `{before}` on line {node.lineno}, where the carry's "
+                 f"{field} starts: the dtype the body returns; then re-run."),
+        safety=(f"Same starting values, as {dtype} (each of them is exact in it): the loop "
+                "then computes what its body says."),
+        safe=True)
+
+
+def _built_by(ctx: ErrorContext, name: str) -> tuple[ast.expr, Location, str] | None:
+    """What the notebook's function ``name`` returns, as written in its one return, with
+    its cell and code."""
+    found = _static_site.latest_top_level(ctx, ast.FunctionDef, name)
+    if found is None:
+        return None
+    place, function = found
+    parsed = _tracing.parse(place.source)
+    returns = [n for n in _scopes.own_nodes(function) if isinstance(n, ast.Return)]
+    if parsed is None or len(returns) != 1 or returns[0].value is None:
+        return None
+    return returns[0].value, place, parsed[1]
 
 
 _DTYPE_NAMES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
