@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _key_paths, _scopes, _tracing
 from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -386,7 +386,7 @@ def _container_fix(ctx: ErrorContext, structure: re.Match[str],
     kinds = {structure["a"]: _kind(structure["a_kind"]).removeprefix("a "),
              structure["b"]: _kind(structure["b_kind"]).removeprefix("a ")}
     found = _lambda_branches(branches, list(kinds))
-    keys = _path(structure["path"] or "")
+    keys = _key_paths.keys(structure["path"] or "")
     if found is None or keys is None or set(kinds.values()) != set(_CONTAINERS):
         return None
     call, code, location = found
@@ -435,41 +435,12 @@ def _parameters(tree: ast.Module, call: ast.Call) -> set[str]:
     return given
 
 
-class _Field(str):
-    """A key path's ``.name``: a field of a named tuple or dataclass."""
-
-
-_KEY = re.compile(r"\[(?P<item>[^\]]*)\]|\.(?P<field>\w+)")
-
-
-def _path(text: str) -> tuple[int | str, ...] | None:
-    """JAX's key path, ``[1]['mu']`` or ``.site_distance``, as its keys (a field as a
-    ``_Field``); None for one this does not read."""
-    keys: list[int | str] = []
-    at = 0
-    for found in _KEY.finditer(text):
-        if found.start() != at:
-            return None
-        at = found.end()
-        if found["field"] is not None:
-            keys.append(_Field(found["field"]))
-            continue
-        try:
-            key = ast.literal_eval(found["item"])
-        except (ValueError, SyntaxError):
-            return None
-        if not isinstance(key, int | str):
-            return None
-        keys.append(key)
-    return tuple(keys) if at == len(text) else None
-
-
 def _at(node: ast.expr, keys: tuple[int | str, ...]) -> ast.expr | None:
     """The expression a branch's written value holds at ``keys``: through tuple, list and
     dict displays, and a constructor's keyword for a field; None where the path goes into
     something else."""
     for key in keys:
-        if isinstance(key, _Field):
+        if isinstance(key, _key_paths.Field):
             given = [k.value for k in node.keywords if k.arg == key] \
                 if isinstance(node, ast.Call) else []
             if len(given) != 1:
@@ -497,7 +468,7 @@ def _placeholder_fix(ctx: ErrorContext, types: re.Match[str],
     branch's shape, the same number in every element (``jnp.zeros((4, 3))``,
     ``jnp.full((3,), 0.0)``). The branch is a lambda or a function with one return."""
     a, b = _TYPE_RE.fullmatch(types["a_type"]), _TYPE_RE.fullmatch(types["b_type"])
-    keys = _path(types["path"] or "")
+    keys = _key_paths.keys(types["path"] or "")
     if a is None or b is None or keys is None or types["what"] != "shapes" \
             or a["dtype"] != b["dtype"]:
         return None
@@ -594,23 +565,10 @@ def _branch_value(branches: dict[str, tuple[str, Location | None]], name: str,
             <= place.lineno <= node.lineno]
     if len(defs) != 1:
         return None
-    returns = [node for node in _own_nodes(defs[0]) if isinstance(node, ast.Return)]
+    returns = [node for node in _scopes.own_nodes(defs[0]) if isinstance(node, ast.Return)]
     if len(returns) != 1 or returns[0].value is None:
         return None
     return returns[0].value, code, place
-
-
-def _own_nodes(function: ast.FunctionDef) -> list[ast.AST]:
-    """The nodes of ``function``'s body, not those of functions defined in it."""
-    found: list[ast.AST] = []
-    stack: list[ast.AST] = list(function.body)
-    while stack:
-        node = stack.pop()
-        found.append(node)
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
-                          | ast.ClassDef):
-            stack.extend(ast.iter_child_nodes(node))
-    return found
 
 
 def _exact(small: str, wide: str) -> str:

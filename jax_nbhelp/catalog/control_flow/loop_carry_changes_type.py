@@ -40,7 +40,15 @@ import re
 import sys
 from typing import Any
 
-from jax_nbhelp.catalog import _concrete, _entry, _operands, _scopes, _static_site, _tracing
+from jax_nbhelp.catalog import (
+    _concrete,
+    _entry,
+    _key_paths,
+    _operands,
+    _scopes,
+    _static_site,
+    _tracing,
+)
 from jax_nbhelp.catalog._example import LAX_IMPORTS, NO_FIX, corrected, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -494,28 +502,13 @@ def _exact_start_fix(ctx: ErrorContext, location: Location, call: _operands.Oper
         safety=safety, safe=True)
 
 
-_PATH_KEY = re.compile(r"\[(?P<index>\d+)\]|\['(?P<key>[^']*)'\]|\.(?P<field>\w+)")
-
-
-def _field_keys(path: str) -> list[tuple[str, int | str]] | None:
-    """``s[1].n`` -> ``[("[", 1), (".", "n")]``: the keys after the carry's own name (a
+def _field_keys(path: str) -> tuple[int | str, ...] | None:
+    """``s[1].n`` -> ``(1, Field('n'))``: the keys after the carry's own name (a
     fori_loop's is ``loop_carry[1]``), a field among them; None for another path."""
     path = path.removeprefix("loop_carry[1]")
     head = re.match(r"\w*", path)
-    rest = path[head.end():] if head is not None else path
-    keys: list[tuple[str, int | str]] = []
-    at = 0
-    for found in _PATH_KEY.finditer(rest):
-        if found.start() != at:
-            return None
-        at = found.end()
-        if found["index"] is not None:
-            keys.append(("[", int(found["index"])))
-        elif found["key"] is not None:
-            keys.append(("[", found["key"]))
-        else:
-            keys.append((".", found["field"]))
-    return keys if at == len(rest) and any(kind == "." for kind, _ in keys) else None
+    found = _key_paths.keys(path[head.end():] if head is not None else path)
+    return found if found and any(isinstance(k, _key_paths.Field) for k in found) else None
 
 
 def _fields_of(frame: Any, func: ast.expr) -> tuple[str, ...] | None:
@@ -546,14 +539,14 @@ def _field_start_fix(ctx: ErrorContext, location: Location, call: _operands.Oper
         return None
     node: ast.expr | None = call.operands[_INIT[loop]].node
     place, code = location, call.code
-    for kind, key in keys:
+    for key in keys:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and _fields_of(frame, node.func) is None:
             built = _built_by(ctx, node.func.id)  # a notebook function builds the carry
             if built is None:
                 return None
             node, place, code = built
-        if kind == "." and isinstance(node, ast.Call):
+        if isinstance(key, _key_paths.Field) and isinstance(node, ast.Call):
             fields = _fields_of(frame, node.func)
             given = [k.value for k in node.keywords if k.arg == key]
             if fields is None or key not in fields or any(
@@ -561,7 +554,7 @@ def _field_start_fix(ctx: ErrorContext, location: Location, call: _operands.Oper
                 return None
             index = fields.index(key)
             node = given[0] if given else node.args[index] if index < len(node.args) else None
-        elif kind == "[" and isinstance(node, ast.Tuple | ast.List) and type(key) is int \
+        elif isinstance(node, ast.Tuple | ast.List) and type(key) is int \
                 and key < len(node.elts):
             node = node.elts[key]
         else:
