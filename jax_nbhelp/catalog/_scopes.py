@@ -36,6 +36,23 @@ def own_nodes(function: Function | ast.Module) -> list[ast.AST]:
     return found
 
 
+def one_return(function: Function) -> ast.expr | None:
+    """The value of ``function``'s one ``return`` (None where it has more, or none, or a
+    bare one)."""
+    returns = [node for node in own_nodes(function) if isinstance(node, ast.Return)]
+    return returns[0].value if len(returns) == 1 else None
+
+
+def assigned_once(scope: Function | ast.Module, name: str) -> ast.Assign | None:
+    """The one statement of ``scope``'s own body that binds ``name``, where it is a plain
+    ``name = ...`` (None where ``name`` is bound anywhere else too, or otherwise)."""
+    bound = stores(scope, name)
+    if len(bound) != 1:
+        return None
+    return next((node for node in own_nodes(scope) if isinstance(node, ast.Assign)
+                 and len(node.targets) == 1 and node.targets[0] is bound[0]), None)
+
+
 def stores(scope: Function | ast.Module, name: str) -> list[ast.Name]:
     """Every place ``scope``'s own body binds ``name`` (an assignment's target, a loop's,
     a ``with ... as``, a walrus), as the Name nodes that store it."""

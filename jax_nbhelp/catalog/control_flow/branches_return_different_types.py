@@ -424,12 +424,9 @@ def _parameters(tree: ast.Module, call: ast.Call) -> set[str]:
     """The names the cond's branches and the function around the call were given."""
     given = {arg.arg for branch in call.args[1:3] if isinstance(branch, ast.Lambda)
              for arg in branch.args.args}
-    around = [node for node in ast.walk(tree)
-              if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
-              and node.lineno <= call.lineno <= (node.end_lineno or 0)]
-    if around:
-        inner = max(around, key=lambda node: node.lineno)
-        arguments = inner.args
+    around = _scopes.enclosing_function(tree, call.lineno)
+    if around is not None:
+        arguments = around.args
         given |= {arg.arg for arg in (*arguments.posonlyargs, *arguments.args,
                                       *arguments.kwonlyargs)}
     return given
@@ -491,7 +488,7 @@ def _placeholder_fix(ctx: ErrorContext, types: re.Match[str],
         return None
     jnp = ctx.alias("jax.numpy") or "jnp"
     before = _tracing.segment(code, node)
-    after = _filled(node, before, code, shape, jnp)
+    after = _filled(node, before, shape, jnp)
     if after is None:
         return None
     where = f" at {types['path']}" if types["path"] else ""
@@ -519,7 +516,7 @@ def _number(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and type(node.value) in (int, float)
 
 
-def _filled(node: ast.expr, before: str, code: str, shape: str, jnp: str) -> str | None:
+def _filled(node: ast.expr, before: str, shape: str, jnp: str) -> str | None:
     """The placeholder ``node`` (text ``before``) with every element at ``shape``; None for
     anything but a written constant of no dimensions."""
     if _number(node):
@@ -565,10 +562,8 @@ def _branch_value(branches: dict[str, tuple[str, Location | None]], name: str,
             <= place.lineno <= node.lineno]
     if len(defs) != 1:
         return None
-    returns = [node for node in _scopes.own_nodes(defs[0]) if isinstance(node, ast.Return)]
-    if len(returns) != 1 or returns[0].value is None:
-        return None
-    return returns[0].value, code, place
+    value = _scopes.one_return(defs[0])
+    return (value, code, place) if value is not None else None
 
 
 def _exact(small: str, wide: str) -> str:

@@ -591,10 +591,8 @@ def _built_by(ctx: ErrorContext, name: str) -> tuple[ast.expr, Location, str] | 
         return None
     place, function = found
     parsed = _tracing.parse(place.source)
-    returns = [n for n in _scopes.own_nodes(function) if isinstance(n, ast.Return)]
-    if parsed is None or len(returns) != 1 or returns[0].value is None:
-        return None
-    return returns[0].value, place, parsed[1]
+    value = _scopes.one_return(function)
+    return (value, place, parsed[1]) if parsed is not None and value is not None else None
 
 
 _DTYPE_NAMES = ("float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
@@ -632,12 +630,9 @@ def _assigned_once(location: Location, name: str,
         return None
     tree, code = parsed
     scope = _scopes.enclosing_function(tree, location.lineno) or tree
-    bound = _scopes.stores(scope, name)
-    if len(bound) != 1 or _scopes.read_elsewhere(scope, name):
-        return None
-    assignment = next((n for n in _scopes.own_nodes(scope) if isinstance(n, ast.Assign)
-                       and len(n.targets) == 1 and n.targets[0] is bound[0]), None)
-    if assignment is None or assignment.lineno >= location.lineno:
+    assignment = _scopes.assigned_once(scope, name)
+    if _scopes.read_elsewhere(scope, name) or assignment is None \
+            or assignment.lineno >= location.lineno:
         return None
     value = assignment.value
     if key is None:

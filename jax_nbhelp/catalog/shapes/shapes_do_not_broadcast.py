@@ -157,10 +157,8 @@ def _assigned(ctx: ErrorContext, location: Location, name: str) -> ast.expr | No
     if scope is None or not _scopes.stores(scope, name):
         found = _static_site.latest_assignment(ctx, name)
         return found[1] if found is not None else None
-    bound = _scopes.stores(scope, name)
-    assignment = next((n for n in _scopes.own_nodes(scope) if isinstance(n, ast.Assign)
-                       and len(n.targets) == 1 and n.targets[0] is bound[0]), None)
-    if len(bound) != 1 or assignment is None or assignment.lineno >= location.lineno:
+    assignment = _scopes.assigned_once(scope, name)
+    if assignment is None or assignment.lineno >= location.lineno:
         return None
     return assignment.value
 
