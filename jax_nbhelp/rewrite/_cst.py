@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,6 +49,50 @@ class _CallCollector(cst.BatchableCSTVisitor):
         self.functions.append((self.get_metadata(PositionProvider, node.name).start.line, node))
 
 
+class _InOrder(cst.CSTVisitor):
+    """Every call (with the calls around it) and every ``def``, in the order of the source."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[cst.Call, tuple[cst.Call, ...]]] = []
+        self.functions: list[cst.FunctionDef] = []
+        self._stack: list[cst.Call] = []
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append((node, tuple(self._stack)))
+        self._stack.append(node)
+
+    def leave_Call(self, original_node: cst.Call) -> None:
+        self._stack.pop()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.append(node)
+
+
+def _by_ast(module: cst.Module, source: str) -> Located | None:
+    """The index with its lines read from Python's own parser, which is many times cheaper than
+    libcst's position metadata (a copy of the tree and a code-generation pass): both parsers
+    see the same calls and ``def``s, and sorted by where they start (an outer call before one
+    that starts where it does) Python's come in libcst's visiting order. None where the two
+    do not agree on how many there are."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    spans = sorted((node.lineno, node.col_offset, -node.end_lineno, -(node.end_col_offset or 0))
+                   for node in ast.walk(tree) if isinstance(node, ast.Call))
+    defs = sorted((node.lineno, node.col_offset) for node in ast.walk(tree)
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+    found = _InOrder()
+    module.visit(found)
+    if len(spans) != len(found.calls) or len(defs) != len(found.functions):
+        return None
+    calls = tuple(CallSite(node, span[0], -span[2], enclosing)
+                  for (node, enclosing), span in zip(found.calls, spans, strict=True))
+    functions = tuple((line, node)
+                      for node, (line, _) in zip(found.functions, defs, strict=True))
+    return Located(module, calls, functions)
+
+
 @dataclass(frozen=True)
 class Located:
     """A parsed module plus every call in it, ready for line-based lookups."""
@@ -88,9 +133,13 @@ def _index(source: str) -> Located:
     # libcst trees are immutable, so one parse serves every rewrite of the same cell (a
     # notebook hits the same error, in the same helper, again and again).
     try:
-        wrapper = MetadataWrapper(cst.parse_module(source))
+        module = cst.parse_module(source)
     except cst.ParserSyntaxError as err:
         raise CannotRewrite(unparsable_message(source, err.editor_line)) from None
+    located = _by_ast(module, source)
+    if located is not None:
+        return located
+    wrapper = MetadataWrapper(module)
     collector = _CallCollector()
     wrapper.visit_batched([collector])
     return Located(wrapper.module, tuple(collector.calls), tuple(collector.functions))
