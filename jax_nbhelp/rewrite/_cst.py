@@ -78,7 +78,8 @@ def _by_ast(module: cst.Module, source: str) -> Located | None:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
-    spans = sorted((node.lineno, node.col_offset, -(node.end_lineno or node.lineno), -(node.end_col_offset or 0))
+    spans = sorted((node.lineno, node.col_offset, -(node.end_lineno or node.lineno),
+                    -(node.end_col_offset or 0))
                    for node in ast.walk(tree) if isinstance(node, ast.Call))
     defs = sorted((node.lineno, node.col_offset) for node in ast.walk(tree)
                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
