@@ -11,13 +11,14 @@ lacks counts too when Python's import system raised it (``from jax.config import
 config``), and so does a jax module's missing attribute when Python's attribute lookup
 raised it (``pl.load`` where ``pl`` has no module ``__getattr__``), and so does a JAX
 array's missing attribute (``x.unsqueeze(0)`` on a ``jax.Array``), and so does an f-string's
-format spec Python applied to one of JAX's tracers (``f"{loss:.3f}"`` under jit): what they
-say is a fact about the installed JAX. One error of the user's own counts as well: a
-notebook's ``assert`` on JAX's device count or kind (``assert jax.device_count() > 1,
-...``), whose message is the notebook's but whose cause is the runtime JAX runs on
-(``device_guard``). Everything here avoids calling into the exception (``str``, ``repr``,
-attributes a user class may override): a broken user exception is not JAX's, and jax_nbhelp
-says nothing about it.
+format spec Python applied to one of JAX's tracers (``f"{loss:.3f}"`` under jit), and so
+does a JAX array or tracer Python was asked to hash (a dict key: ``counts[x[0]]``), which
+JAX's array types refuse by design: what they say is a fact about the installed JAX. One
+error of the user's own counts as well: a notebook's ``assert`` on JAX's device count or
+kind (``assert jax.device_count() > 1, ...``), whose message is the notebook's but whose
+cause is the runtime JAX runs on (``device_guard``). Everything here avoids calling into
+the exception (``str``, ``repr``, attributes a user class may override): a broken user
+exception is not JAX's, and jax_nbhelp says nothing about it.
 """
 
 from __future__ import annotations
@@ -147,6 +148,43 @@ def _tracer_formatted(exc: BaseException, tb: TracebackType | None) -> bool:
     except Exception:
         return False
     return any(type(value).__name__ == named and _is_jax_type(type(value)) for value in held)
+
+
+# The instructions at which Python hashes a value: a subscript of a dict (read, stored,
+# deleted), a dict or set built or added to, ``in``, and a call (``set(x)``, ``hash(x)``).
+_HASHES = frozenset({"BINARY_SUBSCR", "STORE_SUBSCR", "DELETE_SUBSCR", "BUILD_MAP",
+                     "BUILD_CONST_KEY_MAP", "BUILD_SET", "MAP_ADD", "SET_ADD", "CONTAINS_OP",
+                     "CALL", "CALL_FUNCTION", "CALL_FUNCTION_KW", "CALL_FUNCTION_EX",
+                     "CALL_METHOD", "PRECALL"})
+_UNHASHABLE = "unhashable type: '"
+
+
+def _jax_array_hashed(exc: BaseException, tb: TracebackType | None) -> bool:
+    """A JAX array or tracer hashed by Python (a dict key, a set member, ``in``): JAX's
+    array types set ``__hash__`` to None (``jax/_src/array.py``, ``core.Tracer``), and
+    Python's message names the type, which is compared with JAX's own classes (looked up in
+    JAX, not taken from the message's word). The frame was at an instruction that hashes,
+    not at a ``raise`` of its own."""
+    if type(exc) is not TypeError or tb is None:
+        return False
+    message = str(exc)
+    if not message.startswith(_UNHASHABLE) or not message.endswith("'"):
+        return False
+    named = message[len(_UNHASHABLE):-1]
+    if named not in _array_class_names() and named not in _tracer_class_names():
+        return False
+    return _instruction(tb) in _HASHES
+
+
+@lru_cache(maxsize=1)
+def _array_class_names() -> frozenset[str]:
+    """How Python names JAX's concrete array class in its messages (``jaxlib._jax.ArrayImpl``
+    in this JAX), read from the class itself."""
+    try:
+        from jax._src.array import ArrayImpl
+    except Exception:
+        return frozenset()
+    return frozenset({ArrayImpl.__name__, f"{ArrayImpl.__module__}.{ArrayImpl.__qualname__}"})
 
 
 def _is_jax_type(cls: type) -> bool:
@@ -371,6 +409,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _jax_array_lacks(current, innermost)
                 or _stored_into_at_helper(current, innermost)
                 or _tracer_formatted(current, innermost)
+                or _jax_array_hashed(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True

@@ -83,9 +83,11 @@ def plan(
     *,
     edits: Mapping[int, tuple[str, str]] | None = None,
     touch: Mapping[int, Mapping[int, str]] | None = None,
+    every_item_raises: bool = False,
 ) -> Planned | str:
     """The runs of a fix that rewrites ``edits`` and re-runs ``touch`` (see ``run_plan``),
-    or why it cannot run. After a failed fix was undone, its runs are carried along."""
+    or why it cannot run. After a failed fix was undone, its runs are carried along.
+    ``every_item_raises``: see ``rewrite_fix``."""
     failing = failing_cell(ctx)
     if isinstance(failing, str):
         return failing
@@ -101,7 +103,8 @@ def plan(
         failing = replace(failing, source=sources.get(failing.cell, failing.source))
     planned = plan_runs(failing, sources, edits=edits, touch=touch,
                         namespace=namespace if isinstance(namespace, dict) else None,
-                        raised=ctx.session.raised, mentions=ctx.cells_mentioning)
+                        raised=ctx.session.raised, mentions=ctx.cells_mentioning,
+                        every_item_raises=every_item_raises)
     runs = list(planned.runs)
     merged: dict[int | None, CellEdit] = {}
     if undone is not None:
@@ -199,11 +202,15 @@ def rewrite_fix(
     safe: bool,
     also: Sequence[Rewrite] = (),
     changes: str | None = None,
+    every_item_raises: bool = False,
 ) -> Fix:
     """Rewrite the source at ``location``, re-run its cell, then the failing cell; ``also``:
     more places and their transforms, rewritten after it (each cell a fix rewrites is
     rewritten once, by its transforms in turn). ``changes``: what a fix that is not safe
-    changes (``Fix.changes``), said with its outcome.
+    changes (``Fix.changes``), said with its outcome. ``every_item_raises``: the entry
+    established that the error is one every item of a loop's sequence raises at the line
+    (a type all the items share), so a top-level ``for`` loop whose first statement raised
+    raised in its first iteration, and runs again from its start as if once.
 
     A file is never edited: the diff is shown so the user can apply it, and the fix says why
     it cannot run. A bug while preparing the fix refuses this fix only.
@@ -212,7 +219,8 @@ def rewrite_fix(
         return refused_fix(label, summary, safety, reason, safe=safe, diff=diff)
 
     try:
-        rewritten = _rewrite(ctx, ((location, transform), *also), refused)
+        rewritten = _rewrite(ctx, ((location, transform), *also), refused,
+                             every_item_raises=every_item_raises)
     except Exception as exc:
         ctx.session.failures.record(f"fix {label!r}")
         return refused(f"jax_nbhelp could not prepare this fix ({type(exc).__name__})")
@@ -291,6 +299,7 @@ def _rewrite(
     ctx: ErrorContext,
     rewrites: Sequence[Rewrite],
     refused: Callable[..., Fix],
+    every_item_raises: bool = False,
 ) -> tuple[Planned, str] | Fix:
     """The runs and diff of rewriting each location with its transform (in order; two in
     one cell apply one after the other), or the refused fix saying why not."""
@@ -330,7 +339,8 @@ def _rewrite(
     # so its rewritten lines run too
     planned = plan(ctx, edits={place.cell: (place.source or "", new_source)
                                for place, new_source in rewritten.values()
-                               if place.cell is not None})
+                               if place.cell is not None},
+                   every_item_raises=every_item_raises)
     if isinstance(planned, str):
         return refused(planned, diff)
     return planned, diff

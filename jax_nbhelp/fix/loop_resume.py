@@ -175,9 +175,16 @@ def _before(body: list[ast.stmt], path: list[tuple[int, str]]) -> list[ast.stmt]
 
 
 def plan(tree_source: str, lineno: int, loop_first: int,
-         namespace: Mapping[str, Any]) -> LoopResume | str:
+         namespace: Mapping[str, Any], *, every_item_raises: bool = False
+         ) -> LoopResume | str:
     """How to resume the ``for`` loop starting at ``loop_first`` (a cell line) whose body
-    raised at ``lineno``, or why it cannot be resumed."""
+    raised at ``lineno``, or why it cannot be resumed.
+
+    ``every_item_raises``: the diagnosis established that every item of the sequence
+    raises at that line (the error is about a type all the items share: a JAX array's
+    elements used as dict keys). Where that line is the body's first statement, reached
+    unconditionally, the first iteration raised there and nothing of the loop had run: the
+    loop runs from its start, its sequence evaluated once, as in a first run."""
     try:
         tree = ast.parse(tree_source)
     except SyntaxError:
@@ -189,6 +196,8 @@ def plan(tree_source: str, lineno: int, loop_first: int,
         return "it is not a for loop"
     if not loop.body or lineno > (loop.body[-1].end_lineno or 0):
         return "the line that raised is in the loop's else clause"
+    if every_item_raises and _path(loop.body, lineno) == [(0, "")]:
+        return LoopResume(path=((0, ""),), position=0, iteration="")
     scope = dict(namespace)  # one copy for every evaluation below
     if not (_pure(loop.iter) and _reiterable(loop.iter, scope)):
         return ("its sequence is an iterator, a generator or a call jax_nbhelp cannot repeat "
@@ -220,6 +229,9 @@ def _short(value: Any) -> str:
 
 def describe(resume: LoopResume, lineno: int) -> str:
     """What the preview says of the resumed loop."""
+    if not resume.iteration:  # see plan's every_item_raises
+        return (f"the for loop runs from its start: its first iteration raised at line "
+                f"{lineno}, its first statement, so none of it had run")
     ran = f"; {resume.already_ran} of it already ran" if resume.already_ran else ""
     return (f"the for loop resumes at line {lineno} in the iteration where {resume.iteration} "
             f"(item {resume.position + 1} of its sequence{ran}), then runs the iterations "

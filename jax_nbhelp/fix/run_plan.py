@@ -195,6 +195,7 @@ def plan_runs(
     namespace: Mapping[str, Any] | None = None,
     raised: Mapping[int, tuple[int, str]] | None = None,
     mentions: Callable[[str], Sequence[int] | None] | None = None,
+    every_item_raises: bool = False,
 ) -> Plan:
     """The runs of a fix.
 
@@ -219,7 +220,7 @@ def plan_runs(
     planner = _Planner(failing, failing_cell, resume, history, raised or {}, mentions)
     planner.touched(edits, touch or {})
     planner.dependents()
-    return Plan((*planner.earlier_runs(), planner.failing_run(namespace)),
+    return Plan((*planner.earlier_runs(), planner.failing_run(namespace, every_item_raises)),
                 tuple(planner.not_rerun))
 
 
@@ -289,7 +290,8 @@ class _Planner:
             runs += _selected_runs(self.cells[number], chosen)
         return runs
 
-    def failing_run(self, namespace: Mapping[str, Any] | None) -> CellRun:
+    def failing_run(self, namespace: Mapping[str, Any] | None,
+                    every_item_raises: bool = False) -> CellRun:
         """The failing cell from its start to its end (or the end of the undone run)."""
         failing, cell = self.failing, self.failing_cell
         own = self.selected.get(failing.cell, {})
@@ -301,7 +303,7 @@ class _Planner:
         whys += list(dict.fromkeys(cell.changed[s.index] for s in changed_rest))
         loop, loop_why = None, ""
         if rest and namespace is not None and start == self.resume_index:
-            loop, loop_why = _loop(failing, cell, rest[0], namespace)
+            loop, loop_why = _loop(failing, cell, rest[0], namespace, every_item_raises)
             if loop_why:
                 whys = [loop_why] + [why for why in whys if why != self.resume_why]
         repeats = ""
@@ -416,7 +418,8 @@ def _repeats(failing: FailingCell, first: Statement) -> str:
 
 
 def _loop(failing: FailingCell, cell: _Cell, first: Statement,
-          namespace: Mapping[str, Any]) -> tuple[LoopResume | None, str]:
+          namespace: Mapping[str, Any], every_item_raises: bool = False
+          ) -> tuple[LoopResume | None, str]:
     """The resumed loop the failing cell's run starts with, and what the preview says of it
     ("" to keep what it said); (None, "") when the run does not start inside a for loop."""
     before = parse_cell(failing.source)
@@ -433,7 +436,8 @@ def _loop(failing: FailingCell, cell: _Cell, first: Statement,
         escaped, _ = escape_magics(cell.after)
     except Exception:
         return None, ""
-    found = loop_resume.plan(escaped, failing.lineno, first.first, namespace)
+    found = loop_resume.plan(escaped, failing.lineno, first.first, namespace,
+                             every_item_raises=every_item_raises)
     if isinstance(found, str):
         return None, (f"the for loop in which line {failing.lineno} raised runs from its "
                       f"start, so what ran of it runs again ({found})")
