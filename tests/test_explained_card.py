@@ -405,6 +405,11 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # 0-d arrays joined: hstack, NumPy's spelling of one element each
     ("v = jnp.concatenate([jnp.float32(1), jnp.arange(2.0)])", "Use jnp.hstack", "v",
      "v.tolist() == [1.0, 0.0, 1.0]"),
+    # a callback's float64 result type while 64-bit values are off: JAX's canonical float32
+    ("import numpy as np\ndef host(m):\n    return np.asarray(m, np.float64) * 0.5\n"
+     "v = jax.jit(lambda m: jax.pure_callback(host, jax.ShapeDtypeStruct((2,), 'float64'), m))"
+     "(jnp.ones(2))", "Ask for 32-bit floats", "v",
+     "v.tolist() == [0.5, 0.5] and str(v.dtype) == 'float32'"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -414,6 +419,15 @@ def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label
     assert bundle["recommended"] == 1
     assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
     assert eval(check, {}, {name: loaded[name]})
+
+
+def test_a_64_bit_integer_result_type_is_not_narrowed(loaded: Notebook) -> None:
+    """int64 to int32 would change a number past int32, not round it: no fix."""
+    bundle = _card(loaded, "import numpy as np\ndef host(m):\n    return np.asarray(m, np.int64)\n"
+                           "v = jax.pure_callback(host, jax.ShapeDtypeStruct((2,), np.int64), "
+                           "jnp.ones(2, int))")
+    assert bundle["code"] == "JNH001"
+    assert bundle["fixes"] == []
 
 
 def test_a_removed_keyword_that_reached_the_callback_is_its_replacement(

@@ -146,7 +146,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _argnums_past_fix, _jvp_pair_fix, _positional_only_fix, _static_positions_fix,
                  _no_effect_keyword_fix, _removed_keyword_fix, _bounds_shape_fix, _raise_mode_fix,
                  _vector_norm_fix, _contract_operators.fixes, _contract_scalars.fixes,
-                 _donated_twice_fix, _whole_float_fix,
+                 _donated_twice_fix, _canonical_dtype_fix, _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1282,6 +1282,70 @@ def _unsigned_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                     safety=(f"Same number: {value} is below 2**32, so uint32, the dtype the "
                             "call asks for, holds it exactly."),
                     changes=None)
+
+
+# -- a 64-bit dtype where JAX computes in 32 bits ------------------------------------------
+
+# the float types a 64-bit one is canonicalized to while ``jax_enable_x64`` is off (integers
+# are not: a number past int32 would change, not round)
+_NARROWED = {"float64": "float32", "complex128": "complex64"}
+
+
+class _Narrowed(ast.NodeTransformer):
+    """Each 64-bit float dtype written as ``module.float64`` or ``"float64"``, narrowed."""
+
+    def __init__(self, modules: set[str]) -> None:
+        self.modules = modules
+        self.count = 0
+
+    def visit_Attribute(self, node: ast.Attribute) -> ast.AST:
+        if node.attr in _NARROWED and dotted(node.value) in self.modules:
+            self.count += 1
+            return ast.copy_location(ast.Attribute(value=node.value, attr=_NARROWED[node.attr],
+                                                   ctx=node.ctx), node)
+        return self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> ast.AST:
+        if isinstance(node.value, str) and node.value in _NARROWED:
+            self.count += 1
+            return ast.copy_location(ast.Constant(_NARROWED[node.value]), node)
+        return node
+
+
+def _canonical_dtype_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.ShapeDtypeStruct((), np.float64)`` as a callback's result type while 64-bit
+    values are off (AMICI-dev/AMICI#2529): JAX's check compares the dtype with its canonical
+    form (``dtypes.canonicalize_dtype(dt) != dt``), the 32-bit type JAX computes in for
+    every other request of a 64-bit float while ``jax_enable_x64`` is off. The one argument
+    of the call that writes 64-bit float dtypes gets their canonical forms; what the callback
+    returns is then cast to them, as JAX casts every other 64-bit float."""
+    check = diagnosis.check
+    plain = (_plain_call(ctx, diagnosis)
+             if check is not None and "canonicalize_dtype(" in check.condition else None)
+    if plain is None:
+        return None
+    call, location, node = plain
+    modules = {name for module in ("numpy", "jax.numpy")
+               for name in (module, ctx.alias(module)) if name is not None}
+    written: list[tuple[ast.expr, ast.expr, int]] = []
+    for argument in _arguments(node):
+        narrowed = _Narrowed(modules)
+        after = narrowed.visit(ast.parse(ast.unparse(argument), mode="eval").body)
+        if narrowed.count:
+            written.append((argument, after, narrowed.count))
+    if len(written) != 1:
+        return None
+    argument, after, count = written[0]
+    text, new = ast.unparse(argument), ast.unparse(after)
+    fix = _rewrite(ctx, location, node, text, new, True,
+                   label="Ask for 32-bit floats",
+                   need="the float type JAX computes in while 64-bit values are off",
+                   safety=("Same values up to rounding: while jax_enable_x64 is off, JAX "
+                           "computes every 64-bit float in 32 bits, and casts what the call "
+                           "returns to the type asked for, as it casts every other float64."
+                           + ("" if count == 1 else f" ({count} dtypes)")),
+                   changes=None)
+    return replace(fix, rounding=True)
 
 
 # -- a real point where a holomorphic derivative takes a complex one ---------------------------
