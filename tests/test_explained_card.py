@@ -410,6 +410,11 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
      "v = jax.jit(lambda m: jax.pure_callback(host, jax.ShapeDtypeStruct((2,), 'float64'), m))"
      "(jnp.ones(2))", "Ask for 32-bit floats", "v",
      "v.tolist() == [0.5, 0.5] and str(v.dtype) == 'float32'"),
+    # a state whose leaf is the very array the parameters hold, both donated: a copy of it
+    ("from functools import partial\n@partial(jax.jit, donate_argnums=(0, 1))\n"
+     "def step(p, s):\n    return jax.tree.map(lambda a, b: a + b, p, s['z']), s['n'] + 1\n"
+     "p = {'w': jnp.ones(2)}\ns = {'n': jnp.zeros(()), 'z': p}\nv, n = step(p, s)",
+     "Pass a copy of s", "v", "v['w'].tolist() == [2.0, 2.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:

@@ -146,7 +146,8 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _argnums_past_fix, _jvp_pair_fix, _positional_only_fix, _static_positions_fix,
                  _no_effect_keyword_fix, _removed_keyword_fix, _bounds_shape_fix, _raise_mode_fix,
                  _vector_norm_fix, _contract_operators.fixes, _contract_scalars.fixes,
-                 _donated_twice_fix, _canonical_dtype_fix, _whole_float_fix,
+                 _donated_twice_fix, _aliased_donation_fix, _canonical_dtype_fix,
+                 _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
                  _swapped_function_fix, swapped_arguments, _values_as_functions_fix,
@@ -1324,7 +1325,7 @@ def _canonical_dtype_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
              if check is not None and "canonicalize_dtype(" in check.condition else None)
     if plain is None:
         return None
-    call, location, node = plain
+    _, location, node = plain
     modules = {name for module in ("numpy", "jax.numpy")
                for name in (module, ctx.alias(module)) if name is not None}
     written: list[tuple[ast.expr, ast.expr, int]] = []
@@ -2026,6 +2027,73 @@ def _donated_twice_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         safety=(f"Same values: `{name}.copy()` holds {name}'s numbers in a buffer of its own, "
                 "which the call reads while it takes the donated one."),
         safe=True)
+
+
+# XLA's two words for it: the buffer donated twice, or donated and also read
+_DONATE_SAME = re.compile(r"Attempt to (?:donate the same buffer twice|use a buffer that was "
+                          r"previously donated in the same call).*?\(flattened argument "
+                          r"(?P<later>\d+),.*first use: (?P<first>\d+)\)")
+
+
+def _leaves(value: object, out: list[object]) -> bool:
+    """``value``'s leaves in the order JAX flattens them (a dict by its sorted keys, a list
+    or tuple in order, None as no leaf, anything else one leaf), appended to ``out``; False
+    where a container is another kind (a NamedTuple, a dataclass, a registered class, whose
+    flattening is the user's code, never run here)."""
+    if value is None:
+        return True
+    if type(value) is dict:
+        try:
+            keys = sorted(value)
+        except TypeError:
+            return False
+        return all(_leaves(value[k], out) for k in keys)
+    if type(value) in (list, tuple):
+        return all(_leaves(item, out) for item in value)  # type: ignore[attr-defined]
+    if isinstance(value, tuple | list | dict):
+        return False
+    out.append(value)
+    return True
+
+
+def _aliased_donation_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``train_step(params, state)`` jitted with ``donate_argnums=(0, 1)`` where a leaf of
+    ``state`` is the very array a leaf of ``params`` is (an optimizer state that starts at
+    the parameters: google-deepmind/optax#1059): XLA's message names the two flattened
+    arguments that are one buffer. Read from the call's arguments as JAX flattens them
+    (dicts, lists, tuples; the two leaves must be the same object), the later argument is
+    passed as a copy of each of its arrays: the same values in buffers of their own."""
+    found = _DONATE_SAME.search(ctx.top.message)
+    plain = _plain_call(ctx, diagnosis) if found is not None else None
+    jax, jnp = ctx.alias("jax"), ctx.alias("jax.numpy")
+    if found is None or plain is None or jax is None or jnp is None:
+        return None
+    call, location, node = plain
+    if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
+        return None
+    evaluate = Evaluator(call.frame)
+    leaves: list[object] = []
+    owner: list[int] = []  # the argument each leaf belongs to
+    for position, argument in enumerate(node.args):
+        value = evaluate(argument)
+        if value is CANNOT or not _leaves(value, leaves):
+            return None
+        owner += [position] * (len(leaves) - len(owner))
+    first, later = int(found["first"]), int(found["later"])
+    if not first < later < len(leaves) or leaves[first] is not leaves[later] \
+            or owner[first] == owner[later]:
+        return None
+    argument = node.args[owner[later]]
+    text = ast.unparse(argument)
+    held = evaluate(argument)
+    after = (f"{jax}.tree.map({jnp}.copy, {text})" if isinstance(held, dict | list | tuple)
+             else f"{jnp}.copy({text})")
+    return _rewrite(ctx, location, node, text, after, True, label=f"Pass a copy of {text}",
+                    need=(f"its own buffers, where a leaf of it is the very array that "
+                          f"`{ast.unparse(node.args[owner[first]])}` also passes"),
+                    safety=(f"Same values: the copy holds {text}'s numbers in buffers of its "
+                            "own, so the call no longer donates one buffer twice."),
+                    changes=None)
 
 
 # -- a custom JVP rule that returns the tangent alone ---------------------------------------
