@@ -415,6 +415,9 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
      "def step(p, s):\n    return jax.tree.map(lambda a, b: a + b, p, s['z']), s['n'] + 1\n"
      "p = {'w': jnp.ones(2)}\ns = {'n': jnp.zeros(()), 'z': p}\nv, n = step(p, s)",
      "Pass a copy of s", "v", "v['w'].tolist() == [2.0, 2.0]"),
+    # the derivative of a complex output at a real point: jacfwd's df/dx
+    ("def r(w):\n    return 1.0 / (1.0 + 1j * w)\nv = jax.grad(r)(0.5)", "Use jax.jacfwd", "v",
+     "abs(complex(v) - (-1j / (1 + 0.5j) ** 2)) < 1e-5"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:

@@ -147,6 +147,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _no_effect_keyword_fix, _removed_keyword_fix, _bounds_shape_fix, _raise_mode_fix,
                  _vector_norm_fix, _contract_operators.fixes, _contract_scalars.fixes,
                  _donated_twice_fix, _aliased_donation_fix, _canonical_dtype_fix,
+                 _complex_output_fix,
                  _whole_float_fix,
                  _one_element_fix,
                  _list_index_fix, _spread_shape_fix, _spread_values_fix, _joined_arrays_fix,
@@ -2094,6 +2095,67 @@ def _aliased_donation_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
                     safety=(f"Same values: the copy holds {text}'s numbers in buffers of its "
                             "own, so the call no longer donates one buffer twice."),
                     changes=None)
+
+
+_COMPLEX_OUTPUT = re.compile(r"^grad requires real-valued outputs .*but got complex\d+\.")
+_JACFWD_TAKES = frozenset({"argnums", "has_aux"})  # grad's keywords jacfwd takes alike
+
+
+def _complex_output_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    """``jax.grad(response)(omega)`` of a function of a real number with a complex value
+    (jax-ml/jax#22948): grad checked that the output is a scalar, then refused its complex
+    dtype. For real inputs, ``jax.jacfwd`` gives the derivative of that same scalar,
+    ``df/dx`` (complex, as the output is): what grad gives for a real output."""
+    plain = (_plain_call(ctx, diagnosis)
+             if _COMPLEX_OUTPUT.search(ctx.top.message) is not None else None)
+    jax = ctx.alias("jax")
+    if plain is None or jax is None:
+        return None
+    call, location, node = plain
+    maker = node.func
+    evaluate = Evaluator(call.frame)
+    import jax as jax_module
+
+    if not isinstance(maker, ast.Call) or evaluate(maker.func) is not jax_module.grad \
+            or any(k.arg not in _JACFWD_TAKES for k in maker.keywords) or node.keywords:
+        return None
+    argnums = next((k.value for k in maker.keywords if k.arg == "argnums"), None)
+    wanted = evaluate(argnums) if argnums is not None else 0
+    positions = (wanted,) if type(wanted) is int else wanted
+    if type(positions) is not tuple or not all(type(i) is int for i in positions) or any(
+            isinstance(a, ast.Starred) for a in node.args):
+        return None
+    try:
+        points = [evaluate(node.args[i]) for i in positions]
+    except IndexError:
+        return None
+    if not points or not all(_real_point(point) for point in points):
+        return None
+    parsed = _tracing.parse(location.source)
+    written = [n for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
+               and n.lineno == location.lineno and ast.dump(n) == ast.dump(maker)] \
+        if parsed is not None else []
+    if len(written) != 1:
+        return None
+    before = _tracing.segment(parsed[1], written[0].func)  # type: ignore[index]
+    after = f"{jax}.jacfwd"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(written[0].func, before, after),
+        label="Use jax.jacfwd",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}: the derivative "
+                 "of a complex output at a real point; then re-run."),
+        safety=("Same derivative: for a real point and a complex scalar output, jax.jacfwd "
+                "gives df/dx, the derivative grad gives for a real output, complex as the "
+                "output is."),
+        safe=True)
+
+
+def _real_point(value: object) -> bool:
+    """A real float number or array (what grad differentiates at, real)."""
+    if type(value) is float:
+        return True
+    kind = getattr(getattr(value, "dtype", None), "kind", None)
+    return kind == "f" or str(getattr(value, "dtype", "")) == "bfloat16"
 
 
 # -- a custom JVP rule that returns the tangent alone ---------------------------------------
