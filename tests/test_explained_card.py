@@ -917,3 +917,19 @@ def test_pmaps_placement_helpers_become_device_put(loaded: Notebook, cell: str,
         except AttributeError:
             pass
     _fixed_by_contract(loaded, cell, "Use jax.device_put", check)
+
+
+def test_a_sharding_constraint_on_explicit_axes_becomes_reshard(loaded: Notebook) -> None:
+    """JAX's message asks whether reshard was meant: the same values, placed as asked."""
+    import jax
+
+    if not hasattr(jax.sharding, "AxisType") or not hasattr(jax.sharding, "reshard"):
+        pytest.skip("this JAX has no Explicit axes")
+    _fixed_by_contract(
+        loaded,
+        "from jax.sharding import NamedSharding, PartitionSpec as P\n"
+        "mesh = jax.make_mesh((1,), ('x',), axis_types=(jax.sharding.AxisType.Explicit,))\n"
+        "rows = NamedSharding(mesh, P('x'))\n"
+        "@jax.jit\ndef f(a):\n    return jax.lax.with_sharding_constraint(a * 2, rows)\n"
+        "v = f(jnp.arange(3.0))",
+        "Use jax.sharding.reshard", "v.tolist() == [0.0, 2.0, 4.0]")

@@ -1,5 +1,5 @@
-"""Contract fixes for the explained view (``JNH001``) where JAX's message names a deprecated
-function it no longer serves and the replacement that does the same with public APIs.
+"""Contract fixes for the explained view (``JNH001``) where JAX's message names the function
+to call instead, one that does the same with what the user's call gives it.
 
 **pmap's placement helpers.** ``jax.device_put_replicated(x, devices)`` and
 ``jax.device_put_sharded(shards, devices)`` (``AttributeError: jax.device_put_replicated is
@@ -14,6 +14,13 @@ else (google/brax#671, a policy's parameters put on every local device for pmap;
 genomicsxai/alphagenome_ft#11, the helper gone from a training script; jax-ml/jax#5105,
 which added device_put_replicated and tested it against ``np.stack`` of one copy per
 device).
+
+**A sharding constraint on Explicit axes.** ``jax.lax.with_sharding_constraint(x, s)`` where
+``s`` names axes of a mesh made with Explicit axis types (``jax.make_mesh``'s default in
+newer releases): JAX's message says it takes only Auto axes and asks "You probably meant to
+use `reshard` API?". ``jax.sharding.reshard(x, s)`` places ``x`` as ``s`` says under
+Explicit sharding; neither changes a value (patrick-kidger/equinox#1171, a model's leaves
+constrained by a library helper under an Explicit mesh).
 """
 
 from __future__ import annotations
@@ -31,9 +38,43 @@ _DEPRECATED = re.compile(r"^jax\.(?P<name>device_put_replicated|device_put_shard
                          r"deprecated; use jax\.device_put instead")
 
 
+_RESHARD = re.compile(r"passed to with_sharding_constraint can only refer to Auto axes .*"
+                      r"You probably meant to use `reshard` API")
+
+
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """The first of this module's fixes that applies to the explained error, or None."""
-    return _placement_fix(ctx, diagnosis)
+    return _placement_fix(ctx, diagnosis) or _reshard_fix(ctx, diagnosis)
+
+
+def _reshard_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    location = diagnosis.location
+    jax = ctx.alias("jax")
+    if _RESHARD.search(ctx.top.message) is None or location is None or jax is None:
+        return None
+    import jax as jax_module
+
+    if not callable(getattr(jax_module.sharding, "reshard", None)):
+        return None  # a JAX without it: no fix offered
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    tree, code = parsed
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and n.lineno == location.lineno == n.end_lineno
+             and (dotted(n.func) or "").rsplit(".", 1)[-1] == "with_sharding_constraint"]
+    if len(calls) != 1 or len(calls[0].args) != 2 or calls[0].keywords:
+        return None
+    before = _tracing.segment(code, calls[0].func)
+    after = f"{jax}.sharding.reshard"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(calls[0].func, before, after),
+        label="Use jax.sharding.reshard",
+        summary=(f"Write `{after}` for `{before}` on line {location.lineno}, the call JAX's "
+                 "message names for a mesh's Explicit axes; then re-run."),
+        safety=("Same values: reshard places the array as the sharding says, as the "
+                "constraint would on Auto axes; neither changes a value."),
+        safe=True)
 
 
 def _placement_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
