@@ -2133,23 +2133,16 @@ def _complex_output_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         return None
     if not points or not all(_real_point(point) for point in points):
         return None
-    parsed = _tracing.parse(location.source)
-    written = [n for n in ast.walk(parsed[0]) if isinstance(n, ast.Call)
-               and n.lineno == location.lineno and ast.dump(n) == ast.dump(maker)] \
-        if parsed is not None else []
+    calls, code = _tracing.calls_named(location, "grad")
+    written = [n for n in calls if ast.dump(n) == ast.dump(maker)]
     if len(written) != 1:
         return None
-    before = _tracing.segment(parsed[1], written[0].func)  # type: ignore[index]
-    after = f"{jax}.jacfwd"
-    return rewrite_fix(
-        ctx, location, _tracing.replacing(written[0].func, before, after),
-        label="Use jax.jacfwd",
-        summary=(f"Write `{after}` for `{before}` on line {location.lineno}: the derivative "
-                 "of a complex output at a real point; then re-run."),
+    return _contract_dropins.callee_written(
+        ctx, location, code, written[0], f"{jax}.jacfwd", label="Use jax.jacfwd",
+        why="the derivative of a complex output at a real point",
         safety=("Same derivative: for a real point and a complex scalar output, jax.jacfwd "
                 "gives df/dx, the derivative grad gives for a real output, complex as the "
-                "output is."),
-        safe=True)
+                "output is."))
 
 
 def _real_point(value: object) -> bool:

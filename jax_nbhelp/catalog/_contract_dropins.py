@@ -29,7 +29,7 @@ import ast
 import re
 
 from jax_nbhelp.catalog import _tracing
-from jax_nbhelp.core.model import Diagnosis, Fix
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.fix.fix_builders import rewrite_fix
@@ -56,25 +56,26 @@ def _reshard_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 
     if not callable(getattr(jax_module.sharding, "reshard", None)):
         return None  # a JAX without it: no fix offered
-    parsed = _tracing.parse(location.source)
-    if parsed is None:
-        return None
-    tree, code = parsed
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and n.lineno == location.lineno == n.end_lineno
-             and (dotted(n.func) or "").rsplit(".", 1)[-1] == "with_sharding_constraint"]
+    calls, code = _tracing.calls_named(location, "with_sharding_constraint")
     if len(calls) != 1 or len(calls[0].args) != 2 or calls[0].keywords:
         return None
-    before = _tracing.segment(code, calls[0].func)
-    after = f"{jax}.sharding.reshard"
-    return rewrite_fix(
-        ctx, location, _tracing.replacing(calls[0].func, before, after),
+    return callee_written(
+        ctx, location, code, calls[0], f"{jax}.sharding.reshard",
         label="Use jax.sharding.reshard",
-        summary=(f"Write `{after}` for `{before}` on line {location.lineno}, the call JAX's "
-                 "message names for a mesh's Explicit axes; then re-run."),
+        why="the call JAX's message names for a mesh's Explicit axes",
         safety=("Same values: reshard places the array as the sharding says, as the "
-                "constraint would on Auto axes; neither changes a value."),
-        safe=True)
+                "constraint would on Auto axes; neither changes a value."))
+
+
+def callee_written(ctx: ErrorContext, location: Location, code: str, call: ast.Call,
+                   after: str, *, label: str, why: str, safety: str) -> Fix:
+    """The safe fix that calls ``after`` where the line calls ``call``'s function, with the
+    same arguments."""
+    before = _tracing.segment(code, call.func)
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(call.func, before, after), label=label,
+        summary=f"Write `{after}` for `{before}` on line {location.lineno}, {why}; then re-run.",
+        safety=safety, safe=True)
 
 
 def _placement_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
@@ -83,14 +84,9 @@ def _placement_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     jax, jnp, np = ctx.alias("jax"), ctx.alias("jax.numpy"), ctx.alias("numpy")
     if found is None or location is None or None in (jax, jnp, np):
         return None
-    parsed = _tracing.parse(location.source)
-    if parsed is None:
-        return None
-    tree, code = parsed
     name = found["name"]
-    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-             and n.lineno == location.lineno == n.end_lineno
-             and dotted(n.func) == f"{jax}.{name}"]
+    calls, code = _tracing.calls_named(location, name)
+    calls = [n for n in calls if dotted(n.func) == f"{jax}.{name}"]
     if len(calls) != 1:
         return None
     call = calls[0]
