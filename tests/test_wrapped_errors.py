@@ -41,6 +41,10 @@ NOT_THROUGH_A_CALLBACK = {
     # The linearization message is JAX's for any operation: it is a pallas_call's only
     # when pallas_call's own frames are in the chain, which a callback's text does not keep.
     "JNH218": "needs pallas_call's frames",
+    # Python hashes the array: JAX's business only where the frame shows the instruction
+    # that hashed, which a callback's text does not keep (and a callback's own arrays are
+    # NumPy's, which Python names so).
+    "JNH509": "a hash is told from the frame's own instruction",
 }
 # Examples whose error is told from the user's frame itself (the instruction it stopped at,
 # the values it held), which an error raised inside a callback does not bring back.
