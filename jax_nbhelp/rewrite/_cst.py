@@ -27,28 +27,6 @@ class CallSite:
         return self.first_line <= lineno <= self.last_line
 
 
-class _CallCollector(cst.BatchableCSTVisitor):
-    METADATA_DEPENDENCIES = (PositionProvider,)
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.calls: list[CallSite] = []
-        self.functions: list[tuple[int, cst.FunctionDef]] = []
-        self._stack: list[cst.Call] = []
-
-    def visit_Call(self, node: cst.Call) -> None:
-        pos = self.get_metadata(PositionProvider, node)
-        self.calls.append(CallSite(node, pos.start.line, pos.end.line, tuple(self._stack)))
-        self._stack.append(node)
-
-    def leave_Call(self, original_node: cst.Call) -> None:
-        self._stack.pop()
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        # The name sits on the `def` line; the node itself starts at its decorators.
-        self.functions.append((self.get_metadata(PositionProvider, node.name).start.line, node))
-
-
 class _InOrder(cst.CSTVisitor):
     """Every call (with the calls around it) and every ``def``, in the order of the source."""
 
@@ -68,7 +46,7 @@ class _InOrder(cst.CSTVisitor):
         self.functions.append(node)
 
 
-def _by_ast(module: cst.Module, source: str) -> Located | None:
+def _by_ast(module: cst.Module, found: _InOrder, source: str) -> Located | None:
     """The index with its lines read from Python's own parser, which is many times cheaper than
     libcst's position metadata (a copy of the tree and a code-generation pass): both parsers
     see the same calls and ``def``s, and sorted by where they start (an outer call before one
@@ -83,8 +61,6 @@ def _by_ast(module: cst.Module, source: str) -> Located | None:
                    for node in ast.walk(tree) if isinstance(node, ast.Call))
     defs = sorted((node.lineno, node.col_offset) for node in ast.walk(tree)
                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
-    found = _InOrder()
-    module.visit(found)
     if len(spans) != len(found.calls) or len(defs) != len(found.functions):
         return None
     calls = tuple(CallSite(node, span[0], -span[2], enclosing)
@@ -137,13 +113,20 @@ def _index(source: str) -> Located:
         module = cst.parse_module(source)
     except cst.ParserSyntaxError as err:
         raise CannotRewrite(unparsable_message(source, err.editor_line)) from None
-    located = _by_ast(module, source)
-    if located is not None:
-        return located
-    wrapper = MetadataWrapper(module)
-    collector = _CallCollector()
-    wrapper.visit_batched([collector])
-    return Located(wrapper.module, tuple(collector.calls), tuple(collector.functions))
+    found = _InOrder()
+    module.visit(found)
+    return _by_ast(module, found, source) or _by_metadata(module, found)
+
+
+def _by_metadata(module: cst.Module, found: _InOrder) -> Located:
+    """The index with its lines read from libcst's position metadata (where Python's parser
+    and libcst disagree on the calls or ``def``s a source holds). A ``def``'s line is its
+    name's: the node itself starts at its decorators."""
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    calls = tuple(CallSite(node, positions[node].start.line, positions[node].end.line,
+                           enclosing) for node, enclosing in found.calls)
+    functions = tuple((positions[node.name].start.line, node) for node in found.functions)
+    return Located(module, calls, functions)
 
 
 def locate(source: str, lineno: int) -> Located:
