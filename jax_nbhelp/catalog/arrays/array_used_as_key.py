@@ -34,7 +34,7 @@ import ast
 import re
 from collections.abc import Iterator
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _scopes, _tracing
 from jax_nbhelp.catalog._example import NO_FIX, NUMPY_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -104,21 +104,20 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     location = ctx.deepest_user_location()
     parsed = _tracing.parse(location.source) if location is not None else None
-    hashed = _hashed_array(ctx, location, parsed[0]) if parsed is not None else None
+    hashed = (_hashed_array(ctx, location, parsed[0])
+              if location is not None and parsed is not None else None)
     fix = None
-    if hashed is None:
-        explanation = ("Your code uses a JAX array where Python needs a hashable value (a dict "
-                       "key, a set member), and JAX arrays have no hash.")
-    else:
-        node, how, value = hashed
+    explanation = ("Your code uses a JAX array where Python needs a hashable value (a dict "
+                   "key, a set member), and JAX arrays have no hash.")
+    if hashed is not None and location is not None and parsed is not None:
+        node, how, value, taken_by = hashed
         subject = _tracing.quoted_line(location, "Your code")
         explanation = (f"{subject} uses `{node.id}` {how}, and `{node.id}` is a JAX "
                        f"{'tracer' if value.kind == 'tracer' else 'array'} ({value.summary}): "
                        "JAX arrays have no hash, so no dict or set can hold one.")
-        if value.kind == "array" and location is not None and parsed is not None:
-            fix = (_loop_fix(ctx, location, parsed[0], parsed[1], node)
-                   if how.startswith("as a") else
-                   _set_fix(ctx, location, parsed[0], parsed[1], node, value))
+        if value.kind == "array":
+            fix = (_loop_fix(ctx, location, parsed[0], node) if taken_by is None
+                   else _set_fix(ctx, location, taken_by, node, value))
     notes: tuple[str, ...] = ()
     if traced:
         notes = ("Under jit (or vmap) the value is a tracer, which holds no number until the "
@@ -129,45 +128,53 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                             notes=notes, error=ctx.top.summary.splitlines()[0])
 
 
-def _hashed_array(ctx: ErrorContext, location: Location | None, tree: ast.Module
-                  ) -> tuple[ast.Name, str, Value] | None:
+def _hashed_array(ctx: ErrorContext, location: Location, tree: ast.Module
+                  ) -> tuple[ast.Name, str, Value, ast.Call | None] | None:
     """The name on the failing line that Python hashed and that holds a JAX array: a key or
-    member of no dimensions, or the array whose elements ``set(...)`` takes."""
-    if location is None:
-        return None
-    for node, how in _hashed_names(tree, location.lineno):
+    member of no dimensions, or the array whose elements ``set(...)`` takes (with that
+    call)."""
+    for node, how, taken_by in _hashed_names(tree, location.lineno):
         value = ctx.value_named(location, node.id)
         if value is None or value.kind not in ("array", "tracer") or value.shape is None:
             continue
-        if how.startswith("as a") and value.shape == ():
-            return node, how, value
-        if not how.startswith("as a") and len(value.shape) == 1:
-            return node, how, value
+        if len(value.shape) == (0 if taken_by is None else 1):
+            return node, how, value, taken_by
     return None
 
 
-def _hashed_names(tree: ast.Module, lineno: int) -> Iterator[tuple[ast.Name, str]]:
-    """Names at ``lineno`` that Python hashes there, with how."""
-    for node in ast.walk(tree):
-        if getattr(node, "lineno", None) != lineno:
-            continue
-        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Name):
-            yield node.slice, "as a key"
+def _hashed(root: ast.AST) -> Iterator[tuple[ast.AST, ast.expr, str]]:
+    """What Python hashes (or uses as an index) in ``root``, with the node that does it and
+    how: a subscript's key, a dict's key (displayed or comprehended), a set's member, the
+    left of ``in``."""
+    for node in ast.walk(root):
+        if isinstance(node, ast.Subscript):
+            yield node, node.slice, "as a key"
         elif isinstance(node, ast.Dict):
-            yield from ((k, "as a dict key") for k in node.keys if isinstance(k, ast.Name))
-        elif isinstance(node, ast.DictComp) and isinstance(node.key, ast.Name):
-            yield node.key, "as a dict key"
+            yield from ((node, k, "as a dict key") for k in node.keys if k is not None)
+        elif isinstance(node, ast.DictComp):
+            yield node, node.key, "as a dict key"
         elif isinstance(node, ast.Set):
-            yield from ((e, "as a set member") for e in node.elts if isinstance(e, ast.Name))
-        elif isinstance(node, ast.SetComp) and isinstance(node.elt, ast.Name):
-            yield node.elt, "as a set member"
-        elif isinstance(node, ast.Compare) and isinstance(node.left, ast.Name) and any(
+            yield from ((node, e, "as a set member") for e in node.elts)
+        elif isinstance(node, ast.SetComp):
+            yield node, node.elt, "as a set member"
+        elif isinstance(node, ast.Compare) and all(
                 isinstance(op, ast.In | ast.NotIn) for op in node.ops):
-            yield node.left, "as a member asked for with `in`"
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in _SETS and len(node.args) == 1 and not node.keywords
-              and isinstance(node.args[0], ast.Name)):
-            yield node.args[0], f"as the elements of a {node.func.id}"
+            yield node, node.left, "as a member asked for with `in`"
+
+
+def _hashed_names(tree: ast.Module, lineno: int
+                  ) -> Iterator[tuple[ast.Name, str, ast.Call | None]]:
+    """Names at ``lineno`` that Python hashes there, with how, and the ``set(...)`` call
+    whose elements they are (None for a key or member itself)."""
+    for holder, hashed, how in _hashed(tree):
+        if holder.lineno == lineno and isinstance(hashed, ast.Name):  # type: ignore[attr-defined]
+            yield hashed, how, None
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and node.lineno == lineno
+                and isinstance(node.func, ast.Name) and node.func.id in _SETS
+                and len(node.args) == 1 and not node.keywords
+                and isinstance(node.args[0], ast.Name)):
+            yield node.args[0], f"as the elements of a {node.func.id}", node
 
 
 def _whole(value: Value | None) -> bool:
@@ -191,32 +198,11 @@ def _loops(tree: ast.Module) -> Iterator[tuple[ast.expr, ast.expr, list[ast.AST]
                 yield generator.target, generator.iter, [node.elt, *generator.ifs], hashed
 
 
-def _key_places(part: ast.AST) -> set[int]:
-    """The expressions in ``part`` that Python hashes or uses as an index: a subscript's
-    key, a dict's key (displayed or comprehended), a set's member, the left of ``in``."""
-    places: set[int] = set()
-    for node in ast.walk(part):
-        if isinstance(node, ast.Subscript):
-            places.add(id(node.slice))
-        elif isinstance(node, ast.Dict):
-            places.update(id(k) for k in node.keys if k is not None)
-        elif isinstance(node, ast.DictComp):
-            places.add(id(node.key))
-        elif isinstance(node, ast.Set):
-            places.update(id(e) for e in node.elts)
-        elif isinstance(node, ast.SetComp):
-            places.add(id(node.elt))
-        elif isinstance(node, ast.Compare) and all(
-                isinstance(op, ast.In | ast.NotIn) for op in node.ops):
-            places.add(id(node.left))
-    return places
-
-
 def _only_keys(name: str, body: list[ast.AST], hashed: set[int]) -> bool:
     """Whether every read of ``name`` in ``body`` is a key, a member or an index (where a
     Python int and a JAX integer of no dimensions pick the same entry), and nothing binds it
     again."""
-    places = hashed.union(*(_key_places(part) for part in body))
+    places = hashed.union(id(key) for part in body for _, key, _ in _hashed(part))
     for part in body:
         for node in ast.walk(part):
             if isinstance(node, ast.Name) and node.id == name and (
@@ -229,11 +215,10 @@ def _always_evaluated(tree: ast.Module, node: ast.AST) -> bool:
     """Whether ``node`` is evaluated whenever its statement runs: not in a branch of a
     conditional expression, a later operand of ``and``/``or``, a lambda or a
     comprehension."""
-    parents = {id(child): parent for parent in ast.walk(tree)
-               for child in ast.iter_child_nodes(parent)}
+    parents = _scopes.parents(tree)
     current: ast.AST = node
     while not isinstance(current, ast.stmt):
-        parent = parents.get(id(current))
+        parent = parents.get(current)
         if parent is None:
             return False
         if isinstance(parent, ast.IfExp) and current is not parent.test:
@@ -247,7 +232,7 @@ def _always_evaluated(tree: ast.Module, node: ast.AST) -> bool:
     return True
 
 
-def _loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
+def _loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module,
               key: ast.Name) -> Fix | None:
     """Each loop of the cell over the array the key came from iterates its ``tolist()``."""
     over = next((it for target, it, body, _ in _loops(tree) if isinstance(target, ast.Name)
@@ -276,21 +261,17 @@ def _loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str
         safe=True)
 
 
-def _set_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
-             array: ast.Name, value: Value) -> Fix | None:
+def _set_fix(ctx: ErrorContext, location: Location, call: ast.Call, array: ast.Name,
+             value: Value) -> Fix | None:
     """``set(labels)`` of a one-dimensional integer array: ``set(labels.tolist())``."""
     if not _whole(value):
         return None
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
-             and node.lineno == location.lineno and isinstance(node.func, ast.Name)
-             and node.func.id in _SETS and len(node.args) == 1 and node.args[0] is array]
-    if not calls:
-        return None
     after = f"{array.id}.tolist()"
+    kind = call.func.id  # type: ignore[attr-defined]  # a name of _SETS
     return rewrite_fix(
         ctx, location, _tracing.replacing(array, array.id, after),
         label=f"Use {after}",
-        summary=f"Pass `{after}` to {calls[0].func.id}() (line {location.lineno}); then re-run.",  # type: ignore[attr-defined]
-        safety=(f"Same values: the {calls[0].func.id} holds the same whole numbers, as Python "  # type: ignore[attr-defined]
+        summary=f"Pass `{after}` to {kind}() (line {location.lineno}); then re-run.",
+        safety=(f"Same values: the {kind} holds the same whole numbers, as Python "
                 "ints, where a JAX array's elements (arrays themselves) have no hash."),
         safe=True)
