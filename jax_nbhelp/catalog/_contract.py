@@ -100,6 +100,7 @@ places).
 from __future__ import annotations
 
 import ast
+import copy
 import difflib
 import inspect
 import re
@@ -1334,7 +1335,7 @@ def _canonical_dtype_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     written: list[tuple[ast.expr, ast.expr, int]] = []
     for argument in _arguments(node):
         narrowed = _Narrowed(modules)
-        after = narrowed.visit(ast.parse(ast.unparse(argument), mode="eval").body)
+        after = narrowed.visit(copy.deepcopy(argument))
         if narrowed.count:
             written.append((argument, after, narrowed.count))
     if len(written) != 1:
@@ -2075,10 +2076,10 @@ def _aliased_donation_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
     if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
         return None
     evaluate = Evaluator(call.frame)
+    values = [evaluate(argument) for argument in node.args]
     leaves: list[object] = []
     owner: list[int] = []  # the argument each leaf belongs to
-    for position, argument in enumerate(node.args):
-        value = evaluate(argument)
+    for position, value in enumerate(values):
         if value is CANNOT or not _leaves(value, leaves):
             return None
         owner += [position] * (len(leaves) - len(owner))
@@ -2088,8 +2089,8 @@ def _aliased_donation_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None
         return None
     argument = node.args[owner[later]]
     text = ast.unparse(argument)
-    held = evaluate(argument)
-    after = (f"{jax}.tree.map({jnp}.copy, {text})" if isinstance(held, dict | list | tuple)
+    after = (f"{jax}.tree.map({jnp}.copy, {text})"
+             if isinstance(values[owner[later]], dict | list | tuple)
              else f"{jnp}.copy({text})")
     return _rewrite(ctx, location, node, text, after, True, label=f"Pass a copy of {text}",
                     need=(f"its own buffers, where a leaf of it is the very array that "
@@ -2146,11 +2147,11 @@ def _complex_output_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 
 
 def _real_point(value: object) -> bool:
-    """A real float number or array (what grad differentiates at, real)."""
-    if type(value) is float:
-        return True
-    kind = getattr(getattr(value, "dtype", None), "kind", None)
-    return kind == "f" or str(getattr(value, "dtype", "")) == "bfloat16"
+    """A real float number or NumPy/JAX array (what grad differentiates at, real); the
+    array's dtype read as ``_array_dtype_kind`` reads it, never a user's property."""
+    kind = _array_dtype_kind(value)
+    return _is_float_scalar(value) or kind == "f" or (
+        kind == "V" and str(value.dtype) == "bfloat16")  # type: ignore[attr-defined]
 
 
 # -- a custom JVP rule that returns the tangent alone ---------------------------------------
