@@ -418,6 +418,20 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     # the derivative of a complex output at a real point: jacfwd's df/dx
     ("def r(w):\n    return 1.0 / (1.0 + 1j * w)\nv = jax.grad(r)(0.5)", "Use jax.jacfwd", "v",
      "abs(complex(v) - (-1j / (1 + 0.5j) ** 2)) < 1e-5"),
+    # a float16 matrix LAPACK has no routine for: the same matrix in float32
+    ("a = jnp.array([[4.0, 1.0], [1.0, 3.0]], jnp.float16)\nv = jnp.linalg.inv(a)",
+     "Compute in float32", "v",
+     "str(v.dtype) == 'float32' and abs(float(v[0, 0]) - 3 / 11) < 1e-6"),
+    # both arguments of a solve, bfloat16; a float32 right-hand side is left as it is
+    ("a = jnp.eye(2, dtype=jnp.bfloat16) * 2\nb = jnp.ones(2, jnp.bfloat16)\n"
+     "v = jnp.linalg.solve(a, b)", "Compute in float32", "v",
+     "str(v.dtype) == 'float32' and v.tolist() == [0.5, 0.5]"),
+    ("a = jnp.eye(2, dtype=jnp.float16) * 4\nv = jax.scipy.linalg.cholesky(a, lower=True)",
+     "Compute in float32", "v", "v.tolist() == [[2.0, 0.0], [0.0, 2.0]]"),
+    # inside a jitted function: the traced argument is cast where the routine is called
+    ("@jax.jit\ndef whiten(c, x):\n    return x @ jnp.linalg.inv(c)\n"
+     "v = whiten(jnp.eye(2, dtype=jnp.float16) * 2, jnp.ones((1, 2), jnp.float16))",
+     "Compute in float32", "v", "v.tolist() == [[0.5, 0.5]]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:

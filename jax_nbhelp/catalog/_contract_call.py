@@ -5,10 +5,15 @@ function's signature). Shared by ``_contract`` and the rule modules it asks."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Sequence
 
-from jax_nbhelp.core.model import Diagnosis, Location
+from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
+
+_SIMPLE = (ast.Name, ast.Attribute, ast.Subscript, ast.Call)  # `x.astype` needs no parentheses
 
 
 def plain_call(ctx: ErrorContext, diagnosis: Diagnosis
@@ -40,3 +45,33 @@ def received(ctx: ErrorContext, function: str) -> dict[str, object] | None:
                  None)
     live = ctx.live_frame_of(entry) if entry is not None else None
     return dict(live.f_locals) if live is not None else None
+
+
+def rewritten(ctx: ErrorContext, location: Location | None,
+              edits: Sequence[tuple[ast.expr, str]], *, label: str, why: str, safety: str
+              ) -> Fix | None:
+    """The safe fix that writes, for each ``(node, after)`` of ``edits`` (a node of
+    ``location``'s line, as the line alone parses or as its cell does), ``after`` with
+    ``{}`` standing for the node's own text (parenthesized where it is not a name, an
+    attribute, a subscript or a call). None where a node is not found exactly once on
+    the line."""
+    parsed = _tracing.parse(location.source) if location is not None else None
+    if location is None or parsed is None or not edits:
+        return None
+    tree, code = parsed
+    on_line = [n for n in ast.walk(tree) if isinstance(n, ast.expr)
+               and getattr(n, "lineno", 0) == getattr(n, "end_lineno", -1) == location.lineno]
+    changes: list[tuple[ast.AST, str, str]] = []
+    for node, after in edits:
+        # the argument as the cell's own parse has it (the call was parsed from its line alone)
+        same = [n for n in on_line if ast.dump(n) == ast.dump(node)]
+        if len(same) != 1:
+            return None
+        before = _tracing.segment(code, same[0])
+        changes.append((same[0], before,
+                        after.format(before if isinstance(same[0], _SIMPLE) else f"({before})")))
+    what = " and ".join(f"`{after}` for `{before}`" for _, before, after in changes)
+    return rewrite_fix(
+        ctx, location, _tracing.replacing_each(changes), label=label,
+        summary=f"Write {what} on line {location.lineno}: {why}; then re-run.",
+        safety=safety, safe=True)

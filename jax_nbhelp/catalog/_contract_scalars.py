@@ -21,13 +21,10 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _contract_call, _shapes, _tracing
+from jax_nbhelp.catalog import _contract_call, _shapes
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.fix.fix_builders import rewrite_fix
-
-_SIMPLE = (ast.Name, ast.Attribute, ast.Subscript, ast.Call)
 
 
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
@@ -47,27 +44,6 @@ def _argument(ctx: ErrorContext, diagnosis: Diagnosis, parameter: str
     return (plain[0], node) if plain is not None and node is not None else None
 
 
-def _rewritten(ctx: ErrorContext, diagnosis: Diagnosis, node: ast.expr, after: str, *,
-               label: str, why: str, safety: str) -> Fix | None:
-    location = diagnosis.location
-    parsed = _tracing.parse(location.source) if location is not None else None
-    if location is None or parsed is None:
-        return None
-    tree, code = parsed
-    # the argument as the cell's own parse has it (the call was parsed from its line alone)
-    same = [n for n in ast.walk(tree) if isinstance(n, ast.expr)
-            and getattr(n, "lineno", 0) == getattr(n, "end_lineno", -1) == location.lineno
-            and ast.dump(n) == ast.dump(node)]
-    if len(same) != 1:
-        return None
-    before = _tracing.segment(code, same[0])
-    written = after.format(before if isinstance(same[0], _SIMPLE) else f"({before})")
-    return rewrite_fix(
-        ctx, location, _tracing.replacing(same[0], before, written), label=label,
-        summary=f"Write `{written}` for `{before}` on line {location.lineno}: {why}; then re-run.",
-        safety=safety, safe=True)
-
-
 # -- a one-element predicate ---------------------------------------------------------------
 
 _PREDICATE = re.compile(r"Pred must be a scalar, got .* of shape (?P<shape>\([\d, ]*\))")
@@ -81,8 +57,9 @@ def _one_element_predicate_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix |
     given = _argument(ctx, diagnosis, "pred")
     if given is None:
         return None
-    return _rewritten(
-        ctx, diagnosis, given[1], "{}.reshape(())", label="Pass the predicate as a scalar",
+    return _contract_call.rewritten(
+        ctx, diagnosis.location, ((given[1], "{}.reshape(())"),),
+        label="Pass the predicate as a scalar",
         why="cond takes one truth value, and the predicate holds exactly one",
         safety=(f"Same branch: the predicate has one element (shape {found['shape']}), and "
                 "reshape(()) is that element as a scalar."))
@@ -118,8 +95,8 @@ def _scalars_joined_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     spelled = ast.unparse(func)
     if not spelled.endswith("concatenate"):
         return None
-    return _rewritten(
-        ctx, diagnosis, func, spelled[:-len("concatenate")] + "hstack",
+    return _contract_call.rewritten(
+        ctx, diagnosis.location, ((func, spelled[:-len("concatenate")] + "hstack"),),
         label=f"Use {spelled[:-len('concatenate')]}hstack",
         why="hstack takes each 0-d array as one element, as NumPy's does",
         safety=("Same values: each 0-d array becomes one element and each array of one "

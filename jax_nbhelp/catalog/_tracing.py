@@ -356,17 +356,23 @@ def _calls_on_line(tree: ast.Module, lineno: int) -> list[ast.Call]:
     ]
 
 
-def calls_named(location: Location, name: str) -> tuple[list[ast.Call], str]:
-    """The calls written on ``location``'s line alone whose callee's last name is ``name``
-    (``jax.lax.with_sharding_constraint`` for ``with_sharding_constraint``), and the code
-    they are in; ([], "") where the source cannot be read."""
+def calls_on(location: Location) -> tuple[list[ast.Call], str]:
+    """The calls written on ``location``'s line alone, and the code they are in; ([], "")
+    where the source cannot be read."""
     parsed = parse(location.source)
     if parsed is None:
         return [], ""
     tree, code = parsed
     return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-            and n.lineno == location.lineno == n.end_lineno
-            and (dotted(n.func) or "").rsplit(".", 1)[-1] == name], code
+            and n.lineno == location.lineno == n.end_lineno], code
+
+
+def calls_named(location: Location, name: str) -> tuple[list[ast.Call], str]:
+    """The calls written on ``location``'s line alone whose callee's last name is ``name``
+    (``jax.lax.with_sharding_constraint`` for ``with_sharding_constraint``), and the code
+    they are in; ([], "") where the source cannot be read."""
+    calls, code = calls_on(location)
+    return [n for n in calls if (dotted(n.func) or "").rsplit(".", 1)[-1] == name], code
 
 
 LAMBDA = "<lambda>"  # how Python and JAX's messages name a lambda's code
