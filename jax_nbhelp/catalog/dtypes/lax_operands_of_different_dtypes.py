@@ -10,6 +10,9 @@ values. For an update, the update is cast to the dtype of the array it is writte
 which is what storing into that array means: NumPy's ``x[i] = v`` casts ``v`` the same way
 (a narrower dtype rounds, and the safety line says so; ``x.at[i].set(v)`` does too, with a
 warning that asks for the cast to be written out), and the result keeps the array's dtype.
+JAX's message lists the checked operands' dtypes in their order (for ``lax.select_n``, whose
+message says ``lax.select``, its cases', not the case index's): an operand the line computes
+(``(out + h) / 2``), whose value is not read, has the dtype the message lists for it.
 
 Reports: kuprel/min-dalle#13 (a float16 model updating its KV cache with a float32 slice),
 jax-ml/jax#26699 (``lax.mul`` of float64 and int64 in ``jax.experimental.jet``),
@@ -20,11 +23,13 @@ in Key concepts and the 101 arrays tutorial (``lax.add(1, 1.0)``).
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from jax_nbhelp.catalog import _entry, _operands, _tracing
 from jax_nbhelp.catalog._example import LAX_IMPORTS, Example, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
+from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
@@ -46,6 +51,11 @@ OPERATIONS = frozenset({"add", "sub", "mul", "div", "rem", "pow", "max", "min", 
                         "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
                         "and_", "or_", "xor", "dot", "dot_general", "concatenate", "pad",
                         "cond", "while_loop", "scan", "fori_loop", *_UPDATES})
+# The operations whose message names a lax operation the user's line spells otherwise, and
+# how many of their first operands the message's dtypes leave out: select_n's check lists
+# its cases' dtypes, not the case index's
+_SPELLED = {"select": ("select", "select_n")}
+_UNCHECKED = {"select": 1, "select_n": 1}
 
 _COUNTS = "counts = jnp.array([1, 3])\nweights = jnp.array([0.5, 0.5])"
 
@@ -63,6 +73,14 @@ EXAMPLES = (
             check="cache.dtype == jnp.bfloat16 and cache.tolist() == [0, 2, 2, 0]",
             fixed=(LAX_IMPORTS, "cache = jnp.zeros(4, jnp.bfloat16)\nstep = jnp.ones(2) * 2",
                    "cache = lax.dynamic_update_slice(cache, step.astype(cache.dtype), (1,))")),
+    # select_n's message lists its cases' dtypes, in order: the one an expression computes
+    # is read from it
+    corrected_cell((LAX_IMPORTS, "h = jnp.ones(2)\nout = jnp.ones(2, jnp.bfloat16)\n"
+                                 "k = jnp.array(1)"),
+                   "eps = lax.select_n(k, out, (out + h) / 2)",
+                   "eps = lax.select_n(k, out.astype(jnp.float32), (out + h) / 2)",
+                   "Cast out to float32",
+                   "eps.dtype == jnp.float32 and eps.tolist() == [1.0, 1.0]"),
 )
 
 WHY = _entry.prose("""
@@ -93,13 +111,15 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     op, tip = found.group("op"), found.group("tip")
     dtypes = [d.strip() for d in found.group("dtypes").split(",")]
     location = ctx.deepest_user_location()
-    operations = _operands.operations(ctx, location, (op,))
-    operation = operations[0] if operations else None
+    operations = _operands.operations(ctx, location, _SPELLED.get(op, (op,)))
+    operation = _dtypes_read(operations[0], dtypes) if operations else None
     subject = _tracing.quoted_line(location, "Your code")
     if operation is not None and any(o.dtype for o in operation.operands):
-        given = _operands.listed([o for o in operation.operands if o.dtype])
-        explanation = (f"{subject} calls lax.{op} with operands of different dtypes ({given}), "
-                       f"and lax.{op} promotes nothing.")
+        called = operation.spelled.rsplit(".", 1)[-1]
+        checked = operation.operands[_UNCHECKED.get(called, 0):]
+        given = _operands.listed([o for o in checked if o.dtype])
+        explanation = (f"{subject} calls lax.{called} with operands of different dtypes "
+                       f"({given}), and lax.{called} promotes nothing.")
     else:
         explanation = (f"{subject} calls lax.{op} with operands of different dtypes "
                        f"({', '.join(dtypes)}), and lax.{op} promotes nothing.")
@@ -108,12 +128,26 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
         if op in _UPDATES:
             fixes += _update_fix(ctx, location, operation, op)
         else:
-            if tip:
+            if tip and operation.spelled.rsplit(".", 1)[-1] == op:
                 fixes.append(_jnp_fix(ctx, location, operation, op, tip))
             fixes += _cast_fixes(ctx, location, operation, op, dtypes)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=fixes,
                             error=link.summary.split(" (Tip:", 1)[0])
+
+
+def _dtypes_read(operation: _operands.Operation, dtypes: list[str]) -> _operands.Operation:
+    """The operation with each operand whose value could not be read (an expression such as
+    ``(a + b) / 2``) given the dtype JAX's message lists for it: the message names the
+    checked operands' dtypes in their order."""
+    skipped = _UNCHECKED.get(operation.spelled.rsplit(".", 1)[-1], 0)
+    checked = operation.operands[skipped:]
+    if len(checked) != len(dtypes) or all(o.dtype is not None for o in checked) \
+            or any(o.dtype not in (None, d) for o, d in zip(checked, dtypes, strict=True)):
+        return operation
+    read = tuple(o if o.dtype is not None else replace(o, value=Value(o.text, "other", d, dtype=d))
+                 for o, d in zip(checked, dtypes, strict=True))
+    return replace(operation, operands=operation.operands[:skipped] + read)
 
 
 def _jnp_fix(ctx: ErrorContext, location: Location, operation: _operands.Operation, op: str,
@@ -137,11 +171,13 @@ def _jnp_fix(ctx: ErrorContext, location: Location, operation: _operands.Operati
 
 def _cast_fixes(ctx: ErrorContext, location: Location, operation: _operands.Operation,
                 op: str, dtypes: list[str]) -> list[Fix]:
-    known = [o for o in operation.operands if o.dtype is not None]
+    skipped = _UNCHECKED.get(operation.spelled.rsplit(".", 1)[-1], 0)
+    checked = operation.operands[skipped:]
+    known = [o for o in checked if o.dtype is not None]
     target = _promoted([o.dtype for o in known if o.dtype is not None] or dtypes)
-    if target is None or len(known) != len(operation.operands):
+    if target is None or len(known) != len(checked):
         return []
-    differing = [(index, o) for index, o in enumerate(operation.operands) if o.dtype != target]
+    differing = [(skipped + index, o) for index, o in enumerate(checked) if o.dtype != target]
     if len(differing) != 1:
         return []
     index, operand = differing[0]
