@@ -10,13 +10,20 @@ values. For an update, the update is cast to the dtype of the array it is writte
 which is what storing into that array means: NumPy's ``x[i] = v`` casts ``v`` the same way
 (a narrower dtype rounds, and the safety line says so; ``x.at[i].set(v)`` does too, with a
 warning that asks for the cast to be written out), and the result keeps the array's dtype.
-JAX's message lists the checked operands' dtypes in their order (for ``lax.select_n``, whose
-message says ``lax.select``, its cases', not the case index's): an operand the line computes
-(``(out + h) / 2``), whose value is not read, has the dtype the message lists for it.
+For a convolution, the filter is cast to the dtype of the data it is applied to: the data's
+dtype is the precision the user chose to compute in (float16 signals kept to save memory),
+and the filter is the convolution's parameter; the safety line says where the filter's
+values round. JAX's message lists the checked operands' dtypes in their order (for
+``lax.select_n``, whose message says ``lax.select``, its cases', not the case index's): an
+operand the line computes (``(out + h) / 2``), whose value is not read, has the dtype the
+message lists for it.
 
 Reports: kuprel/min-dalle#13 (a float16 model updating its KV cache with a float32 slice),
 jax-ml/jax#26699 (``lax.mul`` of float64 and int64 in ``jax.experimental.jet``),
-huggingface/diffusers#3039 (``lax.select`` in a bfloat16 scheduler). JAX's docs teach it
+huggingface/diffusers#3039 (``lax.select`` in a bfloat16 scheduler),
+v0lta/Jax-Wavelet-Toolbox#6 (float64 wavelet filters over float32 images, fixed by building
+the filters in the data's dtype), fbcotter/pytorch_wavelets#47 (the same for float16 data:
+the filters cast to the data's precision). JAX's docs teach it
 in Key concepts and the 101 arrays tutorial (``lax.add(1, 1.0)``).
 """
 
@@ -44,13 +51,17 @@ _MESSAGE_RE = re.compile(r"(?:lax\.)?(?P<op>\w+) requires arguments to have the 
 _UPDATES = frozenset({"dynamic_update_slice", "dynamic_update_index_in_dim",
                       "dynamic_update_slice_in_dim", "scatter", "scatter_add", "scatter_mul",
                       "scatter_min", "scatter_max", "scatter_apply"})
+# Convolutions: their filter (rhs) takes the dtype of the data (lhs) it is applied to
+_CONVOLUTIONS = frozenset({"conv_general_dilated", "conv", "conv_with_general_padding",
+                           "conv_transpose"})
 # The jax.lax operations a user's line calls (``engine.ask``): the same error from a lax
 # operation JAX ran inside another function is not the user's to cast.
 OPERATIONS = frozenset({"add", "sub", "mul", "div", "rem", "pow", "max", "min", "atan2",
                         "nextafter", "select_n", "select", "clamp", "complex", "eq", "ne",
                         "lt", "le", "gt", "ge", "bitwise_and", "bitwise_or", "bitwise_xor",
                         "and_", "or_", "xor", "dot", "dot_general", "concatenate", "pad",
-                        "cond", "while_loop", "scan", "fori_loop", *_UPDATES})
+                        "cond", "while_loop", "scan", "fori_loop", *_UPDATES,
+                        *_CONVOLUTIONS})
 # The operations whose message names a lax operation the user's line spells otherwise, and
 # how many of their first operands the message's dtypes leave out: select_n's check lists
 # its cases' dtypes, not the case index's
@@ -81,6 +92,13 @@ EXAMPLES = (
                    "eps = lax.select_n(k, out.astype(jnp.float32), (out + h) / 2)",
                    "Cast out to float32",
                    "eps.dtype == jnp.float32 and eps.tolist() == [1.0, 1.0]"),
+    # a float32 filter over float16 data: the filter in the data's precision
+    corrected_cell((LAX_IMPORTS, "sig = jnp.ones((1, 1, 4), jnp.float16)\n"
+                                 "bank = jnp.full((1, 1, 2), 0.5)"),
+                   "out = lax.conv_general_dilated(sig, bank, (1,), 'VALID')",
+                   "out = lax.conv_general_dilated(sig, bank.astype(sig.dtype), (1,), 'VALID')",
+                   "Cast bank to float16",
+                   "out.dtype == jnp.float16 and out.tolist() == [[[1.0, 1.0, 1.0]]]"),
 )
 
 WHY = _entry.prose("""
@@ -127,6 +145,8 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     if operation is not None and location is not None:
         if op in _UPDATES:
             fixes += _update_fix(ctx, location, operation, op)
+        elif op in _CONVOLUTIONS:
+            fixes += _filter_fix(ctx, location, operation, op)
         else:
             if tip and operation.spelled.rsplit(".", 1)[-1] == op:
                 fixes.append(_jnp_fix(ctx, location, operation, op, tip))
@@ -196,6 +216,41 @@ def _cast_fixes(ctx: ErrorContext, location: Location, operation: _operands.Oper
         safety=(f"Same values as JAX's promotion: {target} is the dtype jax.numpy would "
                 f"convert {operand.text} to before lax.{op}."),
         safe=True)]
+
+
+def _filter_fix(ctx: ErrorContext, location: Location, operation: _operands.Operation,
+                op: str) -> list[Fix]:
+    """The filter cast to the dtype of the data it is applied to: a convolution computes in
+    the data's precision, and the filter is a parameter of it (a float32 bank over float16
+    signals, a float64 one from another library over float32 images)."""
+    if len(operation.operands) < 2:
+        return []
+    data, kernel = operation.operands[0], operation.operands[1]
+    if data.dtype is None or kernel.dtype is None or data.dtype == kernel.dtype \
+            or "float" not in data.dtype or "float" not in kernel.dtype:
+        return []
+    callee = operation.spelled.rsplit(".", 1)[-1]
+    dtype = f"{data.text}.dtype" if data.text.isidentifier() else \
+        f"{ctx.alias('jax.numpy') or 'jnp'}.{data.dtype}"
+
+    def transform(source: str) -> str:
+        from jax_nbhelp.rewrite.wrap_in_call import cast_argument
+
+        return cast_argument(source, location.lineno, callee, 1, dtype)
+
+    widening = _promoted([kernel.dtype, data.dtype]) == data.dtype
+    fix = rewrite_fix(
+        ctx, location, transform, label=f"Cast {kernel.text} to {data.dtype}",
+        summary=(f"Cast the filter {kernel.text} ({kernel.dtype}) to the dtype of the data "
+                 f"{data.text} ({data.dtype}) in the lax.{op} call on line {location.lineno}; "
+                 "then re-run."),
+        safety=(f"Same values: every {kernel.dtype} value is exact in {data.dtype}."
+                if widening else
+                f"Same values up to {data.dtype} rounding: the filter's {kernel.dtype} "
+                f"values are rounded to {data.dtype}, the precision the data and the result "
+                f"are in; the result is {data.dtype}."),
+        safe=True)
+    return [fix if widening else replace(fix, rounding=True)]
 
 
 def _update_fix(ctx: ErrorContext, location: Location, operation: _operands.Operation,
