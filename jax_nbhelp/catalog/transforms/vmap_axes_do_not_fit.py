@@ -24,7 +24,14 @@ holds a number or an array with no axis of the batch size, the fix passes it by 
 with the entry None (the unmapped analogue jax-ml/jax#5617 names; jax-ml/jax#39450 made
 JAX's message suggest passing them by position).
 
-One size mismatch has a fix: a batch of PRNG keys, split by the user's own
+An entry of ``in_axes`` that names an axis of another size than every other mapped axis
+has, for an argument with exactly one axis of that size (``in_axes=(0, 1)`` for ``X`` of
+shape (10, 4) and ``U`` of shape (10, 2)), has a fix: that axis. The user asked for the
+argument to be mapped; it is the one axis of it that can be, and no other single entry can be
+changed to make the sizes agree (jax-ml/jax#705, whose reporter notes that (0, 0) was
+meant; jax-ml/jax#1613 gave the message the shapes and the mapped axes).
+
+One more size mismatch has a fix: a batch of PRNG keys, split by the user's own
 ``jax.random.split(key, n)`` (or ``split(key)``, two keys), mapped beside data of another
 size, where every other mapped axis agrees. One key per element is what the split was for,
 so the fix splits as many keys as the data has elements (``data.shape[0]`` where that name
@@ -147,6 +154,13 @@ EXAMPLES = (
         "out = jax.vmap(scaled)(jnp.ones(3), s=2.0)",
         "out = jax.vmap(scaled, in_axes=(0, None))(jnp.ones(3), 2.0)",
         "Pass s whole (None)", "out.tolist() == [2.0, 2.0, 2.0]"),
+    # an entry that names an axis of another size, where the argument has one axis of the
+    # batch size: mapped along that axis
+    corrected_cell(
+        (JAX_IMPORTS, "xs = jnp.ones((4, 3))\nus = jnp.arange(8.0).reshape(4, 2)"),
+        "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 1))(xs, us)",
+        "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 0))(xs, us)",
+        "Map us along axis 0", "out.tolist() == [4.0, 8.0, 12.0, 16.0]"),
 )
 
 WHY = _entry.prose("""
@@ -269,8 +283,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             if location is not None and found is not None else None
         kept = _mapped_keywords_fix(ctx, location, found) \
             if location is not None and found is not None and key_fix is None else None
+        axis = _fitting_axis_fix(ctx, location, found) \
+            if location is not None and found is not None and key_fix is None \
+            and kept is None else None
         if key_fix is not None:
             fixes = (key_fix,)
+        elif axis is not None:
+            fixes = (axis[0],)
+            explanation += f" {axis[1]}"
         elif kept is not None:
             fixes = (kept[0],)
             explanation += f" {kept[1]}"
@@ -690,6 +710,72 @@ def _shared_scalars_fix(ctx: ErrorContext, location: Location,
                 f"arguments and {named} whole, the one reading of a number under vmap."),
         safe=True)
     return fix, f"{named} {'has' if len(shared) == 1 else 'have'}"
+
+
+def _fitting_axis_fix(ctx: ErrorContext, location: Location,
+                      found: tuple[ast.Call, ast.Call | None]) -> tuple[Fix, str] | None:
+    """``jax.vmap(h, in_axes=(0, 1))(X, U)`` with X float32[10, 4] and U float32[10, 2]:
+    every mapped argument but one agrees on the batch size, and that one has exactly one
+    axis of that size. Mapped, as its int entry asks, along that axis is the one reading
+    that runs; no other single entry can be changed to make the sizes agree."""
+    vmap, applied = found
+    given = next((k.value for k in vmap.keywords if k.arg == "in_axes"), None)
+    if given is None and len(vmap.args) > 1:
+        given = vmap.args[1]
+    frame = ctx.live_frame(location)
+    parsed = _tracing.parse(location.source)
+    if applied is None or parsed is None or frame is None or not isinstance(given, ast.Tuple) \
+            or applied.keywords or len(given.elts) != len(applied.args) \
+            or any(isinstance(a, ast.Starred) for a in applied.args) \
+            or given.lineno != given.end_lineno:
+        return None
+    axes: list[int | None] = []
+    for entry in given.elts:
+        if not isinstance(entry, ast.Constant) or not (entry.value is None
+                                                       or type(entry.value) is int):
+            return None
+        axes.append(entry.value)
+    received = _received_by_vmap(ctx)
+    evaluate = Evaluator(frame)
+    shapes: list[tuple[int, ...] | None] = []
+    for index, argument in enumerate(applied.args):
+        value = evaluate(argument)
+        if value is CANNOT and received is not None and len(received) == len(applied.args):
+            value = received[index]
+        shapes.append(_shapes.array_shape(value) if value is not CANNOT else None)
+    mapped = [i for i, axis in enumerate(axes) if axis is not None]
+    if any(shapes[i] is None or not -len(shapes[i] or ()) <= (axes[i] or 0)
+           < len(shapes[i] or ()) for i in mapped):
+        return None
+    candidates = []
+    for odd in mapped:
+        others = {(shapes[i] or ())[axes[i] or 0] for i in mapped if i != odd}
+        if len(others) != 1:
+            continue
+        size = others.pop()
+        shape = shapes[odd] or ()
+        fitting = [a for a in range(len(shape)) if shape[a] == size]
+        if shape[axes[odd] or 0] != size and len(fitting) == 1:
+            candidates.append((odd, fitting[0], size))
+    if len(candidates) != 1:
+        return None
+    odd, axis, size = candidates[0]
+    entry = given.elts[odd]
+    code = parsed[1]
+    before = _tracing.segment(code, entry)
+    name = _tracing.segment(code, applied.args[odd])
+    fix = rewrite_fix(
+        ctx, location, _tracing.replacing(entry, before, str(axis)),
+        label=f"Map {name} along axis {axis}",
+        summary=(f"Write {axis} for in_axes' entry {before} of {name} on line "
+                 f"{location.lineno}: axis {axis} is its one axis of the batch size "
+                 f"{size}; then re-run."),
+        safety=(f"Maps {name} along axis {axis}, not {before}: its only axis of size {size}, "
+                "the size every other mapped argument has, so each element of the batch "
+                f"gets its slice of {name}, the one mapping of it that runs."),
+        safe=True)
+    return fix, (f"Axis {axis} of `{name}` is its only axis of size {size}, the batch size "
+                 "of the other mapped arguments.")
 
 
 def _whole_axis_fix(ctx: ErrorContext, location: Location,
