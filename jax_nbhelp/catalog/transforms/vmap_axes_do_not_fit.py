@@ -161,6 +161,12 @@ EXAMPLES = (
         "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 1))(xs, us)",
         "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 0))(xs, us)",
         "Map us along axis 0", "out.tolist() == [4.0, 8.0, 12.0, 16.0]"),
+    # either entry could change to make the sizes agree: which one was meant is not read
+    corrected_cell(
+        (JAX_IMPORTS, "xs = jnp.ones((4, 2))\nus = jnp.ones((4, 2))"),
+        "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 1))(xs, us)",
+        "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 0))(xs, us)",
+        NO_FIX, "out.tolist() == [4.0, 4.0, 4.0, 4.0]"),
 )
 
 WHY = _entry.prose("""
