@@ -229,28 +229,15 @@ def _filter_fix(ctx: ErrorContext, location: Location, operation: _operands.Oper
     if data.dtype is None or kernel.dtype is None or data.dtype == kernel.dtype \
             or "float" not in data.dtype or "float" not in kernel.dtype:
         return []
-    callee = operation.spelled.rsplit(".", 1)[-1]
-    dtype = f"{data.text}.dtype" if data.text.isidentifier() else \
-        f"{ctx.alias('jax.numpy') or 'jnp'}.{data.dtype}"
-
-    def transform(source: str) -> str:
-        from jax_nbhelp.rewrite.wrap_in_call import cast_argument
-
-        return cast_argument(source, location.lineno, callee, 1, dtype)
-
-    widening = _promoted([kernel.dtype, data.dtype]) == data.dtype
-    fix = rewrite_fix(
-        ctx, location, transform, label=f"Cast {kernel.text} to {data.dtype}",
+    return _second_cast(
+        ctx, location, operation,
         summary=(f"Cast the filter {kernel.text} ({kernel.dtype}) to the dtype of the data "
                  f"{data.text} ({data.dtype}) in the lax.{op} call on line {location.lineno}; "
                  "then re-run."),
-        safety=(f"Same values: every {kernel.dtype} value is exact in {data.dtype}."
-                if widening else
-                f"Same values up to {data.dtype} rounding: the filter's {kernel.dtype} "
-                f"values are rounded to {data.dtype}, the precision the data and the result "
-                f"are in; the result is {data.dtype}."),
-        safe=True)
-    return [fix if widening else replace(fix, rounding=True)]
+        narrowed=(f"Same values up to {data.dtype} rounding: the filter's {kernel.dtype} "
+                  f"values are rounded to {data.dtype}, the precision the data and the result "
+                  f"are in; the result is {data.dtype}."),
+        rounding=True)
 
 
 def _update_fix(ctx: ErrorContext, location: Location, operation: _operands.Operation,
@@ -260,24 +247,39 @@ def _update_fix(ctx: ErrorContext, location: Location, operation: _operands.Oper
     into, update = operation.operands[0], operation.operands[1]
     if into.dtype is None or update.dtype is None or into.dtype == update.dtype:
         return []
+    return _second_cast(
+        ctx, location, operation,
+        summary=(f"Cast {update.text} ({update.dtype}) to the dtype of {into.text} "
+                 f"({into.dtype}) before lax.{op} writes it; then re-run."),
+        narrowed=(f"Same values as any write into {into.text} stores: {into.text} holds "
+                  f"{into.dtype}, so {update.text} is rounded from {update.dtype} to it (as "
+                  f"NumPy's item assignment rounds it; jax.numpy's .at[].set warns that it "
+                  f"wants this cast written out). The result keeps {into.text}'s dtype."),
+        rounding=False)
+
+
+def _second_cast(ctx: ErrorContext, location: Location, operation: _operands.Operation, *,
+                 summary: str, narrowed: str, rounding: bool) -> list[Fix]:
+    """The operation's second operand cast to the first's dtype (both read already): safe,
+    and said to keep every value where that dtype is wider; ``narrowed`` says what a
+    narrower one rounds, and ``rounding`` marks that fix rounding-tier."""
+    first, second = operation.operands[0], operation.operands[1]
+    if first.dtype is None or second.dtype is None:
+        return []
     callee = operation.spelled.rsplit(".", 1)[-1]
-    dtype = f"{into.text}.dtype" if into.text.isidentifier() else \
-        f"{ctx.alias('jax.numpy') or 'jnp'}.{into.dtype}"
+    dtype = f"{first.text}.dtype" if first.text.isidentifier() else \
+        f"{ctx.alias('jax.numpy') or 'jnp'}.{first.dtype}"
 
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.wrap_in_call import cast_argument
 
         return cast_argument(source, location.lineno, callee, 1, dtype)
 
-    widening = _promoted([update.dtype, into.dtype]) == into.dtype
-    return [rewrite_fix(
-        ctx, location, transform, label=f"Cast {update.text} to {into.dtype}",
-        summary=(f"Cast {update.text} ({update.dtype}) to the dtype of {into.text} "
-                 f"({into.dtype}) before lax.{op} writes it; then re-run."),
-        safety=(f"Same values: every {update.dtype} value is exact in {into.dtype}."
-                if widening else
-                f"Same values as any write into {into.text} stores: {into.text} holds "
-                f"{into.dtype}, so {update.text} is rounded from {update.dtype} to it (as "
-                f"NumPy's item assignment rounds it; jax.numpy's .at[].set warns that it "
-                f"wants this cast written out). The result keeps {into.text}'s dtype."),
-        safe=True)]
+    widening = _promoted([second.dtype, first.dtype]) == first.dtype
+    fix = rewrite_fix(
+        ctx, location, transform, label=f"Cast {second.text} to {first.dtype}",
+        summary=summary,
+        safety=(f"Same values: every {second.dtype} value is exact in {first.dtype}."
+                if widening else narrowed),
+        safe=True)
+    return [replace(fix, rounding=True) if rounding and not widening else fix]
