@@ -45,6 +45,7 @@ NOT_THROUGH_A_CALLBACK = {
     # that hashed, which a callback's text does not keep (and a callback's own arrays are
     # NumPy's, which Python names so).
     "JNH509": "a hash is told from the frame's own instruction",
+    "JNH510": "the array is read in json's own frame, which the callback's text does not keep",
 }
 # Examples whose error is told from the user's frame itself (the instruction it stopped at,
 # the values it held), which an error raised inside a callback does not bring back.

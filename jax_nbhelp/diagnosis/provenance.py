@@ -13,7 +13,8 @@ raised it (``pl.load`` where ``pl`` has no module ``__getattr__``), and so does 
 array's missing attribute (``x.unsqueeze(0)`` on a ``jax.Array``), and so does an f-string's
 format spec Python applied to one of JAX's tracers (``f"{loss:.3f}"`` under jit), and so
 does a JAX array or tracer Python was asked to hash (a dict key: ``counts[x[0]]``), which
-JAX's array types refuse by design: what they say is a fact about the installed JAX. One
+JAX's array types refuse by design, and a JAX array Python's ``json`` was asked to write
+(the encoder's frame holds it): what they say is a fact about the installed JAX. One
 error of the user's own counts as well: a notebook's ``assert`` on JAX's device count or
 kind (``assert jax.device_count() > 1, ...``), whose message is the notebook's but whose
 cause is the runtime JAX runs on (``device_guard``). Everything here avoids calling into
@@ -27,6 +28,7 @@ import ast
 import dis
 import linecache
 import os
+import re
 import sys
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -174,6 +176,28 @@ def _jax_array_hashed(exc: BaseException, tb: TracebackType | None) -> bool:
     if named not in _array_class_names() and named not in _tracer_class_names():
         return False
     return _instruction(tb) in _HASHES
+
+
+_NOT_JSON = re.compile(r"^Object of type (?P<type>\w+) is not JSON serializable$")
+
+
+def _jax_array_serialized(exc: BaseException, tb: TracebackType | None) -> bool:
+    """A JAX array handed to Python's ``json`` (``json.dumps({"loss": loss})``): the
+    encoder's ``default`` raises for every object it cannot write, and the object it held,
+    read from json's own frame, is an instance of JAX's array class (not a user's class
+    that happens to share its name, nor a user's ``raise`` of the same words)."""
+    if type(exc) is not TypeError or tb is None:
+        return False
+    found = _NOT_JSON.match(str(exc))
+    code = tb.tb_frame.f_code
+    if found is None or found["type"] not in _array_class_names() or code.co_name != "default" \
+            or not code.co_filename.replace("\\", "/").endswith("json/encoder.py"):
+        return False
+    try:
+        from jax._src.array import ArrayImpl
+    except Exception:
+        return False
+    return isinstance(tb.tb_frame.f_locals.get("o"), ArrayImpl)
 
 
 @lru_cache(maxsize=1)
@@ -410,6 +434,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _stored_into_at_helper(current, innermost)
                 or _tracer_formatted(current, innermost)
                 or _jax_array_hashed(current, innermost)
+                or _jax_array_serialized(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
