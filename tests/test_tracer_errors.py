@@ -205,12 +205,45 @@ def test_static_argnames_really_fails_for_an_array(nb: Notebook) -> None:
 
 
 def test_range_over_a_traced_count(loaded: Notebook) -> None:
-    loaded.ok("@jax.jit\ndef power(x, n):\n    out = x\n    for _ in range(n - 1):\n"
-              "        out = out * x\n    return out")
-    loaded.run("out = power(jnp.float32(2.0), jnp.int32(3))")
+    """The loop becomes fori_loop, carrying the two names its body assigns that were bound
+    before it; the step's own temporary stays in the body."""
+    loaded.ok("@jax.jit\ndef power(x, n):\n    out, count = x, 0\n    for _ in range(n - 1):\n"
+              "        step = out * x\n        out, count = step, count + 1\n"
+              "    return out, count")
+    loaded.run("out, count = power(jnp.float32(2.0), jnp.int32(3))")
     diagnosis = _diagnosis("JNH302")
-    assert diagnosis.fixes == ()
     assert "jax.lax.fori_loop(0, n - 1, body, init)" in diagnosis.notes[0]
+    fix = _fix(diagnosis, "Write the loop as fori_loop")
+    assert fix.safe
+    assert fix.rounding
+    assert "+    out, count = jax.lax.fori_loop(0, n - 1, loop_body, (out, count))" \
+        in view.preview(fix)
+    _apply(fix)
+    assert float(loaded["out"]) == 8.0
+    assert int(loaded["count"]) == 2
+
+
+@pytest.mark.parametrize("body", [
+    # the step's temporary read after the loop: Python leaves the last step's there
+    "        step = out * x\n        out = step\n    return out + step",
+    # an effect: it would run once, while JAX traces the body
+    "        out = out * x\n        print(out)\n    return out",
+    # the counter read after the loop
+    "        out = out * x\n    return out + i",
+])
+def test_a_loop_that_is_not_a_fori_loop_gets_no_rewrite(loaded: Notebook, body: str) -> None:
+    loaded.ok("@jax.jit\ndef power(x, n):\n    out = x\n    for i in range(n - 1):\n" + body)
+    loaded.run("out = power(jnp.float32(2.0), jnp.int32(3))")
+    assert _diagnosis("JNH302").fixes == ()
+
+
+def test_a_loop_differentiated_in_reverse_gets_no_rewrite(loaded: Notebook) -> None:
+    """fori_loop with a traced bound is a while_loop, which reverse mode cannot
+    differentiate: the rewrite would fail where the loop would not."""
+    loaded.ok("def power(x, n):\n    out = x\n    for _ in range(n - 1):\n"
+              "        out = out * x\n    return out")
+    loaded.run("g = jax.jit(jax.grad(power))(jnp.float32(2.0), jnp.int32(3))")
+    assert _diagnosis("JNH302").fixes == ()
 
 
 def test_numpy_conversion_with_dtype_is_not_rewritten(loaded: Notebook) -> None:

@@ -3,8 +3,9 @@ under ``jax.jit`` (``TracerIntegerConversionError``).
 
 When the caller passes a Python int, the parameter is a setting: make it static. When it
 passes a global name holding an integer array, the count was a setting kept in an array:
-make the parameter static and pass ``int(n)``. When it passes another array, the loop has to
-become a JAX operation (``lax.fori_loop``), which is explained, not done; a lookup in a
+make the parameter static and pass ``int(n)``. When it passes another array, a ``for`` loop
+over ``range(n)`` becomes ``lax.fori_loop`` where that is the same loop (``_loop_as_fori``:
+its body assigns names only, and carries what it assigns); a lookup in a
 Python list of numbers of one type, or of arrays of one shape and dtype, becomes a lookup
 in the array they make (``jnp.asarray(rates)[i]``, ``jnp.stack(layers)[i]``), which holds
 the same element at each index in range.
@@ -15,7 +16,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from jax_nbhelp.catalog import _compile_time, _entry, _static_fix, _tracing
+from jax_nbhelp.catalog import _compile_time, _entry, _loop_as_fori, _static_fix, _tracing
 from jax_nbhelp.catalog._example import (
     NO_FIX,
     TRACING_IMPORTS,
@@ -42,6 +43,13 @@ def power(x, n):
         out = out * x
     return out'''
 
+_GROW = '''\
+@jax.jit
+def grow(x, n):
+    seen = []
+    for _ in range(n):
+        seen.append(x)
+    return jnp.stack(seen)'''
 _SCHEDULE = "rates = [0.5, 0.25, 0.125]"
 _DECAY = '''\
 def decay(i, w):
@@ -66,13 +74,16 @@ EXAMPLES = (
             "    with jax.ensure_compile_time_eval():\n        n = jnp.minimum(x.shape[0], 2)\n"
             "        total = 0.0\n        for i in range(n):\n            total = total + x[i]"),
             "t = head(jnp.arange(4.0))")),
+    # a count passed as an array: the loop becomes the loop JAX compiles, whose bounds may
+    # be traced, carrying what the body assigns
     Example(
         setup=(_IMPORTS, _POWER),
         failing="out = power(jnp.float32(2.0), jnp.int32(3))",
-        fix=NO_FIX,
+        fix="Write the loop as fori_loop",
         check="float(out) == 8.0",
-        fixed=(_IMPORTS, "@jax.jit\ndef power(x, n):\n"
-                         "    return jax.lax.fori_loop(0, n - 1, lambda i, out: out * x, x)",
+        fixed=(_IMPORTS, "@jax.jit\ndef power(x, n):\n    out = x\n"
+                         "    def loop_body(_, out):\n        out = out * x\n        return out\n"
+                         "    out = jax.lax.fori_loop(0, n - 1, loop_body, out)\n    return out",
                "out = power(jnp.float32(2.0), jnp.int32(3))"),
     ),
     # A Python list looked up by a loop's traced index: the array it makes holds the same
@@ -97,6 +108,15 @@ EXAMPLES = (
     static_from_array(_POWER, "count = jnp.int32(3)", "out = power(jnp.float32(2.0), count)",
                       "n", "int(count)", "out = power(jnp.float32(2.0), int(count))",
                       "float(out) == 8.0"),
+    # a loop that appends to a Python list: the append would run once, while JAX traces a
+    # fori_loop's body, not once per step
+    Example(
+        setup=(_IMPORTS, _GROW),
+        failing="out = grow(jnp.ones(2), jnp.int32(2))",
+        fix=NO_FIX,
+        check="out.shape == (2, 2)",
+        fixed=(_IMPORTS, _GROW.replace("@jax.jit\n", ""), "out = grow(jnp.ones(2), 2)"),
+    ),
 )
 
 WHY = _entry.prose("""
@@ -167,6 +187,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         "a Python int") if not fixes else None
     if ahead is not None:
         explanation, fixes = ahead[0], (ahead[1],)
+    if not fixes and location is not None:
+        loop = _loop_as_fori.fori_fix(ctx, location)
+        fixes = (loop,) if loop is not None else ()
     explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller or ctx.failing_cell(), fixes=fixes,
