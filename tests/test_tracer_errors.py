@@ -237,13 +237,27 @@ def test_a_loop_that_is_not_a_fori_loop_gets_no_rewrite(loaded: Notebook, body: 
     assert _diagnosis("JNH302").fixes == ()
 
 
-def test_a_loop_differentiated_in_reverse_gets_no_rewrite(loaded: Notebook) -> None:
+def test_a_while_loop_keeps_a_steps_temporary_in_its_body(loaded: Notebook) -> None:
+    loaded.ok("@jax.jit\ndef halve(t):\n    while t > 1:\n        half = t / 2\n"
+              "        t = half\n    return t")
+    loaded.run("out = halve(jnp.float32(8.0))")
+    fix = _fix(_diagnosis("JNH301"), "Use jax.lax.while_loop")
+    _apply(fix)
+    assert float(loaded["out"]) == 1.0
+
+
+@pytest.mark.parametrize(("code", "loop"), [
+    ("JNH302", "def f(x, n):\n    out = x\n    for _ in range(n - 1):\n        out = out * x\n"
+               "    return out"),
+    ("JNH301", "def f(x, n):\n    while x > n:\n        x = x / 2\n    return x"),
+])
+def test_a_loop_differentiated_in_reverse_gets_no_rewrite(loaded: Notebook, code: str,
+                                                          loop: str) -> None:
     """fori_loop with a traced bound is a while_loop, which reverse mode cannot
     differentiate: the rewrite would fail where the loop would not."""
-    loaded.ok("def power(x, n):\n    out = x\n    for _ in range(n - 1):\n"
-              "        out = out * x\n    return out")
-    loaded.run("g = jax.jit(jax.grad(power))(jnp.float32(2.0), jnp.int32(3))")
-    assert _diagnosis("JNH302").fixes == ()
+    loaded.ok(loop)
+    loaded.run("g = jax.jit(jax.grad(f))(jnp.float32(8.0), jnp.int32(3))")
+    assert _diagnosis(code).fixes == ()
 
 
 def test_numpy_conversion_with_dtype_is_not_rewritten(loaded: Notebook) -> None:

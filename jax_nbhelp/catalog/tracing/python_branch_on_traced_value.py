@@ -28,7 +28,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _chained, _entry, _scopes, _static_fix, _tracing
+from jax_nbhelp.catalog import _chained, _entry, _loops, _scopes, _static_fix, _tracing
 from jax_nbhelp.catalog._example import (
     TRACING_IMPORTS,
     Example,
@@ -732,45 +732,26 @@ def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None
 def _while_loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str,
                     loop: ast.While, jnp: str) -> Fix | None:
     """``while t > 1: t = t / 2`` under jit as ``lax.while_loop``: the names the body
-    assigns are the loop's state, the condition and the body become its two functions, as
-    written. Only a body of assignments to names, each bound before the loop, with one True
-    or False asked (JAX converted a ``bool[]``); anything else is explained."""
+    carries are the loop's state (``_loops.carried``), the condition and the body become its
+    two functions, as written. Only with one True or False asked (JAX converted a
+    ``bool[]``), and nothing differentiating it in reverse; anything else is explained."""
     _, lax = _tracing.spellings(ctx)
     function = _scopes.enclosing_function(tree, loop.lineno)
-    if function is None or loop.orelse or _SCALAR_BOOL not in ctx.top.message:
+    if function is None or _SCALAR_BOOL not in ctx.top.message or _loops.reversed_through(ctx):
         return None
-    state: list[str] = []
-    for statement in loop.body:
-        if isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
-            targets: list[ast.expr] = [statement.target]
-        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
-            target = statement.targets[0]
-            targets = list(target.elts) if isinstance(target, ast.Tuple) else [target]
-        else:
-            return None  # a call, a branch, a break: not a loop of values alone
-        if not all(isinstance(t, ast.Name) for t in targets) or any(
-                isinstance(n, ast.Lambda | ast.NamedExpr | ast.Yield | ast.Await)
-                for n in ast.walk(statement)):
-            return None
-        state += [t.id for t in targets if isinstance(t, ast.Name) and t.id not in state]
-    parameters = {a.arg for a in [*function.args.posonlyargs, *function.args.args,
-                                  *function.args.kwonlyargs]}
-    before = {n.id for n in ast.walk(function) if isinstance(n, ast.Name)
-              and isinstance(n.ctx, ast.Store) and n.lineno < loop.lineno}
-    if not state or any(name not in parameters | before for name in state):
-        return None  # a name the loop makes first: it has no value to start from
+    state = _loops.carried(function, loop)
+    if state is None:
+        return None
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
         f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
     cond_name = next(n for n in ("cond_fun", "loop_cond", "keep_going") if n not in used)
     body_name = next(n for n in ("body_fun", "loop_body", "step_once") if n not in used)
     lines = code.split("\n")
     span = lines[loop.lineno - 1:loop.end_lineno]
-    first = span[0]
-    indent = first[:len(first) - len(first.lstrip())]
-    inner = lines[loop.body[0].lineno - 1]
-    step = inner[:len(inner) - len(inner.lstrip())]
-    body = lines[loop.body[0].lineno - 1:loop.end_lineno]
-    if any(not line.startswith(step) and line.strip() for line in body):
+    indent = " " * loop.col_offset
+    step = indent + "    "
+    body = _loops.body_lines(code, loop, step)
+    if body is None:
         return None
     one = len(state) == 1
     packed = state[0] if one else ", ".join(state)

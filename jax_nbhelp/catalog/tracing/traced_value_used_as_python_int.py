@@ -4,7 +4,7 @@ under ``jax.jit`` (``TracerIntegerConversionError``).
 When the caller passes a Python int, the parameter is a setting: make it static. When it
 passes a global name holding an integer array, the count was a setting kept in an array:
 make the parameter static and pass ``int(n)``. When it passes another array, a ``for`` loop
-over ``range(n)`` becomes ``lax.fori_loop`` where that is the same loop (``_loop_as_fori``:
+over ``range(n)`` becomes ``lax.fori_loop`` where that is the same loop (``_loops``:
 its body assigns names only, and carries what it assigns); a lookup in a
 Python list of numbers of one type, or of arrays of one shape and dtype, becomes a lookup
 in the array they make (``jnp.asarray(rates)[i]``, ``jnp.stack(layers)[i]``), which holds
@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 import sys
 
-from jax_nbhelp.catalog import _compile_time, _entry, _loop_as_fori, _static_fix, _tracing
+from jax_nbhelp.catalog import _compile_time, _entry, _loops, _static_fix, _tracing
 from jax_nbhelp.catalog._example import (
     NO_FIX,
     TRACING_IMPORTS,
@@ -188,7 +188,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if ahead is not None:
         explanation, fixes = ahead[0], (ahead[1],)
     if not fixes and location is not None:
-        loop = _loop_as_fori.fori_fix(ctx, location)
+        loop = _loops.fori_fix(ctx, location)
         fixes = (loop,) if loop is not None else ()
     explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,

@@ -1,5 +1,7 @@
-"""A Python ``for`` loop over ``range(n)`` whose bound is traced, written as
-``lax.fori_loop``: the loop JAX compiles, whose bounds may be traced.
+"""Python loops written as the loops JAX compiles: what ``JNH302`` (a ``for`` loop over
+``range(n)`` whose bound is traced, as ``lax.fori_loop``) and ``JNH301`` (a ``while`` loop on
+a traced condition, as ``lax.while_loop``) share: the names a loop carries, and its body's
+lines moved into a function.
 
 ``for _ in range(state.steps): state = step(state)`` under ``jax.jit`` needs ``state.steps``
 as a Python int when the function is traced; ``lax.fori_loop(0, state.steps, body, state)``
@@ -43,9 +45,7 @@ _REVERSE = ("grad", "vjp", "linear_transpose")  # JAX's frames of reverse-mode d
 def fori_fix(ctx: ErrorContext, location: Location) -> Fix | None:
     """The loop on ``location``'s line as ``lax.fori_loop``, where that is the same loop."""
     parsed = _tracing.parse(location.source)
-    if parsed is None or any(
-            not frame.is_user and any(word in frame.function for word in _REVERSE)
-            for frame in ctx.top.frames):
+    if parsed is None or reversed_through(ctx):
         return None
     tree, code = parsed
     function = _scopes.enclosing_function(tree, location.lineno)
@@ -54,10 +54,10 @@ def fori_fix(ctx: ErrorContext, location: Location) -> Fix | None:
     if function is None or loop is None:
         return None
     bounds = _bounds(loop, code)
-    carried = _carried(function, loop)
-    if bounds is None or carried is None:
+    state = carried(function, loop)
+    if bounds is None or state is None:
         return None
-    return _fix(ctx, location, code, loop, bounds, carried)
+    return _fix(ctx, location, code, loop, bounds, state)
 
 
 def _bounds(loop: ast.For, code: str) -> tuple[str, str] | None:
@@ -95,11 +95,16 @@ def _stored(statement: ast.stmt) -> list[str] | None:
     return names
 
 
-def _carried(function: _scopes.Function, loop: ast.For) -> list[str] | None:
+def carried(function: _scopes.Function, loop: ast.For | ast.While) -> list[str] | None:
     """The names the loop carries from step to step, in the order the body first stores
-    them; None where the loop is not the same computation as a fori_loop."""
-    assert isinstance(loop.target, ast.Name)
-    index = loop.target.id
+    them (assigned in the body, bound before the loop); None where the loop is not the same
+    computation as JAX's loop: a statement other than an assignment to names, a ``break``,
+    ``return`` or ``else:``, a name the body only uses within a step (or a ``for``'s counter)
+    read after the loop, or a loop directly in the function's body that carries nothing."""
+    index = loop.target.id if isinstance(loop, ast.For) and isinstance(loop.target, ast.Name) \
+        else None
+    if loop.orelse or loop not in function.body:
+        return None
     stored: list[str] = []
     for statement in loop.body:
         names = _stored(statement)
@@ -116,9 +121,30 @@ def _carried(function: _scopes.Function, loop: ast.For) -> list[str] | None:
              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     carried = [n for n in stored if n in before]
     within = set(stored) - set(carried)
-    if index in stored or index in after or within & after or not carried:
+    if (index is not None and (index in stored or index in after)) or within & after \
+            or not carried:
         return None
     return carried
+
+
+def body_lines(code: str, loop: ast.For | ast.While, inner: str) -> list[str] | None:
+    """The lines of the loop's body, indented by ``inner`` (blank lines kept blank); None
+    where a line of it is written left of the body (a continuation line)."""
+    lines = code.split("\n")
+    step = " " * loop.body[0].col_offset
+    body: list[str] = []
+    for line in lines[loop.body[0].lineno - 1:loop.end_lineno or loop.lineno]:
+        if line.strip() and not line.startswith(step):
+            return None
+        body.append(inner + line[len(step):] if line.strip() else "")
+    return body
+
+
+def reversed_through(ctx: ErrorContext) -> bool:
+    """Whether JAX differentiates the failing code in reverse (a frame of grad or vjp): a
+    ``while_loop`` (``fori_loop`` with a traced bound is one) cannot be."""
+    return any(not frame.is_user and any(word in frame.function for word in _REVERSE)
+               for frame in ctx.top.frames)
 
 
 def _fix(ctx: ErrorContext, location: Location, code: str, loop: ast.For,
@@ -133,12 +159,9 @@ def _fix(ctx: ErrorContext, location: Location, code: str, loop: ast.For,
                 if f"loop_body{suffix}" not in taken)
     carry = ", ".join(carried)
     parameter = carried[0] if len(carried) == 1 else "carry"
-    body_indent = " " * loop.body[0].col_offset
-    body: list[str] = []
-    for line in lines[loop.body[0].lineno - 1:last]:
-        if line.strip() and not line.startswith(body_indent):
-            return None  # a continuation line written left of the body: not re-indented
-        body.append(inner + line[len(body_indent):] if line.strip() else "")
+    body = body_lines(code, loop, inner)
+    if body is None:
+        return None
     _, lax = _tracing.spellings(ctx)
     after = [f"{indent}def {name}({loop.target.id}, {parameter}):",
              *([f"{inner}{carry} = carry"] if len(carried) > 1 else []),
