@@ -432,6 +432,11 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("@jax.jit\ndef whiten(c, x):\n    return x @ jnp.linalg.inv(c)\n"
      "v = whiten(jnp.eye(2, dtype=jnp.float16) * 2, jnp.ones((1, 2), jnp.float16))",
      "Compute in float32", "v", "v.tolist() == [[0.5, 0.5]]"),
+    # channels-last images given to a channels-first convolution: the one axis of the
+    # kernel's channel count read as the channels, the others in their order
+    ("x = jnp.arange(2 * 5 * 4 * 3.0).reshape(2, 5, 4, 3)\nk = jnp.ones((4, 3, 2, 2))\n"
+     "v = jax.lax.conv(x, k, (1, 1), 'VALID')", "Read the channels at axis 3", "v",
+     "v.shape == (2, 4, 4, 3) and float(v[0, 0, 0, 0]) == 102.0"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -498,6 +503,8 @@ def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:
     "v = jax.lax.cond(jnp.ones(2) > 0, lambda: 1.0, lambda: 0.0)",
     # a 0-d array joined to a matrix: where its element goes is not read
     "v = jnp.concatenate([jnp.float32(1), jnp.ones((1, 2))])",
+    # two axes of the kernel's channel count: which holds the channels is not read
+    "v = jax.lax.conv(jnp.ones((2, 10, 3, 3)), jnp.ones((4, 3, 2, 2)), (1, 1), 'VALID')",
 ])
 def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) -> None:
     bundle = _card(loaded, cell)

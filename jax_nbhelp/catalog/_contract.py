@@ -113,6 +113,7 @@ from typing import Any, TypeGuard
 from jax_nbhelp.catalog import (
     _concrete,
     _contract_dropins,
+    _contract_layouts,
     _contract_operators,
     _contract_precision,
     _contract_scalars,
@@ -149,7 +150,7 @@ def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> tuple[Fix, ...]:
                  _argnums_past_fix, _jvp_pair_fix, _positional_only_fix, _static_positions_fix,
                  _no_effect_keyword_fix, _removed_keyword_fix, _bounds_shape_fix, _raise_mode_fix,
                  _vector_norm_fix, _contract_operators.fixes, _contract_scalars.fixes,
-                 _contract_dropins.fixes, _contract_precision.fixes,
+                 _contract_dropins.fixes, _contract_precision.fixes, _contract_layouts.fixes,
                  _donated_twice_fix, _aliased_donation_fix, _canonical_dtype_fix,
                  _complex_output_fix,
                  _whole_float_fix,
