@@ -5,9 +5,12 @@ dimension 0 for shapes (2, 3), (2, 4).``), or of different numbers of dimensions
 
 The explanation names the arrays as the line lists them, with their shapes, the dimension
 that differs, and the axis along which they would fit, when there is one. No fix there: the
-axis is the user's choice. One case has a fix: single numbers (shape ``()``) joined to 1-D
+axis is the user's choice. Two cases have a fix: single numbers (shape ``()``) joined to 1-D
 arrays, ``jnp.concatenate([x, 5.0])``; each number is one element, so
-``jnp.atleast_1d(5.0)`` joins the same values, as ``jnp.append`` would.
+``jnp.atleast_1d(5.0)`` joins the same values, as ``jnp.append`` would. And a block of one
+constant built for the join (``jnp.zeros((n_pad, 2))``, ``ones``, ``full``, ``empty``, its
+shape a tuple written on the line) whose other dimensions differ from those every other
+array agrees on: the block takes theirs (``(n_pad, vg.shape[1])``), the only ones that join.
 
 Reports: b-vanstraaten/QArray#1 (padding with the wrong number of columns before a
 concatenate), jax-ml/jax#9934 (shapes (2, 2, 2) and (3, 2, 1), and a request for clearer
@@ -50,6 +53,12 @@ EXAMPLES = (
                    "both = jnp.concatenate([xs, last])",
                    "both = jnp.concatenate([xs, jnp.atleast_1d(last)])",
                    "Make last one element", "both.tolist() == [1.0, 1.0, 1.0, 3.0]"),
+    # a padding block written for two columns where the data has three: the data's width
+    corrected_cell(("import jax, jax.numpy as jnp", "pts = jnp.ones((5, 3))\nn_pad = 3"),
+                   "padded = jnp.concatenate([pts, jnp.zeros((n_pad, 2))], axis=0)",
+                   "padded = jnp.concatenate([pts, jnp.zeros((n_pad, pts.shape[1]))], axis=0)",
+                   "Use (n_pad, pts.shape[1])",
+                   "padded.shape == (8, 3) and float(padded.sum()) == 15.0"),
 )
 
 WHY = _entry.prose("""
@@ -100,13 +109,78 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     elif axis_found is None:
         notes.append("Add the missing axis to the smaller array first (`x[None]`, "
                      "`x[:, None]`), or use jnp.stack for arrays of one shape.")
-    fix = _scalar_fix(ctx, location, shapes) if axis_found is None else None
+    fix = _scalar_fix(ctx, location, shapes) if axis_found is None else \
+        _block_fix(ctx, location, shapes, int(axis_found["axis"]))
     if fix is not None:
         notes = []
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.call_site(), notes=notes,
                             fixes=(fix,) if fix is not None else (),
                             error=link.summary.splitlines()[0])
+
+
+_BLOCKS = ("zeros", "ones", "full", "empty")  # jax.numpy's constant blocks, shape first
+
+
+def _written_list(location: Location, count: int) -> tuple[ast.Call, list[ast.expr], str] | None:
+    """The one concatenate call on the line whose arrays are a list or tuple written there,
+    one element per shape JAX lists, with the line's code."""
+    parsed = _tracing.parse(location.source)
+    if parsed is None:
+        return None
+    tree, code = parsed
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and node.lineno == location.lineno == node.end_lineno
+             and (ast.unparse(node.func).rsplit(".", 1)[-1] in ("concatenate", "concat"))
+             and node.args and isinstance(node.args[0], ast.List | ast.Tuple)
+             and len(node.args[0].elts) == count]
+    if len(calls) != 1:
+        return None
+    return calls[0], list(calls[0].args[0].elts), code  # type: ignore[attr-defined]
+
+
+def _block_fix(ctx: ErrorContext, location: Location | None, shapes: list[tuple[int, ...]],
+               axis: int) -> Fix | None:
+    """``jnp.concatenate([vg, jnp.zeros((n_pad, 2))])`` where every other array agrees on
+    the dimensions besides the joined axis and one constant block written with a shape tuple
+    does not: the block is built to be joined, so its other dimensions are theirs
+    (``(n_pad, vg.shape[1])``), its values the same constant."""
+    jnp = ctx.alias("jax.numpy")
+    found = _written_list(location, len(shapes)) if location is not None and jnp else None
+    if location is None or found is None or len({len(s) for s in shapes}) != 1:
+        return None
+    _, elements, code = found
+    blocks = [i for i, e in enumerate(elements) if isinstance(e, ast.Call) and e.args
+              and ast.unparse(e.func) in {f"{jnp}.{b}" for b in _BLOCKS}
+              and isinstance(e.args[0], ast.Tuple) and len(e.args[0].elts) == len(shapes[i])]
+    others = [i for i in range(len(shapes)) if i not in blocks]
+    fitting = {tuple(d for a, d in enumerate(shapes[i]) if a != axis) for i in others}
+    if len(blocks) != 1 or len(fitting) != 1 or not others:
+        return None
+    block = elements[blocks[0]]
+    if not isinstance(block, ast.Call) or not isinstance(block.args[0], ast.Tuple):
+        return None
+    model = elements[others[0]]
+    named = isinstance(model, ast.Name | ast.Attribute)
+    model_text = _tracing.segment(code, model)
+    dims = []
+    for a, node in enumerate(block.args[0].elts):
+        wanted = shapes[others[0]][a]
+        if a == axis or shapes[blocks[0]][a] == wanted:
+            dims.append(_tracing.segment(code, node))
+        else:
+            dims.append(f"{model_text}.shape[{a}]" if named else str(wanted))
+    before = _tracing.segment(code, block.args[0])
+    after = f"({', '.join(dims)}{',' if len(dims) == 1 else ''})"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(block.args[0], before, after),
+        label=f"Use {after}" if len(after) <= 24 else "Give the block their dimensions",
+        summary=(f"Write {after} for the shape {before} of the block on line "
+                 f"{location.lineno}, so that it has the dimensions of the arrays it is "
+                 "joined to besides the joined axis; then re-run."),
+        safety=(f"The block is the same constant, built to be joined along axis {axis}: its "
+                f"other dimensions are the ones {model_text} has, the only ones that join."),
+        safe=True)
 
 
 def _scalar_fix(ctx: ErrorContext, location: Location | None,
@@ -116,19 +190,11 @@ def _scalar_fix(ctx: ErrorContext, location: Location | None,
     per shape JAX lists, in order."""
     if location is None or not shapes or {len(s) for s in shapes} != {0, 1}:
         return None
-    parsed = _tracing.parse(location.source)
-    if parsed is None:
+    found = _written_list(location, len(shapes))
+    if found is None:
         return None
-    tree, code = parsed
-    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
-             and node.lineno == location.lineno == node.end_lineno
-             and (ast.unparse(node.func).rsplit(".", 1)[-1] in ("concatenate", "concat"))
-             and node.args and isinstance(node.args[0], ast.List | ast.Tuple)
-             and len(node.args[0].elts) == len(shapes)]
-    if len(calls) != 1:
-        return None
+    _, elements, code = found
     jnp = ctx.alias("jax.numpy") or "jnp"
-    elements = calls[0].args[0].elts  # type: ignore[attr-defined]
     numbers = [e for e, shape in zip(elements, shapes, strict=True) if shape == ()]
     edits = sorted(((e.col_offset, e.end_col_offset or 0, _tracing.segment(code, e))
                     for e in numbers), reverse=True)
