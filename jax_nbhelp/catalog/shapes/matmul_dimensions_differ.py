@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from jax_nbhelp.catalog import _entry, _operands, _shapes, _tracing
+from jax_nbhelp.catalog import _combinators, _entry, _operands, _shapes, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -40,6 +40,14 @@ EXAMPLES = (
                    "h = layer(jnp.ones((2, 3)), jnp.ones((2, 3)))",
                    "h = layer(jnp.ones((2, 3)), jnp.ones((3, 2)))", NO_FIX,
                    "h.shape == (2, 2)"),
+    # a combining function written for one element, which associative_scan calls on batches
+    corrected_cell((JAX_IMPORTS, "from jax import lax\nMs = jnp.stack([jnp.eye(2) * 2.0] * 3)\n"
+                    "cs = jnp.ones((3, 2))\ndef compose(a, b):\n    Ma, ca = a\n    Mb, cb = b\n"
+                    "    return Mb @ Ma, Mb @ ca + cb"),
+                   "P, q = lax.associative_scan(compose, (Ms, cs))",
+                   "P, q = lax.associative_scan(jax.vmap(compose), (Ms, cs))",
+                   "Map it over the elements",
+                   "q.tolist() == [[1.0, 1.0], [3.0, 3.0], [7.0, 7.0]]"),
 )
 
 WHY = _entry.prose("""
@@ -106,6 +114,10 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     else:
         explanation = (f"{subject} computes a matrix product whose inner dimensions differ: "
                        f"{found['a']} against {found['b']}.")
+    mapped = _combinators.per_element_fix(ctx)
+    if mapped is not None:
+        explanation += _combinators.SENTENCE
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.call_site(), notes=notes,
+                            fixes=(mapped,) if mapped is not None else (),
                             error=link.summary.splitlines()[0])

@@ -23,7 +23,15 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _operands, _scopes, _shapes, _static_site, _tracing
+from jax_nbhelp.catalog import (
+    _combinators,
+    _entry,
+    _operands,
+    _scopes,
+    _shapes,
+    _static_site,
+    _tracing,
+)
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -246,6 +254,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     else:
         explanation = (f"{subject} combines arrays of shapes {listed} elementwise"
                        f"{f' ({op})' if op else ''}, and those shapes do not broadcast.")
+    mapped = _combinators.per_element_fix(ctx) if not fixes else None
+    if mapped is not None:
+        fixes.append(mapped)
+        explanation += _combinators.SENTENCE
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.call_site(), notes=notes, fixes=fixes,
                             error=link.summary.splitlines()[0])
