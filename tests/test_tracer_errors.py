@@ -223,6 +223,19 @@ def test_range_over_a_traced_count(loaded: Notebook) -> None:
     assert int(loaded["count"]) == 2
 
 
+def test_a_fori_loop_rewrite_takes_names_the_code_does_not_use(loaded: Notebook) -> None:
+    """The body reads a name `carry` of the function's: the carry tuple is named otherwise,
+    or the body would read the tuple where it read the number."""
+    loaded.ok("@jax.jit\ndef power(x, n):\n    carry = 1.0\n    out, count = x, 0\n"
+              "    for _ in range(n - 1):\n        out, count = out * x * carry, count + 1\n"
+              "    return out, count")
+    loaded.run("out, count = power(jnp.float32(2.0), jnp.int32(3))")
+    fix = _fix(_diagnosis("JNH302"), "Write the loop as fori_loop")
+    assert "loop_carry" in view.preview(fix)
+    _apply(fix)
+    assert float(loaded["out"]) == 8.0
+
+
 @pytest.mark.parametrize("body", [
     # the step's temporary read after the loop: Python leaves the last step's there
     "        step = out * x\n        out = step\n    return out + step",

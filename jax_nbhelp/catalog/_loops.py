@@ -57,7 +57,7 @@ def fori_fix(ctx: ErrorContext, location: Location) -> Fix | None:
     state = carried(function, loop)
     if bounds is None or state is None:
         return None
-    return _fix(ctx, location, code, loop, bounds, state)
+    return _fix(ctx, location, tree, code, loop, bounds, state)
 
 
 def _bounds(loop: ast.For, code: str) -> tuple[str, str] | None:
@@ -140,6 +140,20 @@ def body_lines(code: str, loop: ast.For | ast.While, inner: str) -> list[str] | 
     return body
 
 
+def fresh_names(tree: ast.Module, *choices: tuple[str, ...]) -> tuple[str, ...] | None:
+    """For each tuple of ``choices``, its first name the code (the whole cell or file) does
+    not use, distinct from the others'; None where one has no such name."""
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
+        n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)}
+    picked: list[str] = []
+    for names in choices:
+        name = next((n for n in names if n not in used and n not in picked), None)
+        if name is None:
+            return None
+        picked.append(name)
+    return tuple(picked)
+
+
 def reversed_through(ctx: ErrorContext) -> bool:
     """Whether JAX differentiates the failing code in reverse (a frame of grad or vjp): a
     ``while_loop`` (``fori_loop`` with a traced bound is one) cannot be."""
@@ -147,24 +161,26 @@ def reversed_through(ctx: ErrorContext) -> bool:
                for frame in ctx.top.frames)
 
 
-def _fix(ctx: ErrorContext, location: Location, code: str, loop: ast.For,
+def _fix(ctx: ErrorContext, location: Location, tree: ast.Module, code: str, loop: ast.For,
          bounds: tuple[str, str], carried: list[str]) -> Fix | None:
     assert isinstance(loop.target, ast.Name)
     lines = code.split("\n")
     first, last = loop.lineno, loop.end_lineno or loop.lineno
     indent = " " * loop.col_offset
     inner = indent + "    "
-    taken = {n.id for n in ast.walk(loop) if isinstance(n, ast.Name)}
-    name = next(f"loop_body{suffix}" for suffix in ("", "_2", "_3", "_4", "_5", "_6")
-                if f"loop_body{suffix}" not in taken)
+    names = fresh_names(tree, ("loop_body", "fori_body", "step_body"),
+                        ("carry", "loop_carry", "fori_carry"))
+    if names is None:
+        return None
+    name, packed = names
     carry = ", ".join(carried)
-    parameter = carried[0] if len(carried) == 1 else "carry"
+    parameter = carried[0] if len(carried) == 1 else packed
     body = body_lines(code, loop, inner)
     if body is None:
         return None
     _, lax = _tracing.spellings(ctx)
     after = [f"{indent}def {name}({loop.target.id}, {parameter}):",
-             *([f"{inner}{carry} = carry"] if len(carried) > 1 else []),
+             *([f"{inner}{carry} = {packed}"] if len(carried) > 1 else []),
              *body,
              f"{inner}return {carry}",
              f"{indent}{carry} = {lax}.fori_loop({bounds[0]}, {bounds[1]}, {name}, "

@@ -742,10 +742,12 @@ def _while_loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module, cod
     state = _loops.carried(function, loop)
     if state is None:
         return None
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)} | {
-        f.name for f in ast.walk(tree) if isinstance(f, ast.FunctionDef)}
-    cond_name = next(n for n in ("cond_fun", "loop_cond", "keep_going") if n not in used)
-    body_name = next(n for n in ("body_fun", "loop_body", "step_once") if n not in used)
+    fresh = _loops.fresh_names(tree, ("cond_fun", "loop_cond", "keep_going"),
+                               ("body_fun", "loop_body", "step_once"),
+                               ("state", "loop_state", "while_state"))
+    if fresh is None:
+        return None
+    cond_name, body_name, packed_name = fresh
     lines = code.split("\n")
     span = lines[loop.lineno - 1:loop.end_lineno]
     indent = " " * loop.col_offset
@@ -755,8 +757,8 @@ def _while_loop_fix(ctx: ErrorContext, location: Location, tree: ast.Module, cod
         return None
     one = len(state) == 1
     packed = state[0] if one else ", ".join(state)
-    argument = state[0] if one else "state"
-    unpack = [] if one else [f"{step}{packed} = state"]
+    argument = state[0] if one else packed_name
+    unpack = [] if one else [f"{step}{packed} = {packed_name}"]
     block = [f"{indent}def {cond_name}({argument}):", *unpack,
              f"{step}return {_logical(code, loop.test, jnp)}",
              f"{indent}def {body_name}({argument}):", *unpack, *body,
