@@ -112,6 +112,7 @@ from typing import Any, TypeGuard
 
 from jax_nbhelp.catalog import (
     _concrete,
+    _contract_call,
     _contract_dropins,
     _contract_layouts,
     _contract_operators,
@@ -182,14 +183,8 @@ def _is_float_scalar(value: object) -> bool:
 
 def _array_dtype_kind(value: object) -> str | None:
     """``"f"`` for a NumPy or JAX array of floats (a tracer included), else its kind."""
-    dtype = getattr(type(value), "dtype", None)  # never a property of a user's class
-    module = (type(value).__module__ or "").split(".", 1)[0]
-    if module not in ("numpy", "jax", "jaxlib") or dtype is None:
-        return None
-    try:
-        return str(value.dtype.kind)  # type: ignore[attr-defined]  # NumPy's or JAX's own
-    except Exception:
-        return None
+    kind = getattr(_contract_call.array_dtype(value), "kind", None)
+    return str(kind) if kind is not None else None
 
 
 def _traced(value: object) -> bool:
@@ -2498,8 +2493,7 @@ def swapped_arguments(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     evaluate = Evaluator(call.frame)
     kinds = []
     for argument in node.args[:len(positional)]:
-        value = evaluate(argument)
-        kinds.append(_kind(_user_call.received(call, argument) if value is CANNOT else value))
+        kinds.append(_kind(_contract_call.value_of(call, argument, evaluate)))
     takes = [_takes(p) for p in positional]
 
     def fits(i: int, j: int) -> bool:  # argument i at parameter j

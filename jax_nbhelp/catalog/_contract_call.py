@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Sequence
+from typing import Any
 
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 _SIMPLE = (ast.Name, ast.Attribute, ast.Subscript, ast.Call)  # `x.astype` needs no parentheses
@@ -35,6 +37,26 @@ def given(call: _user_call.UserCall, parameter: str) -> ast.expr | None:
     bound = _user_call.bind(call)[1]
     argument = bound.arguments.get(parameter) if bound is not None else None
     return argument.node if isinstance(argument, _user_call.Argument) else None
+
+
+def value_of(call: _user_call.UserCall, node: ast.expr,
+             evaluate: Evaluator | None = None) -> object:
+    """What the call's argument ``node`` held: read safely in the user's frame, else as the
+    JAX function received it (``jnp.eye(2) * 2`` is not read); CANNOT where neither."""
+    value = (evaluate or Evaluator(call.frame))(node)
+    return _user_call.received(call, node) if value is CANNOT else value
+
+
+def array_dtype(value: object) -> Any:
+    """The dtype of a NumPy or JAX array (a tracer included), read from NumPy's or JAX's
+    own class, never a user's property; None for anything else."""
+    module = (type(value).__module__ or "").split(".", 1)[0]
+    if module not in ("numpy", "jax", "jaxlib") or getattr(type(value), "dtype", None) is None:
+        return None
+    try:
+        return value.dtype  # type: ignore[attr-defined]  # NumPy's or JAX's own array
+    except Exception:
+        return None
 
 
 def received(ctx: ErrorContext, function: str) -> dict[str, object] | None:

@@ -25,9 +25,8 @@ import re
 
 from jax_nbhelp.catalog import _contract_call, _shapes
 from jax_nbhelp.core.model import Diagnosis, Fix
-from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
+from jax_nbhelp.diagnosis.safe_eval import CANNOT
 
 _FEATURES = re.compile(r"lhs feature dimension size divided by feature_group_count must equal "
                        r"the rhs input feature dimension size, but (?P<lhs>\d+) // "
@@ -38,14 +37,6 @@ _CONVOLUTIONS = ("conv_general_dilated", "conv", "conv_with_general_padding")
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """The first of this module's fixes that applies to the explained error, or None."""
     return _channels_fix(ctx, diagnosis)
-
-
-def _value(call: _user_call.UserCall, node: ast.expr | None) -> object:
-    """What the call's argument held: read in the user's frame, else as JAX received it."""
-    if node is None:
-        return None  # the parameter's default: no dimension numbers given
-    value = Evaluator(call.frame)(node)
-    return _user_call.received(call, node) if value is CANNOT else value
 
 
 def _channels_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
@@ -61,9 +52,14 @@ def _channels_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         return None
     lhs = _contract_call.given(call, "lhs")
     rhs = _contract_call.given(call, "rhs")
-    numbers = _value(call, _contract_call.given(call, "dimension_numbers"))
-    data, kernel = _shapes.array_shape(_value(call, lhs)), _shapes.array_shape(_value(call, rhs))
-    if lhs is None or data is None or kernel is None or numbers is CANNOT:
+    given = _contract_call.given(call, "dimension_numbers")
+    # no dimension numbers written: the parameter's default, None
+    numbers = _contract_call.value_of(call, given) if given is not None else None
+    if lhs is None or rhs is None or numbers is CANNOT:
+        return None
+    data = _shapes.array_shape(_contract_call.value_of(call, lhs))
+    kernel = _shapes.array_shape(_contract_call.value_of(call, rhs))
+    if data is None or kernel is None:
         return None
     from jax import lax
 

@@ -33,10 +33,9 @@ from dataclasses import replace
 
 from jax_nbhelp.catalog import _contract_call, _entry, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
-from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
-from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 
 # JAX's words for the dtype a routine has no version for: jaxlib's lookup of the LAPACK
 # routine ("Unsupported dtype float16."), a lowering's own check ("Unsupported dtype:
@@ -61,17 +60,6 @@ def _narrow_float(name: str) -> bool:
         return False
     # bfloat16 and the float8s are NumPy dtypes of kind "V"; JAX counts them as floating
     return bool(jnp.issubdtype(dtype, jnp.floating)) and dtype.itemsize < 4
-
-
-def _dtype_name(value: object) -> str | None:
-    """The dtype of a NumPy or JAX array (a tracer included), never a user's property."""
-    module = (type(value).__module__ or "").split(".", 1)[0]
-    if module not in ("numpy", "jax", "jaxlib") or getattr(type(value), "dtype", None) is None:
-        return None
-    try:
-        return str(value.dtype)  # type: ignore[attr-defined]  # NumPy's or JAX's own array
-    except Exception:
-        return None
 
 
 def _widened_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
@@ -108,10 +96,8 @@ def _narrow_arguments(ctx: ErrorContext, diagnosis: Diagnosis, name: str
     for argument in (*node.args, *(k.value for k in node.keywords if k.arg is not None)):
         if isinstance(argument, ast.Starred):
             continue
-        value = evaluate(argument)
-        if value is CANNOT:
-            value = _user_call.received(call, argument)
-        if _dtype_name(value) == name:
+        dtype = _contract_call.array_dtype(_contract_call.value_of(call, argument, evaluate))
+        if dtype is not None and str(dtype) == name:
             narrow.append(argument)
     return (location, narrow) if narrow else None
 
