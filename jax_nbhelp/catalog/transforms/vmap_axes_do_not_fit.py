@@ -48,6 +48,7 @@ import ast
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+from types import FrameType
 
 from jax_nbhelp.catalog import _entry, _positional, _scopes, _shapes, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
@@ -664,6 +665,18 @@ def _received_by_vmap(ctx: ErrorContext) -> tuple[object, ...] | None:
     return None
 
 
+def _applied_values(ctx: ErrorContext, frame: FrameType, applied: ast.Call) -> list[object]:
+    """The positional arguments of the vmapped call as the line holds them, or as vmap got
+    them (``jnp.ones((3, 2))`` is a call) where it got as many; CANNOT where neither."""
+    received = _received_by_vmap(ctx)
+    if received is not None and len(received) != len(applied.args):
+        received = None
+    evaluate = Evaluator(frame)
+    values = [evaluate(argument) for argument in applied.args]
+    return [received[i] if value is CANNOT and received is not None else value
+            for i, value in enumerate(values)]
+
+
 def _shared_scalars_fix(ctx: ErrorContext, location: Location,
                         found: tuple[ast.Call, ast.Call | None]) -> tuple[Fix, str] | None:
     """``jax.vmap(scale)(xs, 2.0)``: vmap maps every argument along axis 0 by default, and a
@@ -681,13 +694,8 @@ def _shared_scalars_fix(ctx: ErrorContext, location: Location,
     received = _received_by_vmap(ctx)
     if received is not None and len(received) != len(applied.args):
         return None
-    evaluate = Evaluator(frame)
     entries = []
-    for index, argument in enumerate(applied.args):
-        # as the line holds it, or as vmap got it (`jnp.ones((3, 2))` is a call)
-        value = evaluate(argument)
-        if value is CANNOT and received is not None:
-            value = received[index]
+    for value in _applied_values(ctx, frame, applied):
         ranks = _ranks(value)
         if not ranks:
             return None
@@ -741,14 +749,8 @@ def _fitting_axis_fix(ctx: ErrorContext, location: Location,
                                                        or type(entry.value) is int):
             return None
         axes.append(entry.value)
-    received = _received_by_vmap(ctx)
-    evaluate = Evaluator(frame)
-    shapes: list[tuple[int, ...] | None] = []
-    for index, argument in enumerate(applied.args):
-        value = evaluate(argument)
-        if value is CANNOT and received is not None and len(received) == len(applied.args):
-            value = received[index]
-        shapes.append(_shapes.array_shape(value) if value is not CANNOT else None)
+    shapes = [_shapes.array_shape(value) if value is not CANNOT else None
+              for value in _applied_values(ctx, frame, applied)]
     mapped = [i for i, axis in enumerate(axes) if axis is not None]
     if any(shapes[i] is None or not -len(shapes[i] or ()) <= (axes[i] or 0)
            < len(shapes[i] or ()) for i in mapped):
