@@ -134,8 +134,7 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     subject = _tracing.quoted_line(location, "Your code")
     if operation is not None and any(o.dtype for o in operation.operands):
         called = operation.spelled.rsplit(".", 1)[-1]
-        checked = operation.operands[_UNCHECKED.get(called, 0):]
-        given = _operands.listed([o for o in checked if o.dtype])
+        given = _operands.listed([o for o in _checked(operation)[1] if o.dtype])
         explanation = (f"{subject} calls lax.{called} with operands of different dtypes "
                        f"({given}), and lax.{called} promotes nothing.")
     else:
@@ -156,12 +155,18 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
                             error=link.summary.split(" (Tip:", 1)[0])
 
 
+def _checked(operation: _operands.Operation) -> tuple[int, tuple[_operands.Operand, ...]]:
+    """How many of the operation's first operands JAX's dtype check leaves out, and the
+    operands it checks (all of them but select_n's case index)."""
+    skipped = _UNCHECKED.get(operation.spelled.rsplit(".", 1)[-1], 0)
+    return skipped, operation.operands[skipped:]
+
+
 def _dtypes_read(operation: _operands.Operation, dtypes: list[str]) -> _operands.Operation:
     """The operation with each operand whose value could not be read (an expression such as
     ``(a + b) / 2``) given the dtype JAX's message lists for it: the message names the
     checked operands' dtypes in their order."""
-    skipped = _UNCHECKED.get(operation.spelled.rsplit(".", 1)[-1], 0)
-    checked = operation.operands[skipped:]
+    skipped, checked = _checked(operation)
     if len(checked) != len(dtypes) or all(o.dtype is not None for o in checked) \
             or any(o.dtype not in (None, d) for o, d in zip(checked, dtypes, strict=True)):
         return operation
@@ -191,8 +196,7 @@ def _jnp_fix(ctx: ErrorContext, location: Location, operation: _operands.Operati
 
 def _cast_fixes(ctx: ErrorContext, location: Location, operation: _operands.Operation,
                 op: str, dtypes: list[str]) -> list[Fix]:
-    skipped = _UNCHECKED.get(operation.spelled.rsplit(".", 1)[-1], 0)
-    checked = operation.operands[skipped:]
+    skipped, checked = _checked(operation)
     known = [o for o in checked if o.dtype is not None]
     target = _promoted([o.dtype for o in known if o.dtype is not None] or dtypes)
     if target is None or len(known) != len(checked):
