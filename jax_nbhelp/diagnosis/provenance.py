@@ -193,22 +193,28 @@ def _jax_array_serialized(exc: BaseException, tb: TracebackType | None) -> bool:
     if found is None or found["type"] not in _array_class_names() or code.co_name != "default" \
             or not code.co_filename.replace("\\", "/").endswith("json/encoder.py"):
         return False
+    array = _array_class()
+    return array is not None and isinstance(tb.tb_frame.f_locals.get("o"), array)
+
+
+@lru_cache(maxsize=1)
+def _array_class() -> type | None:
+    """JAX's concrete array class (None where this JAX has none where it is looked for)."""
     try:
         from jax._src.array import ArrayImpl
     except Exception:
-        return False
-    return isinstance(tb.tb_frame.f_locals.get("o"), ArrayImpl)
+        return None
+    return ArrayImpl
 
 
 @lru_cache(maxsize=1)
 def _array_class_names() -> frozenset[str]:
     """How Python names JAX's concrete array class in its messages (``jaxlib._jax.ArrayImpl``
     in this JAX), read from the class itself."""
-    try:
-        from jax._src.array import ArrayImpl
-    except Exception:
+    array = _array_class()
+    if array is None:
         return frozenset()
-    return frozenset({ArrayImpl.__name__, f"{ArrayImpl.__module__}.{ArrayImpl.__qualname__}"})
+    return frozenset({array.__name__, f"{array.__module__}.{array.__qualname__}"})
 
 
 def _is_jax_type(cls: type) -> bool:
