@@ -124,13 +124,13 @@ def _traced_matrix(ctx: ErrorContext, diagnosis: Diagnosis
         found = matrices(_tracing.calls_on(traced)[0])
         return (traced, found) if len(found) == 1 else None
     call = ctx.user_call
-    place = (_entry.def_location(ctx, getattr(call.function, "__wrapped__", None))
-             if call is not None and call.location == diagnosis.location else None)
+    function = (getattr(call.function, "__wrapped__", None)
+                if call is not None and call.location == diagnosis.location else None)
+    place = _entry.def_location(ctx, function) if function is not None else None
     parsed = _tracing.parse(place.source) if place is not None else None
     if place is None or parsed is None:
         return None
-    body = next((n for n in ast.walk(parsed[0]) if isinstance(n, ast.FunctionDef)
-                 and n.lineno == place.lineno), None)
+    body = _tracing.find_def(parsed[0], getattr(function, "__name__", ""), place.lineno)
     found = matrices([n for n in ast.walk(body) if isinstance(n, ast.Call)
                       and n.lineno == n.end_lineno]) if body is not None else []
     if len(found) != 1:
