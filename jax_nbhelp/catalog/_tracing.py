@@ -624,12 +624,13 @@ class Traced:
 _SHOWN_TRACER = re.compile(r"(?:Tracer\(|Traced<ShapedArray\()~?(?P<aval>\w+\[[\d, ]*\])")
 
 
-def origin_from_frames(ctx: ErrorContext,
-                       message: str) -> tuple[TraceOrigin, Location] | None:
+def origin_from_frames(ctx: ErrorContext, message: str, shown_only: bool = True
+                       ) -> tuple[TraceOrigin, Location] | None:
     """For a message without JAX's "while tracing" note: the deepest user function, where
     its ``def`` is decorated with jit, and those of its parameters that the failing line
     holds as jit's tracers (read from the line's live frame) of the shapes and dtypes of
-    the tracers the message shows; with the def's first line."""
+    the tracers the message shows (with ``shown_only`` False, of any shape: a mask
+    computed from them); with the def's first line."""
     shown = {found["aval"].replace(" ", "") for found in _SHOWN_TRACER.finditer(message)}
     frames = ctx.top.user_frames
     location = frames[-1].location if frames else None
@@ -647,7 +648,7 @@ def origin_from_frames(ctx: ErrorContext,
         value.text for value in ctx.values_at(location)
         if value.text in parameters and value.kind == "tracer" and value.transform == "jit"
         and value.shape is not None
-        and f"{value.dtype}[{','.join(map(str, value.shape))}]" in shown))
+        and (not shown_only or f"{value.dtype}[{','.join(map(str, value.shape))}]" in shown)))
     if not arguments:
         return None
     first = _first_line(func)
@@ -679,16 +680,17 @@ def _called_jitted(ctx: ErrorContext, frames: Sequence[Frame], name: str) -> boo
     return False
 
 
-def traced(ctx: ErrorContext, link: Link | None, frames: bool = False) -> Traced | None:
+def traced(ctx: ErrorContext, link: Link | None, frames: bool = False,
+           shown_only: bool = True) -> Traced | None:
     """The tracer error ``link`` read for an entry (None when the entry found no error);
     with ``frames``, where JAX's message names no traced function, the one the frames show
-    (``origin_from_frames``)."""
+    (``origin_from_frames``, ``shown_only`` as there)."""
     if link is None:
         return None
     origin = trace_origin(link.message)
     definition = None
     if origin is None and frames:
-        origin, definition = origin_from_frames(ctx, link.message) or (None, None)
+        origin, definition = origin_from_frames(ctx, link.message, shown_only) or (None, None)
     call = jit_call(ctx, origin, definition) if origin is not None else None
     return Traced(link, ctx.deepest_user_location(), origin, call)
 

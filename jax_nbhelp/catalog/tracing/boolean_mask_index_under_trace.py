@@ -29,7 +29,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _data_size, _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -40,6 +40,9 @@ CODE = "JNH304"
 TITLE = "Boolean mask index on a traced array"
 ERROR = "NonConcreteBooleanIndexError"
 _WHERE = "Use jnp.where"
+
+_SELECTED = ("x = jnp.array([1.0, -2.0, 3.0])\n@jax.jit\ndef doubled_positives(v):\n"
+             "    return v[v > 0] * 2")
 
 EXAMPLES = (
     # a float sum: the same numbers added in another order (same up to float rounding)
@@ -76,6 +79,12 @@ EXAMPLES = (
     corrected(JAX_IMPORTS, "@jax.jit\ndef halve_low(x):\n    return x.at[x < 2].set(0.5)",
               "@jax.jit\ndef halve_low(x):\n    return jnp.where(x < 2, 0, x)",
               "out = halve_low(jnp.arange(4))", NO_FIX, "out.tolist() == [0, 0, 2, 3]"),
+    # a selection kept as an array: the same elements through jnp.nonzero with the count
+    # this call's mask gives
+    corrected(JAX_IMPORTS, _SELECTED,
+              _SELECTED.replace("v[v > 0]", "v[jnp.nonzero(v > 0, size=2)]"),
+              "out = doubled_positives(x)", "Select with jnp.nonzero(..., size=2)",
+              "out.tolist() == [2.0, 6.0]"),
 )
 
 WHY = _entry.prose("""
@@ -379,6 +388,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         explanation = (f"{subject} indexes an array with a boolean mask that is traced, so "
                        "the number of selected elements is unknown while JAX traces it.")
     fix = where_fix(ctx, location) or reduction_fix(ctx, location)
+    if fix is None and transform != "vmap":
+        # a selection kept as it is: the length this call's mask gives (_data_size)
+        fix = _data_size.mask_fix(ctx, _tracing.traced(ctx, link, frames=True,
+                                                       shown_only=False))
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=call_site if call_site != location else ctx.failing_cell(),
                             fixes=(fix,) if fix is not None else (),

@@ -28,7 +28,15 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _chained, _entry, _loops, _scopes, _static_fix, _tracing
+from jax_nbhelp.catalog import (
+    _chained,
+    _data_size,
+    _entry,
+    _loops,
+    _scopes,
+    _static_fix,
+    _tracing,
+)
 from jax_nbhelp.catalog._example import (
     TRACING_IMPORTS,
     Example,
@@ -84,6 +92,9 @@ def grow(x, pad, n):
     if pad:
         return jnp.concatenate([x, jnp.zeros(n)])
     return x"""
+
+_EXTRACTED = ("trace = jnp.array([0.1, 2.0, -3.0])\n@jax.jit\ndef loud(signal):\n"
+              "    return jnp.sum(jnp.extract(jnp.abs(signal) > 1, signal) ** 2)")
 
 EXAMPLES = (
     # Python's max of a traced number: exactly jnp.where(b > a, b, a), NaN included.
@@ -202,6 +213,10 @@ EXAMPLES = (
     corrected(_IMPORTS, _GROW, _GROW.replace(
         "@jax.jit", "@partial(jax.jit, static_argnames=('pad', 'n'))"),
         "out = grow(jnp.ones(2), True, 3)", "Make pad and n static", "out.shape == (5,)"),
+    # jnp.extract under jit, which JAX's own code turns into a Python bool: the count this
+    # call's condition gives (jax-ml/jax#38603)
+    corrected(_IMPORTS, _EXTRACTED, _EXTRACTED.replace("1, signal)", "1, signal, size=2)"),
+              "out = loud(trace)", "Pass size=2", "float(out) == 13.0"),
 )
 
 WHY = _entry.prose("""
@@ -848,6 +863,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         explanation = f"{subject} asks Python for True or False{said}"
         if fixes:
             pass  # the settings are made static: nothing to advise
+        elif (sized := _data_size.explain(ctx, found)) is not None:
+            # jnp.extract(cond, x) under jit: JAX's own code asks for the count (older
+            # releases raise this error for it, newer a ConcretizationTypeError)
+            explanation += _tracing.data_sentence(call) + sized[0]
+            fixes = (sized[1],)
         elif call.any_array or any(a.kind == "scalar" for a in call.arguments):
             explanation += _tracing.data_sentence(call)
             notes.append(advice(ctx, location, in_kernel))

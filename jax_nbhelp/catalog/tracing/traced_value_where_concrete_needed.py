@@ -18,6 +18,7 @@ import re
 from jax_nbhelp.catalog import (
     _compile_time,
     _conversion,
+    _data_size,
     _entry,
     _math_twins,
     _shifted_range,
@@ -128,6 +129,9 @@ def _ahead(code: str, first: str, last: str) -> str:
 
 _FLOORED = ("def at_least(x, steps, size):\n    return jnp.maximum(x, steps * size)\n\n"
             "@jax.jit\ndef floored(x, s):\n    return at_least(x, 4.0, float(s))")
+
+_UNIQUE = ("codes = jnp.array([9, 2, 5, 2, 9])\n@jax.jit\ndef first_of_each(c):\n"
+           "    return jnp.unique(c)")
 
 EXAMPLES = (
     # a conversion only to print the value: jax.debug.print prints it at each call
@@ -256,6 +260,10 @@ EXAMPLES = (
     corrected(JAX_IMPORTS, _FLOORED, _FLOORED.replace("float(s)", "s"),
               "w = floored(jnp.array([0.1, 3.0]), jnp.float32(0.5))", "Keep s an array",
               "w.tolist() == [2.0, 3.0]"),
+    # a length that depends on the data: the one this call's values give, computed by
+    # jnp.unique itself on them (jax-ml/jax#10231)
+    corrected(JAX_IMPORTS, _UNIQUE, _UNIQUE.replace("jnp.unique(c)", "jnp.unique(c, size=3)"),
+              "out = first_of_each(codes)", "Pass size=3", "out.tolist() == [2, 5, 9]"),
 )
 
 WHY = _entry.prose("""
@@ -383,8 +391,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
             if call.any_array:
                 explanation += (_static_fix.unhashable_sentence(call) if size
                                 else _tracing.data_sentence(call))
-            notes.append(advice(ctx, link.message, function))
             held, fixes = _static_fix.held_in_array(ctx, call) if size else ("", ())
+            sized = _data_size.explain(ctx, found) if not fixes and origin.for_jit else None
+            if sized is not None:  # the fix says the length: no advice on size= needed
+                explanation, fixes = explanation + sized[0], (sized[1],)
+            else:
+                notes.append(advice(ctx, link.message, function))
             kept = ((_conversion.keep_array_fix(ctx, location, link.message)
                      or _conversion.debug_print_fix(ctx, location, link.message)
                      or _conversion.index_fix(ctx, location, link.message))
