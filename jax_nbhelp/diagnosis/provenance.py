@@ -14,7 +14,9 @@ array's missing attribute (``x.unsqueeze(0)`` on a ``jax.Array``), and so does a
 format spec Python applied to one of JAX's tracers (``f"{loss:.3f}"`` under jit), and so
 does a JAX array or tracer Python was asked to hash (a dict key: ``counts[x[0]]``), which
 JAX's array types refuse by design, and a JAX array Python's ``json`` was asked to write
-(the encoder's frame holds it): what they say is a fact about the installed JAX. One
+(the encoder's frame holds it), and an attribute of a JAX array called as PyTorch's method
+(``x.size()``, whose int Python refuses to call): what they say is a fact about the
+installed JAX. One
 error of the user's own counts as well: a notebook's ``assert`` on JAX's device count or
 kind (``assert jax.device_count() > 1, ...``), whose message is the notebook's but whose
 cause is the runtime JAX runs on (``device_guard``). Everything here avoids calling into
@@ -176,6 +178,28 @@ def _jax_array_hashed(exc: BaseException, tb: TracebackType | None) -> bool:
     if named not in _array_class_names() and named not in _tracer_class_names():
         return False
     return _instruction(tb) in _HASHES
+
+
+# A JAX array's facts are attributes, not methods: ``x.size()``, ``x.shape(0)``, ``x.T()``
+# (PyTorch's spellings) call the int, tuple or array the attribute holds.
+ARRAY_ATTRIBUTES = frozenset({"size", "shape", "ndim", "dtype", "T", "mT", "real", "imag",
+                              "itemsize", "nbytes", "weak_type", "sharding"})
+_NOT_CALLABLE = re.compile(r"^'[\w.]+' object is not callable$")
+
+
+def _array_attribute_called(exc: BaseException, tb: TracebackType | None) -> bool:
+    """An attribute of a JAX array (or tracer) called as a method, Python raising in the
+    user's own call: the frame was calling ``x.size(...)`` and ``x``, looked up in the
+    frame's dicts only, is one of JAX's arrays. The exact type only."""
+    if type(exc) is not TypeError or tb is None or not _NOT_CALLABLE.match(str(exc)):
+        return False
+    call = _call_at(tb)
+    if call is None or not isinstance(call.func, ast.Attribute) \
+            or call.func.attr not in ARRAY_ATTRIBUTES:
+        return False
+    value = lookup_callee(call.func.value, _scopes(tb))
+    name = type(value).__name__
+    return is_jax_object(value) and (name == "ArrayImpl" or name in _tracer_class_names())
 
 
 _NOT_JSON = re.compile(r"^Object of type (?P<type>\w+) is not JSON serializable$")
@@ -441,6 +465,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _tracer_formatted(current, innermost)
                 or _jax_array_hashed(current, innermost)
                 or _jax_array_serialized(current, innermost)
+                or _array_attribute_called(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
