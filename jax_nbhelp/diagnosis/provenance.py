@@ -15,9 +15,8 @@ format spec Python applied to one of JAX's tracers (``f"{loss:.3f}"`` under jit)
 does a JAX array or tracer Python was asked to hash (a dict key: ``counts[x[0]]``), which
 JAX's array types refuse by design, and a JAX array Python's ``json`` was asked to write
 (the encoder's frame holds it), and an attribute of a JAX array called as PyTorch's method
-(``x.size()``, whose int Python refuses to call), and a write into a NumPy array whose
-memory is a JAX array's (``np.asarray(x)``, which NumPy holds read-only): what they say is a
-fact about the installed JAX. One
+(``x.size()``, whose int Python refuses to call): what they say is a fact about the
+installed JAX. One
 error of the user's own counts as well: a notebook's ``assert`` on JAX's device count or
 kind (``assert jax.device_count() > 1, ...``), whose message is the notebook's but whose
 cause is the runtime JAX runs on (``device_guard``). Everything here avoids calling into
@@ -201,66 +200,6 @@ def _array_attribute_called(exc: BaseException, tb: TracebackType | None) -> boo
     value = lookup_callee(call.func.value, _scopes(tb))
     name = type(value).__name__
     return is_jax_object(value) and (name == "ArrayImpl" or name in _tracer_class_names())
-
-
-# NumPy's words for a write into an array it holds read-only
-READ_ONLY = ("assignment destination is read-only", "output array is read-only",
-             "array is read-only")
-_WRITES = frozenset({"STORE_SUBSCR", "BINARY_OP"})
-
-
-def jax_array_under(value: object) -> object:
-    """The JAX array whose memory the NumPy array ``value`` views (``np.asarray(x)`` of a
-    JAX array, or a slice of one), read through NumPy's ``base`` and the memoryview's
-    ``obj``; None for anything else."""
-    numpy = sys.modules.get("numpy")
-    if numpy is None:
-        return None
-    for _ in range(8):
-        if type(value) is numpy.ndarray:
-            value = value.base  # type: ignore[attr-defined]
-        elif type(value) is memoryview:
-            value = value.obj
-        else:
-            break
-    return value if type(value).__name__ == "ArrayImpl" and is_jax_object(value) else None
-
-
-def statement_at(tb: TracebackType) -> ast.AST | None:
-    """The expression or statement (``y += 1``) the frame was running, parsed from its
-    instruction's source positions; None when the line cannot be read."""
-    found = expression_at(tb)
-    if found is not None:
-        return found
-    code = tb.tb_frame.f_code
-    try:
-        lineno, end_lineno, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
-        lines = linecache.getlines(code.co_filename)[lineno - 1:end_lineno]  # type: ignore[operator]
-        lines[-1] = lines[-1][:end_col]
-        lines[0] = lines[0][col:]
-        body = ast.parse("".join(lines).strip()).body
-        return body[0] if len(body) == 1 else None
-    except Exception:
-        return None
-
-
-def _numpy_view_written(exc: BaseException, tb: TracebackType | None) -> bool:
-    """A write into a NumPy array that views a JAX array's memory (``y = np.asarray(x)``,
-    then ``y[0] = 5``): NumPy refuses, since JAX arrays never change. The exact type only;
-    the array is a name the frame's dicts hold, its memory read through NumPy's own
-    ``base``."""
-    if type(exc) is not ValueError or tb is None or not str(exc).endswith(READ_ONLY) \
-            or not (_instruction(tb) in _WRITES or _called_native_code(tb)):
-        return False
-    written = statement_at(tb)
-    if written is None:
-        return False
-    scopes = _scopes(tb)
-    for node in ast.walk(written):
-        if isinstance(node, ast.Name) \
-                and jax_array_under(lookup_callee(node, scopes)) is not None:
-            return True
-    return False
 
 
 _NOT_JSON = re.compile(r"^Object of type (?P<type>\w+) is not JSON serializable$")
@@ -527,7 +466,6 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _jax_array_hashed(current, innermost)
                 or _jax_array_serialized(current, innermost)
                 or _array_attribute_called(current, innermost)
-                or _numpy_view_written(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
