@@ -437,6 +437,15 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("x = jnp.arange(2 * 5 * 4 * 3.0).reshape(2, 5, 4, 3)\nk = jnp.ones((4, 3, 2, 2))\n"
      "v = jax.lax.conv(x, k, (1, 1), 'VALID')", "Read the channels at axis 3", "v",
      "v.shape == (2, 4, 4, 3) and float(v[0, 0, 0, 0]) == 102.0"),
+    # a 0-d leaf among batches summed over axis 0: the one number as a batch of one
+    ("def per_batch(t):\n    return jnp.sum(t, axis=0)\n"
+     "v = jax.tree.map(per_batch, {'a': jnp.ones((3, 2)), 'n': jnp.float32(4.0)})",
+     "Pass it through jnp.atleast_1d", "v",
+     "v['a'].tolist() == [3.0, 3.0] and float(v['n']) == 4.0"),
+    # a 0-d variance computed on the line: the 1x1 covariance of one variable
+    ("r = jnp.array([1.0, 2.0, 4.0])\n"
+     "v = jax.random.multivariate_normal(jax.random.key(0), r.mean(keepdims=True), r.var())",
+     "Pass it through jnp.atleast_2d", "v", "v.shape == (1,)"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -505,6 +514,10 @@ def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:
     "v = jnp.concatenate([jnp.float32(1), jnp.ones((1, 2))])",
     # two axes of the kernel's channel count: which holds the channels is not read
     "v = jax.lax.conv(jnp.ones((2, 10, 3, 3)), jnp.ones((4, 3, 2, 2)), (1, 1), 'VALID')",
+    # a vector where a matrix is asked for: a row or a column is not read
+    "v = jax.random.multivariate_normal(jax.random.key(0), jnp.zeros(2), jnp.ones(2))",
+    # a notebook's global holding the 0-d value: the lasting fix is where it is made
+    "c = jnp.float32(2.0)\nv = jax.random.multivariate_normal(jax.random.key(0), jnp.zeros(1), c)",
 ])
 def test_no_contract_fix_where_values_would_change(loaded: Notebook, cell: str) -> None:
     bundle = _card(loaded, cell)

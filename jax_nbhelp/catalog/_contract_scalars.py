@@ -14,6 +14,20 @@ is, joined along axis 0. Only where every array has at most one dimension and no
 axis is asked for (jax-ml/jax#53 gave JAX NumPy's message for it; numpy/numpy#15029, a 0-d
 array joined to a 1-d one; data-apis/array-api#946 on how common joining scalars and
 vectors is).
+
+**A scalar where dimensions are required.** ``jax.random.multivariate_normal(key, mu, cov)``
+with ``cov`` a 0-d variance (``requires cov.ndim >= 2``), ``jnp.sum(x, axis=0)`` over a
+pytree whose leaves include a 0-d entry (``axis 0 is out of bounds for array of dimension
+0``): JAX's check read the number of dimensions of an argument the user's call gave as a
+0-d array. A 0-d array is one number, and ``jnp.atleast_2d(cov)`` is that number as the
+1x1 matrix the function takes (``atleast_1d`` for the one axis ``axis=0`` names): the same
+number, with the dimensions the check asks for; an array that already has them passes
+through ``atleast_nd`` unchanged. Only for a 0-d argument (a vector where a matrix is asked
+for could be a row or a column), and not for a notebook's global name (later cells would
+meet the 0-d value again: the lasting fix is where it is made). (jax-ml/jax#25951,
+``jnp.cov`` of one variable is 0-d and ``multivariate_normal`` refuses it; numpy/numpy#5734,
+a one-dimensional multivariate normal needs its covariance as a 1x1 matrix;
+jax-ml/jax#14625, JAX's reductions refuse ``axis=0`` of a scalar, which NumPy allowed.)
 """
 
 from __future__ import annotations
@@ -29,7 +43,7 @@ from jax_nbhelp.diagnosis.context import ErrorContext
 
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """The first of this module's fixes that applies to the explained error, or None."""
-    for rule in (_one_element_predicate_fix, _scalars_joined_fix):
+    for rule in (_one_element_predicate_fix, _scalars_joined_fix, _scalar_given_dimensions_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return fix
@@ -104,3 +118,58 @@ def _scalars_joined_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
 
 
 __all__ = ["fixes"]
+
+
+# -- a scalar where dimensions are required -------------------------------------------------
+
+_NDIM_AT_LEAST = re.compile(r"\bndim\b[^<>=]*>=\s*(?P<k>[123])\b")
+_SHOWN_ZERO_D = re.compile(r"^(?:traced )?[a-z]+\d*\[\]$")  # "traced float32[]"
+_AXIS_OF_SCALAR = re.compile(r"axis (?P<axis>-?\d+) is out of bounds for array of dimension 0")
+
+
+def _zero_d(value: object) -> bool:
+    """A Python float or a 0-d NumPy or JAX array (read from their own types); a Python int
+    is an axis or a size as often as a number, and is left alone."""
+    if type(value) is float:
+        return True
+    return _contract_call.array_dtype(value) is not None \
+        and getattr(value, "shape", None) == ()
+
+
+def _scalar_given_dimensions_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    jnp = ctx.alias("jax.numpy")
+    check, binding = diagnosis.check, diagnosis.binding
+    if jnp is None or check is None or binding is None:
+        return None
+    axis = _AXIS_OF_SCALAR.search(ctx.top.message)
+    wanted = _NDIM_AT_LEAST.search(check.requirement or "")
+    if axis is not None:
+        number = int(axis["axis"])
+        dimensions = number + 1 if number >= 0 else -number
+    elif wanted is not None:
+        dimensions = int(wanted["k"])
+    else:
+        return None
+    # the check's own view of a parameter where JAX's frame shows it ("cov": "traced
+    # float32[]"), else what the user's argument held
+    shown = {part.text: part.value for part in check.parts}
+    read = [a.parameter for a in binding.arguments if a.read and a.expression is not None]
+    given = [(p, found) for p, found in ((p, _argument(ctx, diagnosis, p)) for p in read)
+             if found is not None and (_SHOWN_ZERO_D.match(shown.get(p, ""))
+                                       or _zero_d(_contract_call.value_of(*found)))]
+    if not 1 <= dimensions <= 3 or len(given) != 1:
+        return None
+    parameter, (call, node) = given[0]
+    if isinstance(node, ast.Name) and call.frame.f_code.co_name == "<module>":
+        # a notebook's global holding the 0-d value: later cells would meet it as it is,
+        # so the lasting fix is where it is made, which the card leaves to the user
+        return None
+    helper = f"{jnp}.atleast_{dimensions}d"
+    return _contract_call.rewritten(
+        ctx, diagnosis.location, ((node, helper + "({})"),),
+        label=f"Pass it through {helper}",
+        why=(f"{binding.function} needs {parameter} with at least {dimensions} "
+             f"dimension{'s' if dimensions > 1 else ''}, and it is one number"),
+        safety=(f"Same number: {parameter} is a 0-d array, one number, and "
+                f"{helper} gives that number with the dimensions the check asks for; an "
+                "array that already has them passes through unchanged."))
