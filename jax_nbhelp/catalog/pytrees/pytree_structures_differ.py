@@ -15,7 +15,16 @@ adds that keyword and runs the call. Another: a tuple against a list of as many 
 root of a tree map's trees: each other tree is converted to the first one's container, so
 the leaves meet as they would have and the result has the first tree's structure, as every
 tree map's does (jax-ml/jax#17798: "Expected list, got (...)"; jax-ml/jax#14093 made JAX's
-message name list and tuple).
+message name list and tuple). A third: the first tree holds objects of the user's (pytree
+nodes: a distribution, a layer, a NamedTuple) where the second holds values (arrays,
+numbers), as in ``jax.tree.map(lambda d, v: d.log_prob(v), priors, draws)``. A tree map walks
+its first tree, and the second tree is the shallower one: walked first, it hands each of its
+leaves to the function with the object at its place, which the function was written for
+(``is_leaf`` naming each such class does the same). The fix swaps the two trees and the
+function's two parameters; a plain dict or list where a value is gets no such fix (more
+likely keys that do not match). jax-ml/jax#5311 (``is_leaf`` added so a tree map can stop at
+a NamedTuple of parameters), jax-ml/jax#18049 (treating some nodes as leaves),
+patrick-kidger/equinox#305 (a prefix tree mapped first, to reach the other's subtrees).
 
 Reports: google/flax#3994 (``jax.tree_map`` over a data tree and a FrozenDict),
 google-deepmind/optax#160 (a plain-dict mask for FrozenDict parameters),
@@ -30,7 +39,7 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _loops, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -42,7 +51,8 @@ CODE = "JNH541"
 TITLE = "Two pytrees of different structure"
 TRIGGERS = ("pytree structure error", "Dict key mismatch", "Custom node type mismatch",
             "Tuple arity mismatch", "List arity mismatch", "Expected list, got",
-            "Expected tuple, got", "Expected dict, got", "Expected None, got")
+            "Expected tuple, got", "Expected dict, got", "Expected None, got",
+            "Expected named tuple, got")
 
 _PATH_RE = re.compile(r"at key path\s*\n\s*(?P<path>.+)")
 _EXPECTED_RE = re.compile(r"^Expected (?P<kind>list|tuple), got (?P<got>[\[(])")
@@ -58,6 +68,13 @@ _TREES = ("grads = {'w': jnp.ones(2), 'bias': jnp.ones(1)}\n"
           "params = {'w': jnp.zeros(2), 'b': jnp.zeros(1)}")
 _FROZEN = ("updates = {'w': jnp.full(2, 0.5), 'frozen': None}\n"
            "params = {'w': jnp.ones(2), 'frozen': jnp.asarray(2.0)}")
+
+_PRIORS = ("from typing import NamedTuple\nclass Gauss(NamedTuple):\n    mu: jax.Array\n"
+           "    sigma: jax.Array\n    def logp(self, x):\n"
+           "        return -0.5 * ((x - self.mu) / self.sigma) ** 2\n"
+           "priors = {'a': Gauss(jnp.array(0.0), jnp.array(1.0)),\n"
+           "          'b': Gauss(jnp.array(1.0), jnp.array(2.0))}\n"
+           "values = {'a': jnp.array(1.0), 'b': jnp.array(3.0)}")
 
 EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _TREES),
@@ -78,6 +95,12 @@ EXAMPLES = (
                    "moved = jax.tree.map(lambda s, b: s + b, scales, shifts)",
                    "moved = jax.tree.map(lambda s, b: s + b, scales, tuple(shifts))",
                    "Pass tuple(...)", "moved == (1.5, 2.5)"),
+    # a dict of distributions (pytree nodes) against a dict of values (leaves): the values'
+    # tree walked first, each value meeting its distribution (jax-ml/jax#5311)
+    corrected_cell((JAX_IMPORTS, _PRIORS),
+                   "lp = jax.tree.map(lambda d, v: d.logp(v), priors, values)",
+                   "lp = jax.tree.map(lambda v, d: d.logp(v), values, priors)",
+                   "Map over values first", "lp == {'a': -0.5, 'b': -0.5}"),
 )
 
 WHY = _entry.prose("""
@@ -216,6 +239,74 @@ def _container_fix(ctx: ErrorContext, location: Location, link_message: str) -> 
         safe=True)
 
 
+# what a leaf of a pytree is shown as in JAX's message: an array or a Python number
+_LEAF_TYPES = frozenset({"ArrayImpl", "ndarray", "float", "int", "bool", "complex", "float32",
+                         "float64", "int32", "int64"})
+
+
+_CONTAINERS = frozenset({"dict", "list", "tuple", "nonetype", "ordereddict", "defaultdict"})
+# JAX 0.9 and older: the first tree's node, and the other tree's leaf shown as its value
+_OLDER_NODE = re.compile(r"^(?:Expected (?P<kind>named tuple), got|Custom node type "
+                         r"mismatch; expected type: <class '(?:[\w.]+\.)?(?P<cls>\w+)'>; "
+                         r"value:) (?:Array\(|-?[\d.]+\b)")
+
+
+def _node_over_leaf(message: str) -> str | None:
+    """The type of the first tree's subtree where another tree has a leaf (an array, a
+    number), as JAX's message tells it; None for any other difference."""
+    types = _TYPES_RE.search(message)
+    if types is not None:
+        a, b = _short(types["a"]), _short(types["b"])
+        node = a if b in _LEAF_TYPES and a not in _LEAF_TYPES else None
+    else:
+        older = _OLDER_NODE.search(message)
+        node = (older["kind"] or older["cls"]) if older is not None else None
+    # an object of the user's (a distribution, a layer), which a function can be handed
+    # whole; a plain container where a number is would more likely be a mistake of keys
+    return None if node is None or node.lower() in _CONTAINERS or "dict" in node.lower() \
+        else node
+
+
+def _prefix_first_fix(ctx: ErrorContext, location: Location, link_message: str
+                      ) -> Fix | None:
+    """``jax.tree.map(f, a, b)`` where ``a`` has a subtree (a distribution object, a layer)
+    where ``b`` has a leaf: ``b`` is the prefix, and a tree map walks its first tree, so
+    ``jax.tree.map(lambda y, x: ..., b, a)`` calls ``f`` with each leaf of ``b`` and the part
+    of ``a`` at its place, as ``is_leaf`` naming those subtrees' classes would."""
+    found = _map_call(location)
+    node = _node_over_leaf(link_message)
+    if found is None or node is None:
+        return None
+    call, tree, code = found
+    if len(call.args) != 3 or call.keywords or call.lineno != call.end_lineno \
+            or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    function, first, second = call.args
+    a, b = _tracing.segment(code, first), _tracing.segment(code, second)
+    if isinstance(function, ast.Lambda) and len(function.args.args) == 2 \
+            and not (function.args.defaults or function.args.vararg or function.args.kwarg
+                     or function.args.kwonlyargs or function.args.posonlyargs):
+        x, y = (arg.arg for arg in function.args.args)
+        swapped = f"lambda {y}, {x}: {_tracing.segment(code, function.body)}"
+    else:
+        fresh = _loops.fresh_names(tree, ("y", "leaf", "leaf_b"), ("x", "part", "part_a"))
+        if fresh is None:
+            return None
+        y, x = fresh
+        swapped = f"lambda {y}, {x}: {_tracing.segment(code, function)}({x}, {y})"
+    before = _tracing.segment(code, call)
+    after = f"{_tracing.segment(code, call.func)}({swapped}, {b}, {a})"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(call, before, after),
+        label=f"Map over {b} first" if len(b) <= 20 else "Map over the shallower tree",
+        summary=(f"Write `{after}` on line {location.lineno}: a tree map walks its first "
+                 f"tree, and {b} stops at a leaf where {a} has a {node}; then re-run."),
+        safety=(f"Same calls of the function: each leaf of {b} meets the part of {a} at its "
+                f"place (the {node}), in the same order, with the arguments in "
+                f"the order the function takes them; the result has {b}'s structure."),
+        safe=True)
+
+
 def _difference(message: str, names: list[str]) -> str:
     a, b = (names + ["the first tree", "the second tree"][len(names):])[:2]
     for pattern in (_METADATA_RE, _KEYS_RE):
@@ -261,7 +352,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     explanation = (f"{subject} combines {shown}, whose structures differ{where}: "
                    f"{_difference(link.message, names)}.")
     fix = (_none_leaf_fix(ctx, location, link.message)
-           or _container_fix(ctx, location, link.message)) if location is not None else None
+           or _container_fix(ctx, location, link.message)
+           or _prefix_first_fix(ctx, location, link.message)) if location is not None else None
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=(fix,) if fix else (),
                             notes=[] if fix else [
