@@ -40,6 +40,14 @@ Threefry (the default) ``split(key, n)``'s first keys are those of any larger sp
 elements keep the keys they had; the safety line says so, or says that the keys change.
 Reports: PredictiveIntelligenceLab/Physics-informed-DeepONets#3 (1000 keys mapped beside 10
 functions), jax-ml/jax#7708 (the idiom: ``split(key, num=xs.shape[0])`` beside ``xs``).
+
+A Python list of objects of one class (an ensemble's members) mapped beside a batch of as
+many inputs: vmap reads the list as one pytree and maps each member's own arrays, whose
+first axes disagree with the batch's. The members stacked into one pytree
+(``jax.tree.map(lambda *leaves: jnp.stack(leaves), *members)``) have a first axis of the
+list's length, and vmap calls the function with each member and its input, as a loop over
+the list would. Reports: patrick-kidger/equinox#397 (a list of MLPs combined into one
+ensemble module to vmap over), patrick-kidger/equinox#359 (ensembles evaluated per member).
 """
 
 from __future__ import annotations
@@ -79,6 +87,10 @@ _ADD = "def add(a, b):\n    return a + b"
 
 _PARAMS = "params = {'w': jnp.arange(3.0), 'b': jnp.ones(3)}"
 _SIZES = "xs = jnp.ones(3)\nys = jnp.ones(4)"
+_MEMBERS = ("from typing import NamedTuple\nclass Layer(NamedTuple):\n    w: jax.Array\n"
+            "    b: jax.Array\n"
+            "members = [Layer(jnp.ones((2, 3)) * (i + 1), jnp.zeros(2)) for i in range(3)]\n"
+            "xs = jnp.ones((3, 3))")
 
 EXAMPLES = (
     # jax-ml/jax#18548: the dict is the one argument's spec, so it goes in a 1-tuple.
@@ -168,6 +180,13 @@ EXAMPLES = (
         "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 1))(xs, us)",
         "out = jax.vmap(lambda x, u: x.sum() + u.sum(), in_axes=(0, 0))(xs, us)",
         NO_FIX, "out.tolist() == [4.0, 4.0, 4.0, 4.0]"),
+    # a list of members of one class beside a batch of as many inputs: stacked
+    corrected_cell(
+        (JAX_IMPORTS, _MEMBERS),
+        "outs = jax.vmap(lambda m, x: m.w @ x + m.b)(members, xs)",
+        "outs = jax.vmap(lambda m, x: m.w @ x + m.b)("
+        "jax.tree.map(lambda *leaves: jnp.stack(leaves), *members), xs)",
+        "Stack the members", "outs.tolist() == [[3.0, 3.0], [6.0, 6.0], [9.0, 9.0]]"),
 )
 
 WHY = _entry.prose("""
@@ -293,8 +312,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         axis = _fitting_axis_fix(ctx, location, found) \
             if location is not None and found is not None and key_fix is None \
             and kept is None else None
+        members = _members_fix(ctx, location, found) \
+            if location is not None and found is not None and key_fix is None \
+            and kept is None and axis is None else None
         if key_fix is not None:
             fixes = (key_fix,)
+        elif members is not None:
+            fixes = (members[0],)
+            explanation += f" {members[1]}"
         elif axis is not None:
             fixes = (axis[0],)
             explanation += f" {axis[1]}"
@@ -543,6 +568,54 @@ def _numbers_list_fix(ctx: ErrorContext, location: Location,
                 else f"Same values: the function gets each item of the "
                 f"{type(value).__name__} in turn, each a {_item_kind(value[0])} as before."),
         safe=True)
+
+
+def _members_fix(ctx: ErrorContext, location: Location,
+                 found: tuple[ast.Call, ast.Call | None]) -> tuple[Fix, str] | None:
+    """``jax.vmap(f)(models, xs)`` with ``models`` a Python list of objects of one class
+    (an ensemble's members, each a pytree of arrays) and ``xs`` a batch of as many: vmap
+    reads the list as one pytree and maps each member's own arrays, whose first axes
+    disagree. Stacked, the members are one pytree whose leaves have a first axis of the
+    list's length, which vmap maps: the function gets each member with its input, as a loop
+    over the list would call it (``jax.tree.map(lambda *leaves: jnp.stack(leaves), *models)``,
+    equinox's and flax's idiom for an ensemble)."""
+    vmap, applied = found
+    jax, jnp = ctx.alias("jax"), ctx.alias("jax.numpy")
+    parsed = _tracing.parse(location.source)
+    frame = ctx.live_frame(location)
+    if applied is None or jax is None or jnp is None or parsed is None or frame is None \
+            or vmap.keywords or len(vmap.args) != 1 or applied.keywords \
+            or any(isinstance(a, ast.Starred) for a in applied.args):
+        return None
+    values = _applied_values(ctx, frame, applied)
+    lists = [(a, v) for a, v in zip(applied.args, values, strict=True)
+             if type(v) in (list, tuple) and len(v) >= 2  # type: ignore[arg-type]
+             and len({type(item) for item in v}) == 1  # type: ignore[attr-defined]
+             and not _numbers(v) and not _scalar_arrays(v)]  # type: ignore[arg-type]
+    if len(lists) != 1:
+        return None
+    argument, members = lists[0]
+    count = len(members)  # type: ignore[arg-type]
+    others = [_shapes.array_shape(v) for v in values if v is not members]
+    if not others or any(shape is None or not shape or shape[0] != count for shape in others):
+        return None  # every other argument a batch of as many (read from JAX's own arrays)
+    code = parsed[1]
+    before = _tracing.segment(code, argument)
+    if argument.lineno != argument.end_lineno:
+        return None
+    kind = type(members[0]).__name__  # type: ignore[index]
+    after = f"{jax}.tree.map(lambda *leaves: {jnp}.stack(leaves), *{before})"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(argument, before, after),
+        label="Stack the members",
+        summary=(f"Pass `{after}` on line {location.lineno}: one {kind} whose arrays have a "
+                 f"first axis of {count}, which vmap maps with the batch of {count}; then "
+                 "re-run."),
+        safety=(f"Same calls: the function gets each {kind} of the {type(members).__name__} "
+                "with its own input, as a loop over it would; their arrays are stacked, "
+                "not changed."),
+        safe=True), (f"`{before}` is a {type(members).__name__} of {count} {kind} objects: "
+                     "vmap maps each one's own arrays, not the list.")
 
 
 def _numbers(value: list[object] | tuple[object, ...]) -> bool:
