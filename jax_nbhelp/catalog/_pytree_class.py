@@ -4,7 +4,8 @@ passed through jit, grad or vmap (a method under ``@jax.jit`` passes ``self``).
 ``jax.tree_util.register_dataclass(Cls, data_fields=[...], meta_fields=[...])`` makes JAX
 flatten the object into its array fields (traced) and its settings (static, part of the
 compiled function's key), and rebuild it with ``Cls(**fields)``. That is right for a class
-whose ``__init__`` takes exactly its fields and stores them unchanged (or a dataclass), and
+whose ``__init__`` takes exactly its fields and stores them unchanged (or a dataclass, or an
+attribute bag whose ``__init__(self, **fields)`` only stores its keywords), and
 it keeps working when the object's fields change later, which a static ``self`` does not.
 The fields are read from the live object (its own ``__dict__``, never a property): arrays
 and numbers are data; booleans, strings, ``None`` and tuples of them are settings.
@@ -74,6 +75,8 @@ def _stores_its_arguments(node: ast.ClassDef, fields: set[str]) -> bool:
         return annotated == fields
     init = next((s for s in node.body if isinstance(s, ast.FunctionDef)
                  and s.name == "__init__"), None)
+    if init is not None and _stores_keywords(init):
+        return True
     if init is None or init.args.vararg or init.args.kwarg or init.args.kwonlyargs:
         return False
     parameters = [a.arg for a in init.args.args[1:]]
@@ -90,6 +93,23 @@ def _stores_its_arguments(node: ast.ClassDef, fields: set[str]) -> bool:
             return False
         stored.add(statement.value.id)
     return stored == fields
+
+
+def _stores_keywords(init: ast.FunctionDef) -> bool:
+    """``def __init__(self, **fields): self.__dict__.update(fields)`` (or
+    ``vars(self).update(fields)``): an attribute bag that stores whatever keywords it is
+    given, so ``Cls(**fields)`` rebuilds any object of it from its own fields."""
+    args = init.args
+    if args.kwarg is None or args.vararg or args.kwonlyargs or args.posonlyargs \
+            or len(args.args) != 1:
+        return False
+    body = [s for s in init.body
+            if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    if len(body) != 1 or not isinstance(body[0], ast.Expr):
+        return False
+    text = ast.unparse(body[0].value)
+    self_name, kwarg = args.args[0].arg, args.kwarg.arg
+    return text in (f"{self_name}.__dict__.update({kwarg})", f"vars({self_name}).update({kwarg})")
 
 
 def registration(ctx: ErrorContext, location: Location, instance: str | None,

@@ -14,7 +14,9 @@ a dataclass) and verified by running the call. Objects of libraries' classes are
 Reports: google/objax#260 (a ``TrainVar`` passed to the differentiated function),
 BirkhoffG/jax-dataloader#2 (a DataLoader object passed to a jitted function),
 jax-ml/jax#17753 (a function passed through ``custom_vjp``). JAX's docs teach it in
-"Custom pytrees".
+"Custom pytrees". An attribute bag (``__init__(self, **fields)`` that only stores its
+keywords) is registered the same way: ``Cls(**fields)`` rebuilds it (jax-ml/jax#25760, on
+registering classes from their instance's ``__dict__``).
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ _DATACLASS = ("from dataclasses import dataclass\n\n@dataclass\nclass Affine:\n"
 _MODEL = ("class Model:\n    def apply(self, x):\n        return jnp.tanh(x)\n\n"
           "def run(m, x):\n    return m.apply(x)\n\nfast = jax.jit(run)\nmodel = Model()")
 
+_BAG = ("class State:\n    def __init__(self, **fields):\n        self.__dict__.update(fields)\n"
+        "\n\n@jax.jit\ndef step(s):\n    return State(pos=s.pos + s.vel, vel=s.vel)\n\n"
+        "start = State(pos=jnp.array([1.0]), vel=jnp.array([0.5]))")
+
 EXAMPLES = (
     corrected(JAX_IMPORTS, _PARAMS, _REGISTERED, "g = jax.grad(loss)(params, jnp.ones(2))",
               "Register Params as a pytree", "g.w.tolist() == [3.0, 3.0] and float(g.b) == 6.0"),
@@ -60,6 +66,11 @@ EXAMPLES = (
     corrected(JAX_IMPORTS, _MODEL, _MODEL.replace("jax.jit(run)",
                                                   "jax.jit(run, static_argnames=(\"m\",))"),
               "y = fast(model, jnp.zeros(2))", "Make m static", "y.tolist() == [0.0, 0.0]"),
+    # an attribute bag that stores whatever keywords it is given: rebuilt with Cls(**fields)
+    corrected(JAX_IMPORTS, _BAG, _BAG.replace(
+        "\n\n@jax.jit", "\njax.tree_util.register_dataclass(State, data_fields=['pos', 'vel'], "
+        "meta_fields=[])\n\n@jax.jit"),
+        "moved = step(start)", "Register State as a pytree", "moved.pos.tolist() == [1.5]"),
 )
 
 WHY = _entry.prose("""
