@@ -46,6 +46,9 @@ NOT_THROUGH_A_CALLBACK = {
     # NumPy's, which Python names so).
     "JNH509": "a hash is told from the frame's own instruction",
     "JNH510": "the array is read in json's own frame, which the callback's text does not keep",
+    # Python calls the attribute's int: JAX's business only where the frame's call shows a
+    # JAX array's attribute, which a callback's text does not keep
+    "JNH515": "the called attribute's array is read from the frame's own call",
 }
 # Examples whose error is told from the user's frame itself (the instruction it stopped at,
 # the values it held), which an error raised inside a callback does not bring back.
@@ -85,6 +88,10 @@ NEEDS_THE_LINE = {
     # JAX names the escaped value's creation line and column, the custom_jvp's call; under
     # user_context that place is the exec's own line, which calls no custom_jvp.
     "JNH528-0": "the custom_jvp's call is read from the creation place JAX's message names",
+    # Python's message names an int or a tuple: that it was a JAX array's attribute is read
+    # from the call on the line, which the exec'd text does not keep
+    **{f"JNH515-{i}": "a JAX array's attribute is told from the call on the line"
+       for i in range(3)},
 }
 
 
