@@ -95,3 +95,22 @@ def test_no_length_where_the_data_is_not_readable(loaded: Notebook) -> None:
             assert not any("size=" in f["label"] for f in bundle["fixes"]), cell
     # each ran once, as the failing cell traced it: never again for the diagnosis
     assert loaded["calls"] == [1, 2]
+
+
+def test_a_mask_computed_on_an_earlier_line_is_followed(loaded: Notebook) -> None:
+    """``mask = ...`` assigned once in the body, before the line: its expression is
+    computed with the caller's values as well."""
+    loaded.ok(_SETUP + "\nreadings = jnp.array([0.2, 1.5, -0.1, 2.5, 3.0])\nlimit = 1.0\n"
+              "@jax.jit\ndef over(v):\n    mask = v > limit\n    idx = jnp.nonzero(mask)[0]\n"
+              "    return v[idx] - limit")
+    _fixed(loaded, "excess = over(readings)", "JNH303", "Pass size=3")
+    assert [round(float(e), 4) for e in loaded["excess"]] == [0.5, 1.5, 2.0]
+
+
+def test_a_local_assigned_twice_is_not_followed(loaded: Notebook) -> None:
+    loaded.ok(_SETUP + "\nreadings = jnp.array([0.2, 1.5, -0.1])\n"
+              "@jax.jit\ndef over(v):\n    mask = v > 0\n    mask = mask & (v < 1)\n"
+              "    return jnp.nonzero(mask)[0]")
+    failed = loaded.run("idx = over(readings)")
+    (bundle,) = failed.diagnoses
+    assert not any("size=" in f["label"] for f in bundle["fixes"])

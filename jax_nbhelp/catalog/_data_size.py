@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast
 import operator
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
@@ -119,14 +119,23 @@ def _concrete(value: object) -> bool:
     return type(size) is int and size <= _MAX_ELEMENTS
 
 
+def _any_cannot(values: Iterable[object]) -> bool:
+    return any(value is CANNOT for value in values)  # never ==: arrays compare elementwise
+
+
 class _Concrete:
     """Evaluates an argument of the line as it would be with the caller's concrete values.
     ``passed``: the traced function's parameters the body never rebinds -> what the
-    caller passed; other names are the live frame's, where already concrete."""
+    caller passed; ``made``: a local the body assigns once, on an earlier line of its own
+    (``mask = x > 0``) -> that expression, evaluated the same way; other names are the live
+    frame's, where already concrete."""
 
-    def __init__(self, frame: FrameType, passed: dict[str, object]) -> None:
+    def __init__(self, frame: FrameType, passed: dict[str, object],
+                 made: dict[str, ast.expr] | None = None) -> None:
         self.names = Evaluator(frame)
         self.passed = passed
+        self.made = dict(made or {})
+        self.values: dict[str, object] = {}
 
     def __call__(self, node: ast.AST) -> object:
         try:
@@ -142,17 +151,24 @@ class _Concrete:
         if isinstance(node, ast.Name):
             if node.id in self.passed:
                 return self.passed[node.id]
+            if node.id in self.made:  # each local once: its expression no longer pending
+                value = self(self.made.pop(node.id))
+                # an immutable value only: a list the body appends to later is not what
+                # its assignment made
+                self.values[node.id] = CANNOT if type(value) in (list, dict) else value
+            if node.id in self.values:
+                return self.values[node.id]
             value = self.names(node)
             return value if value is not CANNOT and _concrete(value) else CANNOT
         if isinstance(node, ast.Tuple | ast.List):
             items = [self(item) for item in node.elts]
-            return CANNOT if CANNOT in items else (
+            return CANNOT if _any_cannot(items) else (
                 tuple(items) if isinstance(node, ast.Tuple) else items)
         if isinstance(node, ast.BinOp | ast.UnaryOp | ast.Compare):
             return self._operation(node)
         if isinstance(node, ast.Subscript):
             value, index = self(node.value), self._index(node.slice)
-            return CANNOT if CANNOT in (value, index) else value[index]  # type: ignore[index]
+            return CANNOT if _any_cannot((value, index)) else value[index]  # type: ignore[index]
         if isinstance(node, ast.Attribute):
             value = self(node.value)
             return CANNOT if value is CANNOT else _fact(value, node.attr)
@@ -164,11 +180,11 @@ class _Concrete:
         if isinstance(node, ast.Slice):
             parts = [self(p) if p is not None else None
                      for p in (node.lower, node.upper, node.step)]
-            return CANNOT if CANNOT in parts or not all(
+            return CANNOT if _any_cannot(parts) or not all(
                 p is None or type(p) is int for p in parts) else slice(*parts)
         if isinstance(node, ast.Tuple):
             items = [self._index(item) for item in node.elts]
-            return CANNOT if CANNOT in items else tuple(items)
+            return CANNOT if _any_cannot(items) else tuple(items)
         return self(node)
 
     def _operation(self, node: ast.BinOp | ast.UnaryOp | ast.Compare) -> object:
@@ -183,7 +199,7 @@ class _Concrete:
             kind, operands = type(node.op), [node.operand]
         function = _OPERATORS.get(kind)
         values = [self(operand) for operand in operands]
-        if function is None or CANNOT in values:
+        if function is None or _any_cannot(values):
             return CANNOT
         return function(*values)
 
@@ -194,7 +210,7 @@ class _Concrete:
             return CANNOT
         args = [self(a) for a in node.args]
         kwargs = {k.arg: self(k.value) for k in node.keywords if k.arg is not None}
-        if CANNOT in args or CANNOT in kwargs.values():
+        if _any_cannot(args) or _any_cannot(kwargs.values()):
             return CANNOT
         return function(*args, **kwargs)  # type: ignore[operator]
 
@@ -235,6 +251,30 @@ def _rebound(func: ast.FunctionDef | ast.Lambda) -> set[str]:
             elif isinstance(node, ast.Global | ast.Nonlocal):
                 names.update(node.names)
     return names
+
+
+def _made_before(func: ast.FunctionDef | ast.Lambda, lineno: int) -> dict[str, ast.expr]:
+    """The locals the function's own statements (not a loop's or a branch's) assign once,
+    each to a name alone, on lines before ``lineno``: name -> the expression."""
+    if not isinstance(func, ast.FunctionDef):
+        return {}
+    stores: dict[str, int] = {}
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    return {statement.targets[0].id: statement.value for statement in func.body
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+            and isinstance(statement.targets[0], ast.Name)
+            and (statement.end_lineno or lineno) < lineno
+            and stores.get(statement.targets[0].id) == 1}
+
+
+def _definition(ctx: ErrorContext, found: _tracing.Traced) -> ast.FunctionDef | None:
+    call = found.call
+    parsed = _tracing.parse(call.definition.source) \
+        if call is not None and call.definition is not None else None
+    return (_tracing.find_def(parsed[0], call.origin.function, call.origin.lineno)
+            if parsed is not None and call is not None else None)
 
 
 def _passed(ctx: ErrorContext, found: _tracing.Traced) -> dict[str, object] | None:
@@ -311,9 +351,10 @@ def fix(ctx: ErrorContext, found: _tracing.Traced | None) -> Fix | None:
 
 
 def _traced_here(ctx: ErrorContext, found: _tracing.Traced | None
-                 ) -> tuple[Location, FrameType, dict[str, object]] | None:
-    """The traced line, its live frame (the function jit traced) and the concrete values
-    its caller passed; None where any of them cannot be read."""
+                 ) -> tuple[Location, FrameType, _Concrete] | None:
+    """The traced line, its live frame (the function jit traced) and the evaluator of its
+    expressions with the concrete values its caller passed; None where any of them cannot
+    be read."""
     if found is None or found.location is None or found.origin is None \
             or not found.origin.for_jit:
         return None
@@ -321,7 +362,11 @@ def _traced_here(ctx: ErrorContext, found: _tracing.Traced | None
     if frame is None or frame.f_code.co_name != found.origin.function:
         return None  # the line runs in another function than the one jit traced
     passed = _passed(ctx, found)
-    return (found.location, frame, passed) if passed else None
+    func = _definition(ctx, found)
+    same = found.call is not None and found.call.definition is not None \
+        and found.call.definition.source == found.location.source
+    made = _made_before(func, found.location.lineno) if func is not None and same else {}
+    return (found.location, frame, _Concrete(frame, passed, made)) if passed else None
 
 
 def _caller(found: _tracing.Traced) -> str:
@@ -334,7 +379,7 @@ def explain(ctx: ErrorContext, found: _tracing.Traced | None) -> tuple[str, Fix]
     here = _traced_here(ctx, found)
     if here is None or found is None:
         return None
-    location, frame, passed = here
+    location, frame, evaluate = here
     sized = _sized_call(frame, location)
     if len(sized) != 1:
         return None
@@ -342,13 +387,12 @@ def explain(ctx: ErrorContext, found: _tracing.Traced | None) -> tuple[str, Fix]
     function = Evaluator(frame)(call.func)
     if not _raised_inside(ctx, found.link, location, getattr(function, "__name__", "")):
         return None
-    evaluate = _Concrete(frame, passed)
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
             k.arg is None for k in call.keywords):
         return None
     args = [evaluate(a) for a in call.args]
     kwargs = {k.arg: evaluate(k.value) for k in call.keywords if k.arg is not None}
-    if CANNOT in args or CANNOT in kwargs.values():
+    if _any_cannot(args) or _any_cannot(kwargs.values()):
         return None
     try:
         length = how.length(function(*args, **kwargs))  # type: ignore[operator]
@@ -391,9 +435,8 @@ def mask_fix(ctx: ErrorContext, found: _tracing.Traced | None) -> Fix | None:
     parsed = _tracing.parse(here[0].source) if here is not None else None
     if here is None or parsed is None or found is None:
         return None
-    location, frame, passed = here
+    location, _, evaluate = here
     tree, code = parsed
-    evaluate = _Concrete(frame, passed)
     numpy = sys.modules.get("numpy")
     masks = []
     for node in ast.walk(tree):
