@@ -114,3 +114,15 @@ def test_a_local_assigned_twice_is_not_followed(loaded: Notebook) -> None:
     failed = loaded.run("idx = over(readings)")
     (bundle,) = failed.diagnoses
     assert not any("size=" in f["label"] for f in bundle["fixes"])
+
+
+def test_nothing_large_is_computed_for_the_length(loaded: Notebook) -> None:
+    """An argument whose evaluation would make a huge array (an outer comparison of two
+    long vectors, an array of a size it is told) is not computed: no length, no fix."""
+    loaded.ok(_SETUP + "\nlong = jnp.arange(20_000.0)\n"
+              "@jax.jit\ndef pairs(v):\n    return jnp.nonzero(v[:, None] > v[None, :])\n"
+              "@jax.jit\ndef ones_of(v):\n    return jnp.unique(jnp.ones(10**9) + v[0])")
+    for cell in ("out = pairs(long)", "out = ones_of(long)"):
+        failed = loaded.run(cell)
+        for bundle in failed.diagnoses:
+            assert not any("size=" in f["label"] for f in bundle["fixes"]), cell

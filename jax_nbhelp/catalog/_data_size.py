@@ -29,6 +29,7 @@ google/jaxonnxruntime#29 (``jnp.nonzero``), jax-ml/jax#6350 and ttsim-dev/gettsi
 from __future__ import annotations
 
 import ast
+import math
 import operator
 import sys
 from collections.abc import Callable, Iterable
@@ -199,7 +200,7 @@ class _Concrete:
             kind, operands = type(node.op), [node.operand]
         function = _OPERATORS.get(kind)
         values = [self(operand) for operand in operands]
-        if function is None or _any_cannot(values):
+        if function is None or _any_cannot(values) or not _bounded(values):
             return CANNOT
         return function(*values)
 
@@ -210,7 +211,8 @@ class _Concrete:
             return CANNOT
         args = [self(a) for a in node.args]
         kwargs = {k.arg: self(k.value) for k in node.keywords if k.arg is not None}
-        if _any_cannot(args) or _any_cannot(kwargs.values()):
+        if _any_cannot(args) or _any_cannot(kwargs.values()) \
+                or not _bounded([*args, *kwargs.values()]):
             return CANNOT
         return function(*args, **kwargs)  # type: ignore[operator]
 
@@ -223,20 +225,45 @@ def _fact(value: object, name: str) -> object:
 
 
 def _pure(function: object) -> bool:
-    """One of ``jax.numpy``'s own functions (as the module holds it) or a NumPy ufunc: code
-    without side effects, computing from its arguments alone."""
+    """One of ``jax.numpy``'s elementwise functions, reductions and reshapes (as the module
+    holds it) or a NumPy ufunc: code without side effects, computing from its arguments
+    alone, whose result is no larger than its arguments broadcast together (``_bounded``);
+    never a function that makes an array of a size it is given (``jnp.ones(n)``)."""
     numpy = sys.modules.get("numpy")
     if numpy is not None and isinstance(function, numpy.ufunc):
         return True
     jnp = sys.modules.get("jax.numpy")
     name = getattr(function, "__name__", None)
     return (jnp is not None and type(name) is str and callable(function)
-            and name not in _TAKES_FUNCTIONS and jnp.__dict__.get(name) is function)
+            and name in _SAFE_FUNCTIONS and jnp.__dict__.get(name) is function)
 
 
-# jax.numpy's functions that call a function they are given: never called here
-_TAKES_FUNCTIONS = frozenset({"vectorize", "apply_along_axis", "apply_over_axes",
-                              "frompyfunc", "piecewise", "fromfunction"})
+# jax.numpy's functions computed here: elementwise, reductions, and reshapes of what they
+# are given (none makes an array of a size it is told, none calls a function)
+_SAFE_FUNCTIONS = frozenset({
+    "abs", "absolute", "sign", "sqrt", "square", "exp", "log", "log1p", "log2", "log10",
+    "isnan", "isfinite", "isinf", "logical_and", "logical_or", "logical_not", "logical_xor",
+    "greater", "greater_equal", "less", "less_equal", "equal", "not_equal", "isclose",
+    "maximum", "minimum", "clip", "round", "floor", "ceil", "trunc", "mod", "remainder",
+    "floor_divide", "add", "subtract", "multiply", "divide", "true_divide", "power",
+    "negative", "where", "isin", "sum", "any", "all", "max", "min", "mean", "prod",
+    "count_nonzero", "ravel", "squeeze", "asarray", "array", "astype", "real", "imag",
+    "nan_to_num", "bitwise_and", "bitwise_or", "bitwise_not", "invert",
+})
+
+
+def _bounded(values: list[object]) -> bool:
+    """Whether the arrays among ``values`` broadcast together to at most
+    ``_MAX_ELEMENTS`` elements (``x[:, None] > y[None, :]`` of two long vectors would not)."""
+    numpy = sys.modules.get("numpy")
+    shapes = [value.shape for value in values  # type: ignore[attr-defined]
+              if library_type(type(value)) and type(getattr(value, "shape", None)) is tuple]
+    if numpy is None or not shapes:
+        return True
+    try:
+        return bool(math.prod(numpy.broadcast_shapes(*shapes)) <= _MAX_ELEMENTS)
+    except ValueError:
+        return False
 
 
 def _rebound(func: ast.FunctionDef | ast.Lambda) -> set[str]:
