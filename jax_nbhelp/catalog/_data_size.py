@@ -32,6 +32,7 @@ import ast
 import math
 import operator
 import sys
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from types import FrameType
@@ -52,44 +53,39 @@ class _Sized:
 
     keyword: str  # the keyword that fixes it: size=, num_segments=, ...
     counts: str  # what the length counts, in words
-    length: Callable[[Any], int]  # the length of the function's result
 
 
-def _first(result: Any) -> int:
+def _length(result: Any) -> int:
+    """The length of such a function's result (of its first array, for a tuple)."""
     return int(result[0].shape[0]) if isinstance(result, tuple) else int(result.shape[0])
 
 
-def _table() -> dict[int, tuple[str, _Sized]]:
-    """id() of each of JAX's functions whose length a keyword fixes -> (name, how)."""
+def _table() -> dict[int, _Sized]:
+    """id() of each of JAX's functions whose length a keyword fixes -> how (``jnp.where``
+    only in its one-argument form, checked at the call)."""
     jnp = sys.modules.get("jax.numpy")
     ops = sys.modules.get("jax.ops")
     if jnp is None:
         return {}
-    distinct = _Sized("size", "distinct values", _first)
-    nonzero = _Sized("size", "nonzero entries", _first)
-    chosen = _Sized("size", "selected elements", _first)
+    distinct = _Sized("size", "distinct values")
+    nonzero = _Sized("size", "nonzero entries")
     wanted: list[tuple[Any, str, _Sized]] = [
         (jnp, "unique", distinct),
         (jnp, "nonzero", nonzero), (jnp, "flatnonzero", nonzero), (jnp, "argwhere", nonzero),
-        (jnp, "extract", chosen),
+        (jnp, "where", nonzero),
+        (jnp, "extract", _Sized("size", "selected elements")),
         (jnp, "union1d", distinct), (jnp, "intersect1d", distinct),
         (jnp, "setdiff1d", distinct), (jnp, "setxor1d", distinct),
-        (jnp, "bincount", _Sized("length", "bins (one per value up to the largest)", _first)),
-        (jnp, "repeat", _Sized("total_repeat_length", "repeated elements", _first)),
+        (jnp, "bincount", _Sized("length", "bins (one per value up to the largest)")),
+        (jnp, "repeat", _Sized("total_repeat_length", "repeated elements")),
     ]
     if ops is not None:
-        segments = _Sized("num_segments", "segments (one per id up to the largest)", _first)
+        segments = _Sized("num_segments", "segments (one per id up to the largest)")
         wanted += [(ops, name, segments) for name in
                    ("segment_sum", "segment_prod", "segment_max", "segment_min")]
-    table: dict[int, tuple[str, _Sized]] = {}
-    for module, name, how in wanted:
-        function = getattr(module, name, None)
-        if function is not None:  # a release without it: not offered
-            table[id(function)] = (f"{module.__name__.split('.')[-1]}.{name}", how)
-    where = getattr(jnp, "where", None)
-    if where is not None:  # only its one-argument form; checked at the call
-        table[id(where)] = ("numpy.where", nonzero)
-    return table
+    # a release without one of them: not offered
+    return {id(function): how for module, name, how in wanted
+            if (function := getattr(module, name, None)) is not None}
 
 
 _OPERATORS: dict[type, Callable[..., Any]] = {
@@ -266,37 +262,34 @@ def _bounded(values: list[object]) -> bool:
         return False
 
 
-def _rebound(func: ast.FunctionDef | ast.Lambda) -> set[str]:
+def _bindings(func: ast.FunctionDef) -> Counter[str]:
+    """How many times the function (nested functions included) binds or deletes each
+    name."""
+    return Counter(node.id for node in ast.walk(func)
+                   if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del))
+
+
+def _rebound(func: ast.FunctionDef) -> set[str]:
     """Names the function's body assigns (a parameter among them no longer holds what the
     caller passed)."""
-    body = func.body if isinstance(func, ast.FunctionDef) else [func.body]
-    names: set[str] = set()
-    for statement in body:
-        for node in ast.walk(statement):
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-                names.add(node.id)
-            elif isinstance(node, ast.Global | ast.Nonlocal):
-                names.update(node.names)
-    return names
+    declared = {name for node in ast.walk(func) if isinstance(node, ast.Global | ast.Nonlocal)
+                for name in node.names}
+    return set(_bindings(func)) | declared
 
 
-def _made_before(func: ast.FunctionDef | ast.Lambda, lineno: int) -> dict[str, ast.expr]:
+def _made_before(func: ast.FunctionDef, lineno: int) -> dict[str, ast.expr]:
     """The locals the function's own statements (not a loop's or a branch's) assign once,
     each to a name alone, on lines before ``lineno``: name -> the expression."""
-    if not isinstance(func, ast.FunctionDef):
-        return {}
-    stores: dict[str, int] = {}
-    for node in ast.walk(func):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
-            stores[node.id] = stores.get(node.id, 0) + 1
+    stores = _bindings(func)
     return {statement.targets[0].id: statement.value for statement in func.body
             if isinstance(statement, ast.Assign) and len(statement.targets) == 1
             and isinstance(statement.targets[0], ast.Name)
             and (statement.end_lineno or lineno) < lineno
-            and stores.get(statement.targets[0].id) == 1}
+            and stores[statement.targets[0].id] == 1}
 
 
-def _definition(ctx: ErrorContext, found: _tracing.Traced) -> ast.FunctionDef | None:
+def _definition(found: _tracing.Traced) -> ast.FunctionDef | None:
+    """The ``def`` of the function jit traced."""
     call = found.call
     parsed = _tracing.parse(call.definition.source) \
         if call is not None and call.definition is not None else None
@@ -304,17 +297,15 @@ def _definition(ctx: ErrorContext, found: _tracing.Traced) -> ast.FunctionDef | 
             if parsed is not None and call is not None else None)
 
 
-def _passed(ctx: ErrorContext, found: _tracing.Traced) -> dict[str, object] | None:
+def _passed(ctx: ErrorContext, found: _tracing.Traced, func: ast.FunctionDef
+            ) -> dict[str, object] | None:
     """The traced function's parameters -> the concrete values its caller passed (those
     readable without running anything), or None where the call cannot be read."""
     call = found.call
     if call is None or call.caller is None or call.definition is None:
         return None
     caller = ctx.live_frame(call.caller)
-    parsed = _tracing.parse(call.definition.source)
-    func = (_tracing.find_def(parsed[0], call.origin.function, call.origin.lineno)
-            if parsed is not None else None)
-    if caller is None or func is None:
+    if caller is None:
         return None
     rebound = _rebound(func)
     evaluate = Evaluator(caller)
@@ -335,24 +326,23 @@ def _passed(ctx: ErrorContext, found: _tracing.Traced) -> dict[str, object] | No
 
 
 def _sized_call(frame: FrameType, location: Location
-                ) -> list[tuple[ast.Call, str, _Sized]]:
-    """The line's calls of JAX's functions with a data-dependent length, not given one."""
+                ) -> tuple[list[tuple[ast.Call, object, _Sized]], str]:
+    """The line's calls of JAX's functions with a data-dependent length, not given one
+    (each with the function it calls), and the code they are in."""
     table = _table()
-    calls, _ = _tracing.calls_on(location)
+    calls, code = _tracing.calls_on(location)
     names = Evaluator(frame)
+    jnp = sys.modules.get("jax.numpy")
     found = []
     for call in calls:
-        entry = table.get(id(names(call.func)))
-        if entry is None:
+        function = names(call.func)
+        how = table.get(id(function))
+        if how is None or how.keyword in {k.arg for k in call.keywords}:
             continue
-        name, how = entry
-        given = {k.arg for k in call.keywords}
-        if how.keyword in given:
-            continue
-        if name == "numpy.where" and (len(call.args) != 1 or call.keywords):
+        if function is getattr(jnp, "where", None) and (len(call.args) != 1 or call.keywords):
             continue  # jnp.where(c, x, y) has a fixed length
-        found.append((call, name, how))
-    return found
+        found.append((call, function, how))
+    return found, code
 
 
 def _raised_inside(ctx: ErrorContext, link: Link, location: Location, name: str) -> bool:
@@ -388,12 +378,14 @@ def _traced_here(ctx: ErrorContext, found: _tracing.Traced | None
     frame = ctx.live_frame(found.location)
     if frame is None or frame.f_code.co_name != found.origin.function:
         return None  # the line runs in another function than the one jit traced
-    passed = _passed(ctx, found)
-    func = _definition(ctx, found)
+    func = _definition(found)
+    passed = _passed(ctx, found, func) if func is not None else None
+    if func is None or not passed:
+        return None
     same = found.call is not None and found.call.definition is not None \
         and found.call.definition.source == found.location.source
-    made = _made_before(func, found.location.lineno) if func is not None and same else {}
-    return (found.location, frame, _Concrete(frame, passed, made)) if passed else None
+    made = _made_before(func, found.location.lineno) if same else {}
+    return found.location, frame, _Concrete(frame, passed, made)
 
 
 def _caller(found: _tracing.Traced) -> str:
@@ -407,11 +399,10 @@ def explain(ctx: ErrorContext, found: _tracing.Traced | None) -> tuple[str, Fix]
     if here is None or found is None:
         return None
     location, frame, evaluate = here
-    sized = _sized_call(frame, location)
+    sized, code = _sized_call(frame, location)
     if len(sized) != 1:
         return None
-    call, _, how = sized[0]
-    function = Evaluator(frame)(call.func)
+    call, function, how = sized[0]
     if not _raised_inside(ctx, found.link, location, getattr(function, "__name__", "")):
         return None
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
@@ -422,29 +413,21 @@ def explain(ctx: ErrorContext, found: _tracing.Traced | None) -> tuple[str, Fix]
     if _any_cannot(args) or _any_cannot(kwargs.values()):
         return None
     try:
-        length = how.length(function(*args, **kwargs))  # type: ignore[operator]
+        length = _length(function(*args, **kwargs))  # type: ignore[operator]
     except Exception:
         return None
-    parsed = _tracing.parse(location.source)
-    if parsed is None or call.lineno != call.end_lineno:
-        return None
-    tree, code = parsed
-    same = [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-            and getattr(n, "lineno", 0) == location.lineno and ast.dump(n) == ast.dump(call)]
-    if len(same) != 1:
-        return None
-    before = _tracing.segment(code, same[0])
+    before = _tracing.segment(code, call)
     head = before[:-1].rstrip()
     after = (f"{head}{'' if head.endswith('(') else ' ' if head.endswith(',') else ', '}"
              f"{how.keyword}={length})")
-    spelled = _tracing.segment(code, same[0].func)
+    spelled = _tracing.segment(code, call.func)
     caller = _caller(found)
     noun = how.counts.split(" (")[0]
     sentence = (f" {spelled} returns as many elements as its data has {how.counts}, which "
                 "jit cannot know when it compiles; it takes that length as "
                 f"`{how.keyword}=`.")
     return sentence, rewrite_fix(
-        ctx, location, _tracing.replacing(same[0], before, after),
+        ctx, location, _tracing.replacing(call, before, after),
         label=f"Pass {how.keyword}={length}",
         summary=(f"Write `{after}` on line {location.lineno}: {spelled} under jit needs its "
                  f"result's length before the data exists, and the values passed at "
