@@ -197,7 +197,12 @@ def _array_attribute_called(exc: BaseException, tb: TracebackType | None) -> boo
     if call is None or not isinstance(call.func, ast.Attribute) \
             or call.func.attr not in ARRAY_ATTRIBUTES:
         return False
-    value = lookup_callee(call.func.value, _scopes(tb))
+    return is_jax_array(lookup_callee(call.func.value, _scopes(tb)))
+
+
+def is_jax_array(value: object) -> bool:
+    """Whether ``value`` is one of JAX's concrete arrays or tracers (told by its class,
+    never by anything the object says of itself)."""
     name = type(value).__name__
     return is_jax_object(value) and (name == "ArrayImpl" or name in _tracer_class_names())
 

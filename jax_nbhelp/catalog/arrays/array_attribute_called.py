@@ -29,7 +29,7 @@ from jax_nbhelp.catalog import _entry, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.diagnosis.provenance import ARRAY_ATTRIBUTES
+from jax_nbhelp.diagnosis.provenance import ARRAY_ATTRIBUTES, is_jax_array
 from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
@@ -96,17 +96,15 @@ def _attribute_calls(ctx: ErrorContext, location: Location) -> list[tuple[ast.Ca
         func = call.func
         if not isinstance(func, ast.Attribute) or func.attr not in ARRAY_ATTRIBUTES:
             continue
-        module = (type(evaluate(func.value)).__module__ or "").split(".", 1)[0]
-        if module in ("jax", "jaxlib"):
+        if is_jax_array(evaluate(func.value)):
             found.append((call, code))
     return found
 
 
 def _fixes(ctx: ErrorContext, location: Location, call: ast.Call, code: str, receiver: str,
            attribute: str) -> tuple[Fix, ...]:
-    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args) \
-            or call.lineno != call.end_lineno:
-        return ()
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return ()  # (calls_on gave a call on one line)
     before = _tracing.segment(code, call)
     if len(call.args) == 1 and attribute in ("size", "shape"):
         index = _tracing.segment(code, call.args[0])

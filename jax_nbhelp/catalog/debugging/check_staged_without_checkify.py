@@ -26,6 +26,7 @@ jit), jax-ml/jax#23867 (checkify around jit around remat).
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from types import FunctionType
 
 from jax_nbhelp.catalog import _entry, _loops, _tracing
@@ -95,7 +96,7 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     fix: Fix | None = None
     statement = _statement(ctx)
     if statement is not None:
-        found = _outside_jit(ctx, *statement)
+        found = _outside_jit(ctx, statement)
         if found is not None:
             fix, inner = found
             explanation = (f"{subject} runs in {location.function if location else 'code'}"
@@ -104,14 +105,24 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
                            "the function, and only what runs inside checkify.checkify is "
                            "checked.")
         else:
-            fix = _checkified(ctx, *statement)
+            fix = _checkified(ctx, statement)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(),
                             fixes=(fix,) if fix is not None else ())
 
 
-def _statement(ctx: ErrorContext) -> tuple[Location, ast.Assign, ast.Call, str] | None:
-    """The failing cell's statement ``target = call(...)``, as one line, and its code."""
+@dataclass(frozen=True)
+class _Statement:
+    """The failing cell's statement ``target = call(...)``, on one line, and the cell."""
+
+    location: Location
+    assign: ast.Assign
+    call: ast.Call
+    tree: ast.Module
+    code: str
+
+
+def _statement(ctx: ErrorContext) -> _Statement | None:
     cell = ctx.failing_cell()
     parsed = _tracing.parse(cell.source) if cell is not None else None
     if cell is None or parsed is None:
@@ -120,7 +131,10 @@ def _statement(ctx: ErrorContext) -> tuple[Location, ast.Assign, ast.Call, str] 
     found = [s for s in tree.body if isinstance(s, ast.Assign)
              and s.lineno == cell.lineno == s.end_lineno and len(s.targets) == 1
              and isinstance(s.value, ast.Call)]
-    return (cell, found[0], found[0].value, code) if len(found) == 1 else None  # type: ignore[return-value]
+    if len(found) != 1:
+        return None
+    assert isinstance(found[0].value, ast.Call)
+    return _Statement(cell, found[0], found[0].value, tree, code)
 
 
 def _checkify_module(ctx: ErrorContext) -> str | None:
@@ -131,18 +145,17 @@ def _checkify_module(ctx: ErrorContext) -> str | None:
     return f"{jax}.experimental.checkify" if jax is not None else None
 
 
-def _checkified(ctx: ErrorContext, location: Location, statement: ast.Assign,
-                call: ast.Call, code: str) -> Fix | None:
+def _checkified(ctx: ErrorContext, statement: _Statement) -> Fix | None:
     """``out = f(x)`` -> ``err, out = checkify.checkify(f)(x)`` and ``err.throw()``."""
+    location, call, code = statement.location, statement.call, statement.code
     module = _checkify_module(ctx)
-    tree = _tracing.parse(location.source)
-    names = _loops.fresh_names(tree[0], ("err", "check_error", "checked_error")) \
-        if tree is not None else None
+    names = _loops.fresh_names(statement.tree, ("err", "check_error", "checked_error"))
     if module is None or names is None or _is_checkified(ctx, location, call.func):
         return None
     (err,) = names
-    target = _tracing.segment(code, statement.targets[0])
-    if isinstance(statement.targets[0], ast.Tuple) and not target.startswith("("):
+    targets = statement.assign.targets
+    target = _tracing.segment(code, targets[0])
+    if isinstance(targets[0], ast.Tuple) and not target.startswith("("):
         target = f"({target})"
     function = _tracing.segment(code, call.func)
     arguments = _tracing.segment(code, call)[len(function):]
@@ -190,11 +203,11 @@ def _is_checkified(ctx: ErrorContext, location: Location, node: ast.expr) -> boo
     return frame is not None and _checkify_wrapped(Evaluator(frame)(node)) is not None
 
 
-def _outside_jit(ctx: ErrorContext, location: Location, statement: ast.Assign,
-                 call: ast.Call, code: str) -> tuple[Fix, str] | None:
+def _outside_jit(ctx: ErrorContext, statement: _Statement) -> tuple[Fix, str] | None:
     """``jax.jit(checked)(x)``, ``checked`` a checkified ``f`` the namespace names:
     ``checkify.checkify(jax.jit(f))(x)``."""
-    inner = call.func
+    location, code = statement.location, statement.code
+    inner = statement.call.func
     if not isinstance(inner, ast.Call) or len(inner.args) != 1 or inner.keywords \
             or not _tracing.is_jit(inner.func) or not isinstance(inner.args[0], ast.Name):
         return None
