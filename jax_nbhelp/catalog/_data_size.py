@@ -360,13 +360,6 @@ def _raised_inside(ctx: ErrorContext, link: Link, location: Location, name: str)
     return False
 
 
-def fix(ctx: ErrorContext, found: _tracing.Traced | None) -> Fix | None:
-    """The call on the traced line whose result's length depends on the data, given the
-    length this call's data gives; None where anything cannot be read."""
-    explained = explain(ctx, found)
-    return explained[1] if explained is not None else None
-
-
 def _traced_here(ctx: ErrorContext, found: _tracing.Traced | None
                  ) -> tuple[Location, FrameType, _Concrete] | None:
     """The traced line, its live frame (the function jit traced) and the evaluator of its
@@ -394,7 +387,9 @@ def _caller(found: _tracing.Traced) -> str:
 
 
 def explain(ctx: ErrorContext, found: _tracing.Traced | None) -> tuple[str, Fix] | None:
-    """``fix``'s fix, with a sentence that says why the call needs the length."""
+    """The call on the traced line whose result's length depends on the data, given the
+    length this call's data gives, with a sentence that says why the call needs it; None
+    where anything cannot be read."""
     here = _traced_here(ctx, found)
     if here is None or found is None:
         return None
