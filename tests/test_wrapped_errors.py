@@ -49,6 +49,9 @@ NOT_THROUGH_A_CALLBACK = {
     # Python calls the attribute's int: JAX's business only where the frame's call shows a
     # JAX array's attribute, which a callback's text does not keep
     "JNH515": "the called attribute's array is read from the frame's own call",
+    # Python's operator refused a container: that it holds JAX arrays is read from the
+    # operands in the frame, which a callback's text does not keep
+    "JNH544": "the tree operands are read from the frame's own operator",
 }
 # Examples whose error is told from the user's frame itself (the instruction it stopped at,
 # the values it held), which an error raised inside a callback does not bring back.
@@ -91,6 +94,10 @@ NEEDS_THE_LINE = {
     # Python's message names an int or a tuple: that it was a JAX array's attribute is read
     # from the call on the line, which the exec'd text does not keep
     **{f"JNH515-{i}": "a JAX array's attribute is told from the call on the line"
+       for i in range(3)},
+    # Python's message names a dict or list: that it holds JAX arrays is read from the
+    # operator's operands on the line, which the exec'd text does not keep
+    **{f"JNH544-{i}": "a tree of JAX arrays is told from the operator on the line"
        for i in range(3)},
 }
 

@@ -15,8 +15,9 @@ format spec Python applied to one of JAX's tracers (``f"{loss:.3f}"`` under jit)
 does a JAX array or tracer Python was asked to hash (a dict key: ``counts[x[0]]``), which
 JAX's array types refuse by design, and a JAX array Python's ``json`` was asked to write
 (the encoder's frame holds it), and an attribute of a JAX array called as PyTorch's method
-(``x.size()``, whose int Python refuses to call): what they say is a fact about the
-installed JAX. One
+(``x.size()``, whose int Python refuses to call), and Python's arithmetic on a dict, list or
+tuple of JAX arrays (``params - lr * grads``, ``grads`` from ``jax.grad`` of a dict): what
+they say is a fact about the installed JAX. One
 error of the user's own counts as well: a notebook's ``assert`` on JAX's device count or
 kind (``assert jax.device_count() > 1, ...``), whose message is the notebook's but whose
 cause is the runtime JAX runs on (``device_guard``). Everything here avoids calling into
@@ -39,6 +40,7 @@ from typing import Any
 
 from jax_nbhelp.diagnosis import device_guard
 from jax_nbhelp.diagnosis.line_values import exception_chain
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 
 _MAX_LINKS = 16
 _PACKAGES = ("jax", "jaxlib")
@@ -205,6 +207,112 @@ def is_jax_array(value: object) -> bool:
     never by anything the object says of itself)."""
     name = type(value).__name__
     return is_jax_object(value) and (name == "ArrayImpl" or name in _tracer_class_names())
+
+
+# Python's messages for an operator neither operand supports: a dict, list or tuple of
+# arrays (what ``jax.grad`` of a dict of parameters returns) has no arithmetic.
+NO_OPERATOR = re.compile(
+    r"^(unsupported operand type\(s\) for [^:]+: '[\w.]+' and '[\w.]+'"
+    r"|bad operand type for unary [-+~]: '[\w.]+'"
+    r"|can't multiply sequence by non-int of type '[\w.]+'"
+    r"|can only concatenate (list|tuple) \(not \"[\w.]+\"\) to (list|tuple))$")
+_OPERATORS = frozenset({"BINARY_OP", "UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT",
+                        "BINARY_MULTIPLY", "BINARY_ADD", "BINARY_SUBTRACT",
+                        "BINARY_TRUE_DIVIDE", "BINARY_POWER", "INPLACE_ADD",
+                        "INPLACE_SUBTRACT", "INPLACE_MULTIPLY", "INPLACE_TRUE_DIVIDE"})
+_MAX_LEAVES = 10_000
+
+
+def pytree_of_arrays(value: object) -> bool:
+    """Whether ``value`` is a dict, list or tuple (a named tuple too) whose leaves, nested in
+    those containers, are JAX arrays or tracers and plain numbers, at least one an array:
+    what ``jax.grad`` returns for a dict of parameters. Only the containers' own items are
+    read (exact built-in types; a named tuple's items are its tuple's)."""
+    count = 0
+    found = False
+    stack = [(value, 0)]
+    if not _container(value):
+        return False
+    while stack:
+        item, depth = stack.pop()
+        count += 1
+        if count > _MAX_LEAVES or depth > 8:
+            return False
+        if _container(item):
+            items = dict.values(item) if type(item) is dict else tuple.__iter__(item) \
+                if isinstance(item, tuple) else list.__iter__(item)  # type: ignore[arg-type]
+            stack.extend((child, depth + 1) for child in items)
+        elif is_jax_array(item):
+            found = True
+        elif type(item) not in (int, float, bool, type(None)):
+            return False
+    return found
+
+
+def _container(value: object) -> bool:
+    return type(value) in (dict, list, tuple) or (
+        isinstance(value, tuple) and isinstance(type(value).__dict__.get("_fields"), tuple))
+
+
+def operator_operands(node: ast.AST | None) -> tuple[ast.expr, ...]:
+    """The operands of the operator at ``node``: a binary or unary operation, or an augmented
+    assignment (``params -= lr * grads``)."""
+    if isinstance(node, ast.BinOp):
+        return node.left, node.right
+    if isinstance(node, ast.UnaryOp):
+        return (node.operand,)
+    if isinstance(node, ast.AugAssign):
+        return node.target, node.value
+    return ()
+
+
+def _statement_at(tb: TracebackType) -> ast.AST | None:
+    """The expression at the frame's instruction, or the statement there when it is not an
+    expression (an augmented assignment)."""
+    found = expression_at(tb)
+    if found is not None:
+        return found
+    code = tb.tb_frame.f_code
+    try:
+        lineno, end_lineno, col, end_col = list(code.co_positions())[tb.tb_lasti // 2]
+        if lineno is None or lineno != end_lineno or col is None or end_col is None:
+            return None
+        line = linecache.getline(code.co_filename, lineno)[col:end_col]
+        body = ast.parse(line.strip()).body
+        return body[0] if len(body) == 1 else None
+    except Exception:
+        return None
+
+
+def _operator_on_pytree(exc: BaseException, tb: TracebackType | None) -> bool:
+    """Arithmetic Python refused because an operand is a dict, list or tuple of JAX arrays
+    (``params - lr * grads`` with ``grads = jax.grad(loss)(params)``): the frame was at the
+    operator, and an operand, read safely in the frame (a name, an attribute of a plain
+    object, an item), is such a container. The exact type only."""
+    if type(exc) is not TypeError or tb is None or not NO_OPERATOR.match(str(exc)):
+        return False
+    if _instruction(tb) not in _OPERATORS:
+        return False
+    evaluate = Evaluator(tb.tb_frame)
+    containers = CONTAINER_NAMED.search(str(exc)) is not None
+    return any(pytree_of_arrays(evaluate(operand))
+               or (containers and made_by_jax(operand, _scopes(tb)))
+               for operand in operator_operands(_statement_at(tb)))
+
+
+CONTAINER_NAMED = re.compile(r"'(dict|list|tuple)'|can't multiply sequence|concatenate")
+
+
+def made_by_jax(node: ast.expr, scopes: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``node`` calls one of JAX's functions, or what one of them made
+    (``jax.grad(loss)(params)``), named plainly: its result, which holds no value until it
+    runs, is what JAX returned."""
+    if not isinstance(node, ast.Call):
+        return False
+    callee = lookup_callee(node.func, scopes)
+    if callee is UNKNOWN and isinstance(node.func, ast.Call):
+        callee = lookup_callee(node.func.func, scopes)
+    return callee is not UNKNOWN and is_jax_object(callee)
 
 
 _NOT_JSON = re.compile(r"^Object of type (?P<type>\w+) is not JSON serializable$")
@@ -471,6 +579,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _jax_array_hashed(current, innermost)
                 or _jax_array_serialized(current, innermost)
                 or _array_attribute_called(current, innermost)
+                or _operator_on_pytree(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
