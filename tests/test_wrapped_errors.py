@@ -99,6 +99,9 @@ NEEDS_THE_LINE = {
     # operator's operands on the line, which the exec'd text does not keep
     **{f"JNH544-{i}": "a tree of JAX arrays is told from the operator on the line"
        for i in range(3)},
+    # Python's unpacking message names no function: that JAX's call made the value is read
+    # from the assignment on the line
+    **{f"JNH545-{i}": "JAX's call is told from the assignment on the line" for i in range(3)},
 }
 
 

@@ -16,8 +16,9 @@ does a JAX array or tracer Python was asked to hash (a dict key: ``counts[x[0]]`
 JAX's array types refuse by design, and a JAX array Python's ``json`` was asked to write
 (the encoder's frame holds it), and an attribute of a JAX array called as PyTorch's method
 (``x.size()``, whose int Python refuses to call), and Python's arithmetic on a dict, list or
-tuple of JAX arrays (``params - lr * grads``, ``grads`` from ``jax.grad`` of a dict): what
-they say is a fact about the installed JAX. One
+tuple of JAX arrays (``params - lr * grads``, ``grads`` from ``jax.grad`` of a dict), and a
+JAX function's result unpacked into another count of names (``k1, k2, k3 =
+jax.random.split(key)``): what they say is a fact about the installed JAX. One
 error of the user's own counts as well: a notebook's ``assert`` on JAX's device count or
 kind (``assert jax.device_count() > 1, ...``), whose message is the notebook's but whose
 cause is the runtime JAX runs on (``device_guard``). Everything here avoids calling into
@@ -315,6 +316,77 @@ def made_by_jax(node: ast.expr, scopes: Sequence[Mapping[str, Any]]) -> bool:
     return callee is not UNKNOWN and is_jax_object(callee)
 
 
+UNPACKED = re.compile(r"^(not enough|too many) values to unpack \(expected (?P<want>\d+)"
+                       r"(, got (?P<got>\d+))?\)$")
+_UNPACKS = frozenset({"UNPACK_SEQUENCE", "UNPACK_EX"})
+
+
+def unpacked_assignment(filename: str, lineno: int, col: int) -> ast.Assign | None:
+    """The assignment whose unpacking target starts at ``lineno``, column ``col`` of
+    ``filename`` (the statement read from its first line on, up to 20 lines)."""
+    lines = linecache.getlines(filename)[lineno - 1:lineno + 19]
+    if not lines:
+        return None
+    indent = len(lines[0]) - len(lines[0].lstrip())
+    lines[0] = lines[0].lstrip()  # (the lines after it continue it: inside brackets)
+    for count in range(1, len(lines) + 1):
+        try:
+            body = ast.parse("".join(lines[:count])).body
+        except SyntaxError:
+            continue
+        statement = body[0] if body else None
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1 \
+                and isinstance(statement.targets[0], ast.Tuple | ast.List) \
+                and statement.targets[0].col_offset + indent == col:
+            return statement
+        return None
+    return None
+
+
+def _jax_result_unpacked(exc: BaseException, tb: TracebackType | None) -> bool:
+    """A JAX function's result unpacked into another count of names (``k1, k2, k3 =
+    jax.random.split(key)``): Python raised it at the frame's unpacking, of a value the
+    statement's call of JAX's (named plainly) returned. The exact type only."""
+    if type(exc) is not ValueError or tb is None or not UNPACKED.match(str(exc)):
+        return False
+    if _instruction(tb) not in _UNPACKS:
+        return False
+    code = tb.tb_frame.f_code
+    try:
+        lineno, _, col, _ = list(code.co_positions())[tb.tb_lasti // 2]
+    except Exception:
+        return False
+    if lineno is None or col is None:
+        return False
+    statement = unpacked_assignment(code.co_filename, lineno, col)
+    return statement is not None and returns_jax_structure(statement.value, _scopes(tb))
+
+
+# JAX's transforms whose result's structure JAX defines (not the wrapped function's own
+# outputs, as jit's and vmap's are)
+_STRUCTURING = frozenset({"grad", "value_and_grad"})
+
+
+def returns_jax_structure(node: ast.expr, scopes: Sequence[Mapping[str, Any]]) -> bool:
+    """Whether ``node`` calls a function of JAX's Python code (``jax.random.split``,
+    ``jax.lax.scan``), or what ``jax.grad``/``jax.value_and_grad`` made, named plainly: the
+    count of what it returns is JAX's contract. A jitted or vmapped function's outputs are
+    its author's."""
+    if not isinstance(node, ast.Call):
+        return False
+    callee = lookup_callee(node.func, scopes)
+    if callee is not UNKNOWN and is_jax_object(callee) and not isinstance(callee, type):
+        # JAX's own function, or one of JAX's functions JAX compiled with jit (jnp.linalg's)
+        wrapped = callee if isinstance(callee, FunctionType) \
+            else getattr(callee, "__wrapped__", None)
+        return isinstance(wrapped, FunctionType) and is_jax_object(wrapped)
+    if isinstance(node.func, ast.Call):
+        maker = lookup_callee(node.func.func, scopes)
+        return isinstance(maker, FunctionType) and is_jax_object(maker) \
+            and maker.__name__ in _STRUCTURING
+    return False
+
+
 _NOT_JSON = re.compile(r"^Object of type (?P<type>\w+) is not JSON serializable$")
 
 
@@ -580,6 +652,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _jax_array_serialized(current, innermost)
                 or _array_attribute_called(current, innermost)
                 or _operator_on_pytree(current, innermost)
+                or _jax_result_unpacked(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
