@@ -150,3 +150,14 @@ def test_the_tree_arithmetic_after_the_failing_line_is_mapped_too(loaded: Notebo
     assert np.allclose(np.asarray(loaded["params"]["w"]),
                        np.array([1.0, 2.0]) - 0.1 * m1 / (np.sqrt(v1) + 1e-8), atol=1e-5)
     assert np.allclose(np.asarray(loaded["v"]["b"]), 0.001 * 4.0)
+
+
+def test_a_list_joined_or_repeated_is_not_mapped(loaded: Notebook) -> None:
+    """Python's sequence operations: a list joined to an array, a list repeated by a JAX
+    integer; the line may have meant them, so no arithmetic is mapped over the items."""
+    loaded.ok("import jax, jax.numpy as jnp\nitems = [jnp.ones(2)]\nn = jnp.int32(3)")
+    for cell in ("joined = items + jnp.zeros(2)", "repeated = items * n"):
+        failed = loaded.run(cell)
+        (bundle,) = failed.diagnoses
+        assert bundle["code"] == "JNH544", cell
+        assert bundle["fixes"] == [], cell

@@ -295,13 +295,28 @@ def _operator_on_pytree(exc: BaseException, tb: TracebackType | None) -> bool:
     if _instruction(tb) not in _OPERATORS:
         return False
     evaluate = Evaluator(tb.tb_frame)
-    containers = CONTAINER_NAMED.search(str(exc)) is not None
-    return any(pytree_of_arrays(evaluate(operand))
-               or (containers and made_by_jax(operand, _scopes(tb)))
-               for operand in operator_operands(_statement_at(tb)))
+    node = _statement_at(tb)
+    return any(pytree_of_arrays(evaluate(operand)) for operand in operator_operands(node)) \
+        or any(made_by_jax(operand, _scopes(tb))
+               for operand in container_operands(str(exc), node))
 
 
-CONTAINER_NAMED = re.compile(r"'(dict|list|tuple)'|can't multiply sequence|concatenate")
+_OPERAND_TYPES = re.compile(r"^unsupported operand type\(s\) for [^:]+: '(?P<left>[\w.]+)' "
+                            r"and '(?P<right>[\w.]+)'$|^bad operand type for unary [-+~]: "
+                            r"'(?P<only>[\w.]+)'$")
+_CONTAINERS = ("dict", "list", "tuple")
+
+
+def container_operands(message: str, node: ast.AST | None) -> tuple[ast.expr, ...]:
+    """The operands of the operator at ``node`` whose type Python's ``message`` names a
+    dict, list or tuple (either operand where it names a sequence without saying which)."""
+    operands = operator_operands(node)
+    named = _OPERAND_TYPES.match(message)
+    if named is None:
+        return operands  # "can't multiply sequence ...", "can only concatenate ..."
+    types = (named["only"],) if named["only"] else (named["left"], named["right"])
+    return tuple(operand for operand, kind in zip(operands, types, strict=False)
+                 if kind in _CONTAINERS)
 
 
 def made_by_jax(node: ast.expr, scopes: Sequence[Mapping[str, Any]]) -> bool:

@@ -38,8 +38,8 @@ from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 from jax_nbhelp.diagnosis.names import dotted
 from jax_nbhelp.diagnosis.provenance import (
-    CONTAINER_NAMED,
     NO_OPERATOR,
+    container_operands,
     is_jax_array,
     made_by_jax,
     operator_operands,
@@ -101,12 +101,16 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     tree, code = parsed
     evaluate = Evaluator(frame)
     scopes = (frame.f_locals, frame.f_globals, frame.f_builtins)
-    containers = CONTAINER_NAMED.search(ctx.top.message) is not None
+    # calls of JAX's whose result Python's message names a container (an operand of an
+    # operator on the line): they hold no value until they run
+    returned = {id(operand) for node in ast.walk(tree)
+                if isinstance(node, (*_ARITHMETIC, ast.AugAssign))
+                and node.lineno <= location.lineno <= (node.end_lineno or 0)
+                for operand in container_operands(ctx.top.message, node)
+                if made_by_jax(operand, scopes)}
 
     def is_tree(node: ast.expr) -> bool:
-        """A tree of JAX arrays, or (where Python's message names a container) what a call
-        of JAX's returned, which holds no value until it runs."""
-        return pytree_of_arrays(evaluate(node)) or (containers and made_by_jax(node, scopes))
+        return id(node) in returned or pytree_of_arrays(evaluate(node))
 
     found = _failing_operation(tree, location.lineno, evaluate, is_tree)
     if found is None:
@@ -118,7 +122,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     explanation = (f"`{written}`{_entry.at(location)} applies Python's "
                    f"arithmetic to a tree of JAX arrays ({kinds}): Python's operators work "
                    "on arrays, not on the dict, list or tuple holding them.")
-    if _per_leaf(frame):
+    sequence = _sequence_operation(ctx.top.message, whole, trees, evaluate)
+    if sequence:
+        # a list joined to or repeated by a value: Python's sequence operations, which the
+        # line may have meant; mapping arithmetic over the items would not join or repeat
+        fix, reason = None, sequence
+    elif _per_leaf(frame):
         # a function tree.map calls for each leaf: its values are one leaf's, and the tree
         # it reads is the same for every leaf (mapping that one would nest trees)
         single = _single_entry_fix(ctx, location, code, whole, trees, evaluate)
@@ -131,6 +140,36 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.failing_cell(), fixes=(fix,) if fix else (),
                             notes=notes)
+
+
+def _sequence_operation(message: str, whole: ast.AST, trees: list[ast.expr],
+                        evaluate: Evaluator) -> str:
+    """Why the line may mean Python's sequence operation (a list joined to a value, a list
+    repeated by an integer), or "" where it cannot."""
+    if message.startswith("can only concatenate"):
+        return _JOIN
+    for node in ast.walk(whole):
+        if not isinstance(node, ast.BinOp) or not isinstance(node.op, ast.Add | ast.Mult):
+            continue
+        sides = (node.left, node.right)
+        sequences = [side for side in sides if _among(side, trees)
+                     and isinstance(evaluate(side), list | tuple)]
+        others = [side for side in sides if not _among(side, trees)]
+        if not sequences or not others:
+            continue
+        if isinstance(node.op, ast.Add):
+            return _JOIN
+        value = evaluate(others[0])
+        whole_number = type(value) is int or "int" in str(getattr(value, "dtype", ""))
+        if whole_number:
+            return ("Python repeats a list by an int, and the other operand is an integer: "
+                    "whether the line meant to repeat the list (`int(n)`) or to scale each "
+                    "array is yours to say.")
+    return ""
+
+
+_JOIN = ("Python's + joins a list or tuple only to another; whether the line meant to join "
+         "(`[*items, value]`) or to add to each array is yours to say.")
 
 
 def _per_leaf(frame: FrameType) -> bool:
