@@ -68,3 +68,11 @@ def test_other_unpackings_stay_silent(loaded: Notebook) -> None:
         failed = loaded.run(cell)
         assert failed.error is not None, cell
         assert failed.diagnoses == [], cell
+
+
+def test_a_computed_count_is_explained_not_changed(loaded: Notebook) -> None:
+    loaded.ok("import jax\nkey = jax.random.key(0)\nn_envs = 4")
+    failed = loaded.run("key, env_key = jax.random.split(key, n_envs)")
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH545"
+    assert bundle["fixes"] == []

@@ -142,6 +142,10 @@ def _split_fix(ctx: ErrorContext, location: Location, code: str, call: ast.Call,
             or any(isinstance(a, ast.Starred) for a in call.args):
         return ()
     keyword = next((k for k in call.keywords if k.arg == "num"), None)
+    given = call.args[1] if len(call.args) >= 2 else keyword.value if keyword else None
+    if given is not None and not (isinstance(given, ast.Constant)
+                                  and type(given.value) is int):
+        return ()  # a count the line computes (split(key, n_envs)): the user's to change
     if len(call.args) >= 2:
         edit = (call.args[1], _tracing.segment(code, call.args[1]), str(wanted))
     elif keyword is not None:
