@@ -179,12 +179,15 @@ def cast_value(source: str, lineno: int, dtype: str) -> str:
 def cast_passed(source: str, lineno: int, position: int, passed: str, dtype: str) -> str:
     """Cast what a call on ``lineno`` passes as its ``position``-th positional argument,
     spelled ``passed`` (``3`` becomes ``3.0`` when ``dtype`` is a float type; ``x`` becomes
-    ``x.astype(dtype)``), whatever the call's function is (``jax.grad(f)(x)``)."""
+    ``x.astype(dtype)``, or ``float(x)`` where ``dtype`` is Python's ``float``), whatever the
+    call's function is (``jax.grad(f)(x)``)."""
     def edit(value: cst.BaseExpression) -> cst.BaseExpression | None:
         if cst.Module([]).code_for_node(value) != passed:
             return None
         if isinstance(value, cst.Integer) and "float" in dtype:
             return cst.Float(f"{int(value.value, 0)}.0")
+        if dtype == "float":  # a Python int held by a name: Python's float of it
+            return cst.Call(func=cst.Name("float"), args=[cst.Arg(value)])
         return _cast(value, dtype)
 
     return _edit_argument(source, lineno, None, position, edit,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _entry, _static_site, _tracing
+from jax_nbhelp.catalog import _entry, _jax_names, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -54,6 +54,10 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _ENERGY), "curv = jax.hessian(energy)(positions)",
                    "curv = jax.hessian(energy)(positions.astype(jnp.float32))",
                    "Pass positions as float32", "curv.tolist()[1] == [0.0, 2.0, 0.0]"),
+    # a name holding a Python int has no astype: Python's float of it
+    corrected_cell((JAX_IMPORTS, _SQUARE + "\nx0 = 3"), "slope = jax.grad(square)(x0)",
+                   "slope = jax.grad(square)(float(x0))", "Pass float(x0)",
+                   "float(slope) == 6.0"),
 )
 
 WHY = _entry.prose("""
@@ -170,18 +174,25 @@ def _fix(ctx: ErrorContext, location: Location, index: int, arg: ast.expr,
     jnp = ctx.alias("jax.numpy") or "jnp"
     passed = ast.unparse(arg)
     number = arg.value if isinstance(arg, ast.Constant) and type(arg.value) is int else None
-    label = f"Pass {number}.0" if number is not None else f"Pass {passed} as float32"
+    # a name holding a Python int has no astype: Python's float of it
+    scalar = number is None and value.summary == "Python int" \
+        and _jax_names.spell(ctx, "builtins", "float") == "float"
+    label = (f"Pass {number}.0" if number is not None else f"Pass float({passed})" if scalar
+             else f"Pass {passed} as float32")
+    dtype = "float" if scalar else f"{jnp}.float32"
 
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.wrap_in_call import cast_passed
 
-        return cast_passed(source, location.lineno, index, passed, f"{jnp}.float32")
+        return cast_passed(source, location.lineno, index, passed, dtype)
 
     return rewrite_fix(
         ctx, location, transform, label=label,
         summary=(f"Pass {passed} as a float on line {location.lineno}, so grad differentiates "
                  "at the same point; then re-run."),
         safety=(f"Same point: {number}.0 is {passed} as a float." if number is not None else
+                f"Same point: float({passed}) is the same whole number as a float."
+                if scalar else
                 f"Same point: {passed}'s integers as float32 (exact up to 2**24); code that "
                 "uses them as integers (indexing, //) sees floats."),
         safe=True)
