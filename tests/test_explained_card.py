@@ -634,6 +634,11 @@ def test_values_spread_over_arguments_become_one_list(loaded: Notebook) -> None:
     ("a = jnp.ones(3)\nb = 2 * a\nv = jnp.stack(a, b, a)", "Pass (a, b, a) as arrays",
      "v.shape == (3, 3) and float(v[1, 0]) == 2.0"),
     ("a = jnp.ones((2, 3))\nv = jnp.vstack(a, a)", "Pass (a, a) as tup", "v.shape == (4, 3)"),
+    # more arrays than the function has positional parameters: Python's own binding error
+    ("a = jnp.ones(2)\nv = jnp.hstack(a, a, a)", "Pass (a, a, a) as tup", "v.shape == (6,)"),
+    # an array the line makes: read as JAX's frame received it
+    ("a = jnp.ones((2, 3))\nv = jnp.concatenate(a, jnp.zeros((1, 3)))",
+     "Pass (a, jnp.zeros((1, 3))) as arrays", "v.shape == (3, 3)"),
 ])
 def test_arrays_passed_apart_become_the_one_sequence(loaded: Notebook, cell: str, label: str,
                                                       check: str) -> None:

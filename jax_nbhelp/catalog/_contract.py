@@ -966,7 +966,7 @@ def _joined_arrays_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                   if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     args = node.args
     if not positional or "Sequence" not in str(positional[0].annotation) or len(args) < 2 \
-            or len(args) > len(positional) or any(isinstance(a, ast.Starred) for a in args) \
+            or any(isinstance(a, ast.Starred) for a in args) \
             or any(k.arg in {p.name for p in positional[:len(args)]}
                    for k in node.keywords):
         return None
@@ -974,8 +974,13 @@ def _joined_arrays_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
             p.default is p.empty for p in positional[1:]):
         return None  # a later parameter takes an array too, or must be given: not this
     evaluate = Evaluator(call.frame)
+    # an argument the line computes (jnp.ones((2, 3))) is read as JAX's frame received it
+    got = _received(ctx, getattr(call.function, "__name__", "")) or {}
+    values = [got.get(positional[index].name, CANNOT)
+              if (value := evaluate(arg)) is CANNOT and index < len(positional) else value
+              for index, arg in enumerate(args)]
     dimensions = {getattr(value, "ndim", None) if _array_dtype_kind(value) is not None else None
-                  for value in map(evaluate, args)}
+                  for value in values}
     if len(dimensions) != 1 or None in dimensions or dimensions == {0}:
         return None
     grouped = _grouped(location, node, 0)
