@@ -161,3 +161,15 @@ def test_a_list_joined_or_repeated_is_not_mapped(loaded: Notebook) -> None:
         (bundle,) = failed.diagnoses
         assert bundle["code"] == "JNH544", cell
         assert bundle["fixes"] == [], cell
+
+
+def test_a_list_of_numbers_is_not_mapped(loaded: Notebook) -> None:
+    """``jax.grad(f)([1.0, 2.0])`` hands f a list of two scalars: the list was likely meant
+    as one vector, and mapping over its items would keep it a list."""
+    loaded.ok("import jax, jax.numpy as jnp\ndef f(x):\n    return jnp.sum(x ** 2)\n"
+              "x0 = [1.0, 2.0]")
+    failed = loaded.run("g = jax.grad(f)(x0)")
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH544"
+    assert bundle["fixes"] == []
+    assert "jnp.asarray" in " ".join(bundle.get("notes", []))

@@ -122,7 +122,8 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     explanation = (f"`{written}`{_entry.at(location)} applies Python's "
                    f"arithmetic to a tree of JAX arrays ({kinds}): Python's operators work "
                    "on arrays, not on the dict, list or tuple holding them.")
-    sequence = _sequence_operation(ctx.top.message, whole, trees, evaluate)
+    sequence = _sequence_operation(ctx.top.message, whole, trees, evaluate) \
+        or _numbers_list(code, trees, evaluate)
     if sequence:
         # a list joined to or repeated by a value: Python's sequence operations, which the
         # line may have meant; mapping arithmetic over the items would not join or repeat
@@ -165,6 +166,21 @@ def _sequence_operation(message: str, whole: ast.AST, trees: list[ast.expr],
             return ("Python repeats a list by an int, and the other operand is an integer: "
                     "whether the line meant to repeat the list (`int(n)`) or to scale each "
                     "array is yours to say.")
+    return ""
+
+
+def _numbers_list(code: str, trees: list[ast.expr], evaluate: Evaluator) -> str:
+    """Why a list or tuple of numbers (arrays of no dimensions only) may be meant as one
+    vector, or "": ``jax.grad(f)([1.0, 2.0])`` hands ``f`` a list of two scalars, and the
+    arithmetic after it (``jnp.sum(x ** 2)``) is an array's."""
+    for node in trees:
+        value = evaluate(node)
+        if isinstance(value, list | tuple) and value and all(
+                getattr(item, "shape", None) == () for item in value):
+            return (f"`{_tracing.segment(code, node)}` is a {type(value).__name__} of numbers, "
+                    "each its own array of no dimensions: if it is one vector, make it one "
+                    "where it is made (`jnp.asarray([...])`); mapping over its items would "
+                    "keep it a list.")
     return ""
 
 
