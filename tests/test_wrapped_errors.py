@@ -52,6 +52,8 @@ NOT_THROUGH_A_CALLBACK = {
     # Python's operator refused a container: that it holds JAX arrays is read from the
     # operands in the frame, which a callback's text does not keep
     "JNH544": "the tree operands are read from the frame's own operator",
+    # the container is the one Python's attribute lookup recorded, and read in the frame
+    "JNH546": "the container is read from the frame's own attribute lookup",
 }
 # Examples whose error is told from the user's frame itself (the instruction it stopped at,
 # the values it held), which an error raised inside a callback does not bring back.
@@ -102,6 +104,10 @@ NEEDS_THE_LINE = {
     # Python's unpacking message names no function: that JAX's call made the value is read
     # from the assignment on the line
     **{f"JNH545-{i}": "JAX's call is told from the assignment on the line" for i in range(3)},
+    # Python's message names a list or dict: that it holds JAX arrays is read from the
+    # attribute's receiver on the line
+    **{f"JNH546-{i}": "a container of JAX arrays is told from the attribute on the line"
+       for i in range(3)},
 }
 
 

@@ -18,7 +18,8 @@ JAX's array types refuse by design, and a JAX array Python's ``json`` was asked 
 (``x.size()``, whose int Python refuses to call), and Python's arithmetic on a dict, list or
 tuple of JAX arrays (``params - lr * grads``, ``grads`` from ``jax.grad`` of a dict), and a
 JAX function's result unpacked into another count of names (``k1, k2, k3 =
-jax.random.split(key)``): what they say is a fact about the installed JAX. One
+jax.random.split(key)``), and an array's attribute asked of a list of JAX arrays
+(``losses.mean()``): what they say is a fact about the installed JAX. One
 error of the user's own counts as well: a notebook's ``assert`` on JAX's device count or
 kind (``assert jax.device_count() > 1, ...``), whose message is the notebook's but whose
 cause is the runtime JAX runs on (``device_guard``). Everything here avoids calling into
@@ -402,6 +403,27 @@ def returns_jax_structure(node: ast.expr, scopes: Sequence[Mapping[str, Any]]) -
     return False
 
 
+# What a JAX array has and a list, tuple or dict holding arrays does not: attributes and
+# methods of an array's (``xs.shape``, ``xs.mean(0)``).
+CONTAINER_LACKS = frozenset({
+    "shape", "dtype", "ndim", "size", "T", "mT", "at", "reshape", "sum", "mean", "max",
+    "min", "std", "var", "prod", "astype", "transpose", "squeeze", "ravel", "flatten",
+    "argmax", "argmin", "cumsum", "clip", "round", "dot", "item", "all", "any",
+    "block_until_ready", "swapaxes", "real", "imag", "conj", "nbytes", "itemsize"})
+
+
+def _container_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
+    """An array's attribute asked of a list, tuple or dict of JAX arrays (``xs.mean(0)`` of
+    a list the user appended JAX arrays to; ``x.shape`` of a list jit turned into a list of
+    tracers): Python's own attribute lookup raised it, and recorded the container as
+    ``obj``. The exact type only."""
+    if type(exc) is not AttributeError or tb is None:
+        return False
+    if getattr(exc, "name", None) not in CONTAINER_LACKS:
+        return False
+    return pytree_of_arrays(getattr(exc, "obj", None)) and _instruction(tb) in _LOOKUPS
+
+
 _NOT_JSON = re.compile(r"^Object of type (?P<type>\w+) is not JSON serializable$")
 
 
@@ -668,6 +690,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _array_attribute_called(current, innermost)
                 or _operator_on_pytree(current, innermost)
                 or _jax_result_unpacked(current, innermost)
+                or _container_lacks(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True
