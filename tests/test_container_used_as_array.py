@@ -49,3 +49,16 @@ def test_the_same_words_elsewhere_stay_silent(loaded: Notebook) -> None:
         failed = loaded.run(cell)
         assert failed.error is not None, cell
         assert failed.diagnoses == [], cell
+
+
+def test_a_list_indexed_with_two_axes_is_stacked(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp\nrows = [jnp.arange(3.0), jnp.ones(3)]")
+    failed = loaded.run("first = rows[:, 0]")
+    (bundle,) = failed.diagnoses
+    assert bundle["code"] == "JNH546"
+    assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["first"].tolist() == [0.0, 1.0]
+    # a list of floats indexed so stays silent
+    loaded.ok("floats = [1.0, 2.0]")
+    failed = loaded.run("f = floats[:, 0]")
+    assert failed.error is not None and failed.diagnoses == []

@@ -107,7 +107,7 @@ NEEDS_THE_LINE = {
     # Python's message names a list or dict: that it holds JAX arrays is read from the
     # attribute's receiver on the line
     **{f"JNH546-{i}": "a container of JAX arrays is told from the attribute on the line"
-       for i in range(3)},
+       for i in range(4)},
 }
 
 

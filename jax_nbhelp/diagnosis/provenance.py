@@ -424,6 +424,23 @@ def _container_lacks(exc: BaseException, tb: TracebackType | None) -> bool:
     return pytree_of_arrays(getattr(exc, "obj", None)) and _instruction(tb) in _LOOKUPS
 
 
+_INDEXED = re.compile(r"^(list|tuple) indices must be integers or slices, not tuple$")
+
+
+def _container_indexed(exc: BaseException, tb: TracebackType | None) -> bool:
+    """A list or tuple of JAX arrays indexed as an array (``xs[:, 0]``): Python's subscript
+    raised it, and the subscripted value, read safely in the frame, is such a container.
+    The exact type only."""
+    if type(exc) is not TypeError or tb is None or not _INDEXED.match(str(exc)):
+        return False
+    node = expression_at(tb)
+    return isinstance(node, ast.Subscript) and _instruction(tb) in _SUBSCRIPTS \
+        and pytree_of_arrays(Evaluator(tb.tb_frame)(node.value))
+
+
+_SUBSCRIPTS = frozenset({"BINARY_SUBSCR", "BINARY_OP"})  # (3.14 subscripts with BINARY_OP)
+
+
 _NOT_JSON = re.compile(r"^Object of type (?P<type>\w+) is not JSON serializable$")
 
 
@@ -691,6 +708,7 @@ def raised_by_jax(exc: BaseException, *, strictly: bool = False) -> bool:
                 or _operator_on_pytree(current, innermost)
                 or _jax_result_unpacked(current, innermost)
                 or _container_lacks(current, innermost)
+                or _container_indexed(current, innermost)
                 or (not strictly and _device_guard_failed(current, innermost))
                 or _raised_in_a_library_jax_called(current.__traceback__, roots)):
             return True

@@ -34,7 +34,7 @@ from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH546"
 TITLE = "A list of JAX arrays used as an array"
-TRIGGERS = ("object has no attribute",)
+TRIGGERS = ("object has no attribute", "indices must be integers or slices, not tuple")
 
 _LOSSES = "losses = []\nfor step in range(3):\n    losses.append(jnp.array(float(step)))"
 
@@ -50,6 +50,10 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, "grads = {'w': jnp.ones(3), 'b': jnp.ones(())}"),
                    "total = grads.sum()", "total = sum(g.sum() for g in grads.values())",
                    NO_FIX, "float(total) == 4.0"),
+    # a list indexed with two axes
+    corrected_cell((JAX_IMPORTS, "rows = [jnp.arange(3.0), jnp.ones(3)]"),
+                   "first = rows[:, 0]", "first = jnp.stack(rows)[:, 0]",
+                   "Use jnp.stack(rows)", "first.tolist() == [0.0, 1.0]"),
 )
 
 WHY = _entry.prose("""
@@ -61,7 +65,9 @@ of arrays of one shape lists, its first axis the list's order.
 
 
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
-    if not ctx.top.is_a("AttributeError"):
+    indexed = ctx.top.is_a("TypeError") and ctx.top.message.endswith(
+        "indices must be integers or slices, not tuple")
+    if not ctx.top.is_a("AttributeError") and not indexed:
         return None
     location = ctx.deepest_user_location()
     frame = ctx.live_frame(location) if location is not None else None
@@ -70,9 +76,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         return None
     tree, code = parsed
     evaluate = Evaluator(frame)
-    found = [node for node in ast.walk(tree) if isinstance(node, ast.Attribute)
-             and node.attr in CONTAINER_LACKS and node.lineno == location.lineno
-             and pytree_of_arrays(evaluate(node.value))]
+    found: list[ast.Attribute | ast.Subscript] = []
+    for node in ast.walk(tree):
+        wanted = (isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple)
+                  if indexed else isinstance(node, ast.Attribute)
+                  and node.attr in CONTAINER_LACKS)
+        if wanted and isinstance(node, ast.Attribute | ast.Subscript) \
+                and node.lineno == location.lineno and pytree_of_arrays(evaluate(node.value)):
+            found.append(node)
     if len(found) != 1:
         return None
     node = found[0]
@@ -83,9 +94,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     count = len(value)  # type: ignore[arg-type]
     held = (f"a {kind} of {count} {_tracing.plural(count, 'JAX array', 'JAX arrays')}"
             + (f" of shape {shapes[0]}" if len(shapes) == 1 else ""))
-    explanation = (f"`{_tracing.segment(code, node)}`{_entry.at(location)} asks `{receiver}` "
-                   f"for `{node.attr}`, and `{receiver}` is {held}: a Python {kind} of arrays "
-                   "is not an array, and has none.")
+    asked = (f"indexes `{receiver}` with several axes" if isinstance(node, ast.Subscript)
+             else f"asks `{receiver}` for `{node.attr}`")
+    explanation = (f"`{_tracing.segment(code, node)}`{_entry.at(location)} {asked}, and "
+                   f"`{receiver}` is {held}: a Python {kind} of arrays is not an array"
+                   + (", and has none." if isinstance(node, ast.Attribute) else
+                      ", and takes one index at a time."))
     notes = []
     if all(is_jax_array(item) and type(item).__name__ != "ArrayImpl"
            for item in _items(value)):
@@ -115,7 +129,8 @@ def _shapes(value: object) -> list[tuple[int, ...]]:
     return found
 
 
-def _stack_fix(ctx: ErrorContext, location: Location, node: ast.Attribute, receiver: str,
+def _stack_fix(ctx: ErrorContext, location: Location, node: ast.Attribute | ast.Subscript,
+               receiver: str,
                value: object, shapes: list[tuple[int, ...]]) -> tuple[Fix, ...]:
     if not isinstance(value, list | tuple) or len(shapes) != 1 or not value \
             or node.value.lineno != node.value.end_lineno:
