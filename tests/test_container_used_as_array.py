@@ -61,4 +61,5 @@ def test_a_list_indexed_with_two_axes_is_stacked(loaded: Notebook) -> None:
     # a list of floats indexed so stays silent
     loaded.ok("floats = [1.0, 2.0]")
     failed = loaded.run("f = floats[:, 0]")
-    assert failed.error is not None and failed.diagnoses == []
+    assert failed.error is not None
+    assert failed.diagnoses == []
