@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from types import FrameType
 from typing import Literal
 
 from jax_nbhelp.catalog import _entry
@@ -206,11 +207,19 @@ def replacing(node: ast.AST, before: str, after: str) -> Callable[[str], str]:
 def replacing_each(edits: Sequence[tuple[ast.AST, str, str]]) -> Callable[[str], str]:
     """``replacing`` for several one-line expressions ``(node, before, after)``, applied from
     the end of the source back, so that each leaves the columns before it as they were."""
-    steps = [replacing(node, before, after) for node, before, after in sorted(
-        edits, key=lambda edit: (-edit[0].lineno, -edit[0].col_offset))]  # type: ignore[attr-defined]
+    return from_the_end([(node, replacing(node, before, after))
+                         for node, before, after in edits])
+
+
+def from_the_end(steps: Sequence[tuple[ast.AST, Callable[[str], str]]]
+                 ) -> Callable[[str], str]:
+    """The rewrites ``(node, rewrite)``, each of its own node's place, applied from the
+    end of the source back (the later place first: the columns and lines before it keep)."""
+    ordered = [rewrite for _, rewrite in sorted(
+        steps, key=lambda step: (-step[0].lineno, -step[0].col_offset))]  # type: ignore[attr-defined]
 
     def transform(source: str) -> str:
-        for step in steps:
+        for step in ordered:
             source = step(source)
         return source
 
@@ -354,6 +363,17 @@ def _calls_on_line(tree: ast.Module, lineno: int) -> list[ast.Call]:
         node for node in ast.walk(tree)
         if isinstance(node, ast.Call) and node.lineno <= lineno <= (node.end_lineno or node.lineno)
     ]
+
+
+def live_line(ctx: ErrorContext) -> tuple[Location, FrameType, ast.Module, str] | None:
+    """The innermost user line of the error, its live frame, and its source parsed (and the
+    code); None where any of them cannot be had."""
+    location = ctx.deepest_user_location()
+    frame = ctx.live_frame(location) if location is not None else None
+    parsed = parse(location.source) if location is not None else None
+    if location is None or frame is None or parsed is None:
+        return None
+    return location, frame, *parsed
 
 
 def calls_on(location: Location) -> tuple[list[ast.Call], str]:

@@ -69,12 +69,10 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         "indices must be integers or slices, not tuple")
     if not ctx.top.is_a("AttributeError") and not indexed:
         return None
-    location = ctx.deepest_user_location()
-    frame = ctx.live_frame(location) if location is not None else None
-    parsed = _tracing.parse(location.source) if location is not None else None
-    if location is None or frame is None or parsed is None:
+    line = _tracing.live_line(ctx)
+    if line is None:
         return None
-    tree, code = parsed
+    location, frame, tree, code = line
     evaluate = Evaluator(frame)
     found: list[ast.Attribute | ast.Subscript] = []
     for node in ast.walk(tree):

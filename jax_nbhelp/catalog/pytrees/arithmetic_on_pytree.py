@@ -93,12 +93,10 @@ _ARITHMETIC = (ast.BinOp, ast.UnaryOp)
 def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if not ctx.top.is_a("TypeError") or not NO_OPERATOR.match(ctx.top.message):
         return None
-    location = ctx.deepest_user_location()
-    frame = ctx.live_frame(location) if location is not None else None
-    parsed = _tracing.parse(location.source) if location is not None else None
-    if location is None or frame is None or parsed is None:
+    line = _tracing.live_line(ctx)
+    if line is None:
         return None
-    tree, code = parsed
+    location, frame, tree, code = line
     evaluate = Evaluator(frame)
     scopes = (frame.f_locals, frame.f_globals, frame.f_builtins)
     # calls of JAX's whose result Python's message names a container (an operand of an
@@ -475,15 +473,8 @@ def _statement_of(module: ast.Module | None, whole: ast.AST) -> ast.stmt | None:
 
 def _replacing_all(code: str, edits: list[tuple[ast.AST, str]]) -> Callable[[str], str]:
     """Each edit's text for its expression, from the last back (columns before it keep)."""
-    steps = [_replacing(code, node, after) for node, after in sorted(
-        edits, key=lambda edit: (-edit[0].lineno, -edit[0].col_offset))]  # type: ignore[attr-defined]
-
-    def transform(source: str) -> str:
-        for step in steps:
-            source = step(source)
-        return source
-
-    return transform
+    return _tracing.from_the_end([(node, _replacing(code, node, after))
+                                  for node, after in edits])
 
 
 _OPERATORS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
