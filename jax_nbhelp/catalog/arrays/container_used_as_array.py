@@ -130,7 +130,7 @@ def _shapes(value: object) -> list[tuple[int, ...]]:
 def _stack_fix(ctx: ErrorContext, location: Location, node: ast.Attribute | ast.Subscript,
                receiver: str,
                value: object, shapes: list[tuple[int, ...]]) -> tuple[Fix, ...]:
-    if not isinstance(value, list | tuple) or len(shapes) != 1 or not value \
+    if type(value) not in (list, tuple) or len(shapes) != 1 or not value \
             or node.value.lineno != node.value.end_lineno:
         return ()
     jnp = _jax_names.spell(ctx, "jax.numpy")
