@@ -18,10 +18,11 @@ written. An operand that is an array with dimensions is explained, not fixed: ad
 leaf of a tree it is broadcast against arrays of other shapes, which is not what one
 expression over the tree said. The fix runs, so trees of different structures say so.
 
-Reports: google-deepmind/optax#808 (``unsupported operand type(s) for *: 'float' and
-'dict'`` updating a dict of parameters), netket/netket#1809 (a gradient-descent step over
-dicts of parameters written as a tree map of ``x - 0.05 * y``), google-deepmind/optax#291
-(the same words for flax's dict of parameters).
+Reports: netket/netket#1809 (a gradient-descent step over dicts of parameters written as a
+tree map of ``x - 0.05 * y``), google-deepmind/optax#291 (``unsupported operand type(s) for
+*: 'float' and 'FrozenDict'``: flax's dict of parameters in arithmetic),
+google-deepmind/optax#1 (``unsupported operand type(s) for *: 'dict' and
+'DynamicJaxprTracer'``: a dict of hyperparameters scaling each update in a tree map).
 """
 
 from __future__ import annotations
