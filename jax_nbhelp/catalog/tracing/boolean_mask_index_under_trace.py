@@ -29,7 +29,7 @@ from __future__ import annotations
 import ast
 from dataclasses import replace
 
-from jax_nbhelp.catalog import _data_size, _entry, _tracing
+from jax_nbhelp.catalog import _data_size, _entry, _jit_split, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext
@@ -43,6 +43,12 @@ _WHERE = "Use jnp.where"
 
 _SELECTED = ("x = jnp.array([1.0, -2.0, 3.0])\n@jax.jit\ndef doubled_positives(v):\n"
              "    return v[v > 0] * 2")
+
+_ABOVE = ("def over(v):\n    return v > v.mean()\n\n@jax.jit\ndef above_mean(x):\n"
+          "    mask = over(x)\n    y = x[mask]\n    return y.mean()")
+_ABOVE_SPLIT = ("def over(v):\n    return v > v.mean()\n\n@jax.jit\n"
+                "def _above_mean_compiled(y):\n    return y.mean()\n\n\ndef above_mean(x):\n"
+                "    mask = over(x)\n    y = x[mask]\n    return _above_mean_compiled(y)")
 
 EXAMPLES = (
     # a float sum: the same numbers added in another order (same up to float rounding)
@@ -85,6 +91,10 @@ EXAMPLES = (
               _SELECTED.replace("v[v > 0]", "v[jnp.nonzero(v > 0, size=2)]"),
               "out = doubled_positives(x)", "Select with jnp.nonzero(..., size=2)",
               "out.tolist() == [2.0, 6.0]"),
+    # a mask made by a function of the user's: the selection runs before jit, on the
+    # call's values, and the rest is compiled (_jit_split)
+    corrected(JAX_IMPORTS, _ABOVE, _ABOVE_SPLIT, "m = above_mean(jnp.array([1.0, 5.0, 2.0, 8.0]))",
+              "Compute y before jit", "float(m) == 6.5"),
 )
 
 WHY = _entry.prose("""
@@ -390,8 +400,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     fix = where_fix(ctx, location) or reduction_fix(ctx, location)
     if fix is None and transform != "vmap":
         # a selection kept as it is: the length this call's mask gives (_data_size)
-        fix = _data_size.mask_fix(ctx, _tracing.traced(ctx, link, frames=True,
-                                                       shown_only=False))
+        found = _tracing.traced(ctx, link, frames=True, shown_only=False)
+        # else the statements up to the selection run before jit (_jit_split)
+        fix = _data_size.mask_fix(ctx, found) or _jit_split.fix(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=call_site if call_site != location else ctx.failing_cell(),
                             fixes=(fix,) if fix is not None else (),

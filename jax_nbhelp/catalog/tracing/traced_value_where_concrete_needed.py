@@ -20,6 +20,7 @@ from jax_nbhelp.catalog import (
     _conversion,
     _data_size,
     _entry,
+    _jit_split,
     _math_twins,
     _shifted_range,
     _static_fix,
@@ -132,6 +133,17 @@ _FLOORED = ("def at_least(x, steps, size):\n    return jnp.maximum(x, steps * si
 
 _UNIQUE = ("codes = jnp.array([9, 2, 5, 2, 9])\n@jax.jit\ndef first_of_each(c):\n"
            "    return jnp.unique(c)")
+
+_TRIMMED = ("@jax.jit\ndef level(padded):\n    kept = jnp.trim_zeros(padded)\n"
+            "    return kept.mean()")
+_TRIMMED_SPLIT = ("@jax.jit\ndef _level_compiled(kept):\n    return kept.mean()\n\n\n"
+                  "def level(padded):\n    kept = jnp.trim_zeros(padded)\n"
+                  "    return _level_compiled(kept)")
+_COUNTS = ("@jax.jit\ndef counts(x):\n    n = int(x.max())\n"
+           "    return jnp.zeros(n + 1).at[x].add(1.0)")
+_COUNTS_SPLIT = ("def _counts_compiled(x, n):\n    return jnp.zeros(n + 1).at[x].add(1.0)\n"
+                 "_counts_compiled = jax.jit(_counts_compiled, static_argnames=(\"n\",))\n\n\n"
+                 "def counts(x):\n    n = int(x.max())\n    return _counts_compiled(x, n)")
 
 EXAMPLES = (
     # a conversion only to print the value: jax.debug.print prints it at each call
@@ -264,6 +276,13 @@ EXAMPLES = (
     # jnp.unique itself on them (jax-ml/jax#10231)
     corrected(JAX_IMPORTS, _UNIQUE, _UNIQUE.replace("jnp.unique(c)", "jnp.unique(c, size=3)"),
               "out = first_of_each(codes)", "Pass size=3", "out.tolist() == [2, 5, 9]"),
+    # a length no keyword fixes (jnp.trim_zeros): the statements up to it run before jit,
+    # the rest is compiled (jax-ml/jax#38601)
+    corrected(JAX_IMPORTS, _TRIMMED, _TRIMMED_SPLIT, "m = level(jnp.array([0.0, 2.0, 4.0, 0.0]))",
+              "Compute kept before jit", "float(m) == 3.0"),
+    # a Python number taken from the data to size an array: static for the compiled rest
+    corrected(JAX_IMPORTS, _COUNTS, _COUNTS_SPLIT, "c = counts(jnp.array([0, 2, 2]))",
+              "Compute n before jit", "c.tolist() == [1.0, 0.0, 2.0]"),
 )
 
 WHY = _entry.prose("""
@@ -416,6 +435,12 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         if not fixes else None
     if ahead is not None:
         explanation, fixes = ahead[0], (ahead[1],)
+    split = _jit_split.fix(ctx, found) if not fixes else None
+    if split is not None:
+        fixes = (split,)
+        at = f" ({found.caller.label})" if found.caller is not None else ""
+        explanation += (f" Outside jit those values are concrete: the statements of {function} "
+                        f"up to this one can run as plain Python at the call{at}.")
     explanation += _tracing.batch_sentence(ctx, found)
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=found.caller or ctx.failing_cell(), fixes=fixes,
