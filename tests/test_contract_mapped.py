@@ -49,7 +49,7 @@ def test_bare_arrays_side_by_side_get_no_fix(loaded: Notebook) -> None:
 def test_records_of_one_length_are_not_this(loaded: Notebook) -> None:
     # a record whose own arrays differ: not one length per record
     loaded.ok("import jax, jax.numpy as jnp\n"
-              "pairs = ({'a': jnp.ones(2), 'b': jnp.ones(3)}, {'a': jnp.ones(2), 'b': jnp.ones(3)})")
+              "pair = {'a': jnp.ones(2), 'b': jnp.ones(3)}\npairs = (pair, dict(pair))")
     failed = loaded.run("out = jax.lax.map(lambda r: r['a'].sum(), pairs)")
     (bundle,) = failed.diagnoses
     assert not any(f["label"].startswith("Call ") for f in bundle["fixes"])
