@@ -31,7 +31,7 @@ import textwrap
 from jax_nbhelp.catalog import _contract_call
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator, library_type
+from jax_nbhelp.diagnosis.safe_eval import Evaluator, library_type
 
 _SIZES = re.compile(r"scan got values with different leading axis sizes: (?P<sizes>[\d, ]+)")
 
@@ -92,7 +92,8 @@ def _records_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     evaluate = Evaluator(call.frame)
     records = _contract_call.value_of(call, xs_node, evaluate)  # list(runs): as JAX got it
     function = evaluate(f_node)
-    if records is CANNOT or type(records) not in (list, tuple) or not callable(function):
+    if not isinstance(records, list | tuple) or type(records) not in (list, tuple) \
+            or not callable(function):
         return None
     if any(type(item) not in (dict, list, tuple) and library_type(type(item))
            for item in records):
