@@ -16,7 +16,11 @@ function as static data, so jit traces the arrays beside it and calling it calls
 function. Offered where the calling line passes a name that the latest top-level ``name =
 {...}`` of a cell built, and that display still writes the very function passed. Any other
 leaf inside a pytree, a NamedTuple's string field say, is explained (a dataclass registered
-with that field in ``meta_fields``).
+with that field in ``meta_fields``), but for an entry of a dict the function never reads: a
+batch from a data loader that carries each example's id or file name beside its arrays, where
+the jitted function reads the dict only by string keys (``batch["image"]``) and never that
+one. The call passes the dict without the entries it does not read that hold no numbers
+(``{k: v for k, v in batch.items() if k != 'id'}``): the function sees the same values.
 
 Reports: jax-ml/jax#5228 (``jit`` called with a NumPy array of strings),
 BirkhoffG/jax-dataloader#2 (a DataLoader object passed to a jitted step),
@@ -24,13 +28,15 @@ pyro-ppl/numpyro#1078 (``None`` passed through a transformed function), jax-ml/j
 NamedTuple of an optimizer's functions passed to jit), jax-ml/jax#4416 (a function passed to
 a jitted helper), patrick-kidger/equinox#1127 (a model dict that holds its activation
 function, passed to a plain jax.jit), patrick-kidger/equinox#239 (the FAQ entry for a model
-with a function in its pytree). JAX's docs teach the
-pytree case in "Custom pytrees".
+with a function in its pytree); google/flax#1492 (an evaluation batch that keeps its
+byte-string ids, fixed by deleting them), dattalab/keypoint-moseq#130 (an array of names
+beside the data). JAX's docs teach the pytree case in "Custom pytrees".
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 from dataclasses import dataclass
 from types import FrameType
@@ -78,6 +84,10 @@ _GRADIENT = "g = jax.jit(jax.grad(penalty))(jnp.array([1.0, -2.0]), 'l1')"
 _LAYER = ("layer = {'scale': jnp.array([1.0, 2.0]), 'act': jax.nn.relu}\n\n@jax.jit\n"
           "def apply(layer, x):\n    return layer['act'](layer['scale'] * x)")
 _APPLIED = "y = apply(layer, jnp.array([-1.0, 1.0]))"
+_SCORED = ("@jax.jit\ndef accuracy(batch):\n"
+           "    return jnp.mean(batch['pred'] == batch['label'])")
+_NAMED = ("batch = {'name': np.array(['a.png', 'b.png']), 'pred': np.array([1, 0]),\n"
+          "         'label': np.array([1, 1])}")
 
 EXAMPLES = (
     made_static(_ACTIVATE, "y = activate(jnp.array([-1.0, 2.0]), 'relu')", "kind",
@@ -111,6 +121,12 @@ EXAMPLES = (
             fixed=("import jax, jax.numpy as jnp",
                    _ACT.replace("Act(jax.nn.relu", "Act(jax.tree_util.Partial(jax.nn.relu)"),
                    _ACTED)),
+    # a loader's batch keeps each example's name, which the function never reads
+    Example(setup=("import jax, jax.numpy as jnp\nimport numpy as np", _SCORED, _NAMED),
+            failing="acc = accuracy(batch)", fix="Leave 'name' out of batch",
+            check="float(acc) == 0.5",
+            fixed=("import jax, jax.numpy as jnp\nimport numpy as np", _SCORED, _NAMED,
+                   "acc = accuracy({k: v for k, v in batch.items() if k != 'name'})")),
 )
 
 WHY = _entry.prose("""
@@ -158,6 +174,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         fix = _partial_fix(ctx, function, bad.path or "", location)
         if fix is not None:
             fixes.append(fix)
+    if not fixes and location is not None:
+        unread = _unread_fields_fix(ctx, function, bad.path or "", location)
+        if unread is not None:
+            explanation += f" {function} never reads it: it can be left out of the call."
+            fixes.append(unread)
     if not fixes:
         notes.append(f"Mark {bad.path} static if it is a setting (static_argnames, or for a "
                      "field of your own class, a dataclass registered with that field in "
@@ -288,6 +309,86 @@ def _partial_fix(ctx: ErrorContext, function: str, path: str, caller: Location) 
         safety=(f"Same values: calling the Partial calls `{before}` with the same arguments. "
                 "Tree functions (tree_map, tree_leaves) no longer meet the function as a "
                 "leaf."),
+        safe=True)
+
+
+_ENTRY = re.compile(r"(?P<root>[A-Za-z_]\w*)\[(?P<quote>['\"])(?P<key>[^'\"]+)(?P=quote)\]")
+
+
+def _numeric(value: object) -> bool:
+    """A Python number, or a NumPy or JAX array of numbers (read from their own classes)."""
+    if type(value) in (int, float, bool, complex):
+        return True
+    module = (type(value).__module__ or "").split(".", 1)[0]
+    kind = getattr(getattr(value, "dtype", None), "kind", None) \
+        if module in ("numpy", "jax", "jaxlib") else None
+    return kind is not None and kind in "biufcV"
+
+
+def _keys_read(func: ast.FunctionDef, parameter: str) -> set[str] | None:
+    """The string keys ``func`` reads its ``parameter`` with (``batch["image"]``); None where
+    it uses the parameter any other way (passes it on, iterates it, rebinds it)."""
+    keys: set[str] = set()
+    subscripted = {id(n.value): n for n in ast.walk(func) if isinstance(n, ast.Subscript)}
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Name) or node.id != parameter:
+            continue
+        outer = subscripted.get(id(node))
+        if not isinstance(node.ctx, ast.Load) or outer is None \
+                or not isinstance(outer.slice, ast.Constant) or type(outer.slice.value) is not str:
+            return None
+        keys.add(outer.slice.value)
+    return keys
+
+
+def _unread_fields_fix(ctx: ErrorContext, function: str, path: str, caller: Location
+                       ) -> Fix | None:
+    """A dict passed to the jitted ``function`` whose entry at ``path`` (``batch['id']``) is
+    not an array, where the function reads the dict only by string keys and never that one:
+    the call passes the dict without its entries the function does not read that are not
+    arrays (an example's id, a file name). Same results: the function never sees them."""
+    found = _ENTRY.fullmatch(path)
+    frame = ctx.live_frame(caller)
+    if found is None or frame is None:
+        return None
+    passed = _passed_for(caller, frame, function, found["root"])
+    if len(passed) != 1 or passed[0] is None or passed[0].lineno != passed[0].end_lineno:
+        return None
+    node, evaluate = passed[0], Evaluator(frame)
+    value = evaluate(node)
+    calls = _tracing.calls_on(caller)[0]
+    codes = [_provenance.function_code(evaluate(call.func)) for call in calls
+             if node in [*call.args, *(k.value for k in call.keywords)]]
+    if type(value) is not dict or len(codes) != 1 or codes[0] is None \
+            or found["key"] not in value:
+        return None
+    try:
+        lines, _ = inspect.findsource(codes[0])  # the def's source, as linecache holds it
+    except (OSError, TypeError):
+        return None
+    parsed = _tracing.parse("".join(lines))
+    func = _tracing.find_def(parsed[0], function, None) if parsed is not None else None
+    read = _keys_read(func, found["root"]) if func is not None else None
+    if read is None or found["key"] in read or not read <= set(value):
+        return None
+    dropped = [key for key in value if type(key) is str and key not in read
+               and not _numeric(value[key])]
+    code = caller.source or ""
+    before = _tracing.segment(code, node)
+    if found["key"] not in dropped or not before:
+        return None
+    listed = ", ".join(repr(key) for key in dropped)
+    test = f"k != {dropped[0]!r}" if len(dropped) == 1 else f"k not in ({listed})"
+    after = f"{{k: v for k, v in {before}.items() if {test}}}"
+    kept = _tracing.quoted([repr(key) for key in sorted(read)])
+    return rewrite_fix(
+        ctx, caller, _tracing.replacing(node, before, after),
+        label=f"Leave {listed} out of {before}",
+        summary=(f"Pass `{after}` on line {caller.lineno}: {function} reads its "
+                 f"{found['root']} only by the keys {kept}, and {listed} holds no numbers for "
+                 "jit to trace; then re-run."),
+        safety=(f"Same results: {function} reads only {kept} of {found['root']}, and those "
+                f"are passed as they are; {before} itself is not changed."),
         safe=True)
 
 
