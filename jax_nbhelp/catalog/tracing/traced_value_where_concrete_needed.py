@@ -26,12 +26,14 @@ from jax_nbhelp.catalog import (
     _static_fix,
     _static_made_traced,
     _tracing,
+    _vmap_constant,
 )
 from jax_nbhelp.catalog._example import (
     JAX_IMPORTS,
     TRACING_IMPORTS,
     Example,
     corrected,
+    corrected_cell,
     made_static,
     static_from_array,
 )
@@ -283,6 +285,12 @@ EXAMPLES = (
     # a Python number taken from the data to size an array: static for the compiled rest
     corrected(JAX_IMPORTS, _COUNTS, _COUNTS_SPLIT, "c = counts(jnp.array([0, 2, 2]))",
               "Compute n before jit", "c.tolist() == [1.0, 0.0, 2.0]"),
+    # a count vmap maps although every element of the batch gets the same one
+    # (jax-ml/jax#3696)
+    corrected_cell((JAX_IMPORTS, "labels = jnp.array([2, 0, 1])\nsizes = jnp.full(3, 3)"),
+                   "h = jax.vmap(jax.nn.one_hot)(labels, sizes)",
+                   "h = jax.vmap(jax.nn.one_hot, in_axes=(0, None))(labels, 3)",
+                   "Pass sizes unmapped", "h.tolist() == [[0, 0, 1], [1, 0, 0], [0, 1, 0]]"),
 )
 
 WHY = _entry.prose("""
@@ -435,6 +443,11 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         if not fixes else None
     if ahead is not None:
         explanation, fixes = ahead[0], (ahead[1],)
+    unmapped = _vmap_constant.fix(ctx, location) if not fixes else None
+    if unmapped is not None:
+        fixes = (unmapped,)
+        explanation += (" jax.vmap maps every argument over the batch unless in_axes says "
+                        "otherwise, and one of them holds the same number for every element.")
     split = _jit_split.fix(ctx, found) if not fixes else None
     if split is not None:
         fixes = (split,)
