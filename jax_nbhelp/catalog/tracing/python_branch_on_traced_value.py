@@ -96,6 +96,9 @@ def grow(x, pad, n):
 _EXTRACTED = ("trace = jnp.array([0.1, 2.0, -3.0])\n@jax.jit\ndef loud(signal):\n"
               "    return jnp.sum(jnp.extract(jnp.abs(signal) > 1, signal) ** 2)")
 
+_POSITIVE = ("@jax.jit\ndef positive_sum(x):\n    total = 0.0\n    for i in range(x.shape[0]):\n"
+             "        if x[i] > 0:\n            total += x[i]\n    return total")
+
 EXAMPLES = (
     # Python's max of a traced number: exactly jnp.where(b > a, b, a), NaN included.
     corrected(_IMPORTS, _HINGE, _HINGE.replace("max(0.0, 1.0 - margin)",
@@ -217,6 +220,12 @@ EXAMPLES = (
     # call's condition gives (jax-ml/jax#38603)
     corrected(_IMPORTS, _EXTRACTED, _EXTRACTED.replace("1, signal)", "1, signal, size=2)"),
               "out = loud(trace)", "Pass size=2", "float(out) == 13.0"),
+    # a running sum in a Python loop, added to only where the element is positive: the
+    # += kept for every element, picked by the condition
+    corrected(_IMPORTS, _POSITIVE, _POSITIVE.replace(
+        "        if x[i] > 0:\n            total += x[i]",
+        "        total = jnp.where(x[i] > 0, total + x[i], total)"),
+        "s = positive_sum(jnp.array([1.0, -2.0, 3.0]))", "Use jnp.where", "float(s) == 4.0"),
 )
 
 WHY = _entry.prose("""
@@ -237,27 +246,41 @@ def _next_statement(tree: ast.Module, node: ast.stmt) -> ast.stmt | None:
     return None
 
 
-def _single_assign(block: list[ast.stmt]) -> tuple[str, ast.expr] | None:
+_AUGMENTED = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//",
+              ast.Mod: "%", ast.Pow: "**", ast.MatMult: "@"}
+_ATOMS = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
+
+
+def _single_assign(block: list[ast.stmt], code: str) -> tuple[str, str] | None:
+    """``(y, a)`` for a block that is one ``y = a``, or ``(y, y + a)`` for one ``y += a``
+    (the value it assigns, as written)."""
     if len(block) == 1 and isinstance(block[0], ast.Assign) and len(block[0].targets) == 1 \
             and isinstance(block[0].targets[0], ast.Name):
-        return block[0].targets[0].id, block[0].value
+        return block[0].targets[0].id, _tracing.segment(code, block[0].value)
+    if len(block) == 1 and isinstance(block[0], ast.AugAssign) \
+            and isinstance(block[0].target, ast.Name) and type(block[0].op) in _AUGMENTED:
+        value = _tracing.segment(code, block[0].value)
+        value = value if isinstance(block[0].value, _ATOMS) else f"({value})"
+        target = block[0].target.id
+        return target, f"{target} {_AUGMENTED[type(block[0].op)]} {value}"
     return None
 
 
 def _assign_rewrite(code: str, node: ast.If, jnp: str, cond: str) -> str:
-    """``y = jnp.where(cond, a, b)`` for ``if cond: y = a`` (``else: y = b``), else ""."""
-    then = _single_assign(node.body)
+    """``y = jnp.where(cond, a, b)`` for ``if cond: y = a`` (``else: y = b``; ``y += a`` is
+    ``y = y + a``), else ""."""
+    then = _single_assign(node.body, code)
     if then is None:
         return ""
     target, value = then
-    otherwise = _single_assign(node.orelse)
+    otherwise = _single_assign(node.orelse, code)
     if otherwise is not None and otherwise[0] == target:
-        other = _tracing.segment(code, otherwise[1])
+        other = otherwise[1]
     elif not node.orelse:
         other = target  # no else: the variable keeps the value it had
     else:
         return ""
-    return f"{target} = {jnp}.where({cond}, {_tracing.segment(code, value)}, {other})"
+    return f"{target} = {jnp}.where({cond}, {value}, {other})"
 
 
 def _if_advice(tree: ast.Module, code: str, node: ast.If, ctx: ErrorContext,
@@ -624,11 +647,11 @@ def _picked(tree: ast.Module, code: str, node: ast.If, jnp: str
     statement = _assign_rewrite(code, node, jnp, cond)
     if not statement:
         return None
-    value = _single_assign(node.body)
-    otherwise = _single_assign(node.orelse)
+    value = _single_assign(node.body, code)
+    otherwise = _single_assign(node.orelse, code)
     assert value is not None
-    kept = _tracing.segment(code, otherwise[1]) if otherwise is not None else value[0]
-    return node.end_lineno or 0, statement, cond, _tracing.segment(code, value[1]), kept
+    kept = otherwise[1] if otherwise is not None else value[0]
+    return node.end_lineno or 0, statement, cond, value[1], kept
 
 
 def _scalar_condition(ctx: ErrorContext, location: Location, cond: ast.expr) -> bool:
@@ -658,7 +681,8 @@ def _one_condition_same_sides(ctx: ErrorContext, location: Location, test: ast.e
                  for text in (then, other)]
     except SyntaxError:
         return False
-    return sides[0] is not None and sides[0] == sides[1]
+    # one shape and one kind: a weakly typed side (a Python 0.0) takes the other's dtype
+    return sides[0] is not None and sides[1] is not None and sides[0][:2] == sides[1][:2]
 
 
 def _shape_of(ctx: ErrorContext, location: Location,
@@ -672,9 +696,17 @@ def _shape_of(ctx: ErrorContext, location: Location,
         value = ctx.value_named(location, node.id)
         if value is None or value.shape is None or not value.dtype \
                 or value.dtype[0] not in "bifuc":
-            return None
+            held = _python_number(ctx, location, node)
+            # a Python number the function holds (a sum started at 0.0): weakly typed
+            return ((), {bool: "b", int: "i", float: "f"}[type(held)], True) \
+                if held is not None else None
         kind = "i" if value.dtype[0] == "u" else value.dtype[0]
         return value.shape, kind, value.weak
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+            and isinstance(node.slice, ast.Name | ast.Constant) \
+            and type(_python_number(ctx, location, node.slice)) is int:
+        whole = _shape_of(ctx, location, node.value)  # x[i] of an array x, i an int
+        return (whole[0][1:], *whole[1:]) if whole is not None and whole[0] else None
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
         return _shape_of(ctx, location, node.operand)
     if isinstance(node, ast.Compare) and len(node.ops) == 1 \
@@ -711,6 +743,19 @@ def _shape_of(ctx: ErrorContext, location: Location,
             kind = "f"
         return shape, kind, not strong
     return None
+
+
+def _python_number(ctx: ErrorContext, location: Location, node: ast.expr
+                   ) -> bool | int | float | None:
+    """The Python number a literal is, or a name holds in the line's live frame; None for
+    anything else."""
+    if isinstance(node, ast.Constant):
+        held: object = node.value
+    elif isinstance(node, ast.Name) and (frame := ctx.live_frame(location)) is not None:
+        held = frame.f_locals.get(node.id, frame.f_globals.get(node.id))
+    else:
+        return None
+    return held if type(held) in (bool, int, float) else None  # type: ignore[return-value]
 
 
 # jax.numpy functions of one array that keep its shape, one element at a time: the first

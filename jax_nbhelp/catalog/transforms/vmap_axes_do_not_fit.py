@@ -187,6 +187,13 @@ EXAMPLES = (
         "outs = jax.vmap(lambda m, x: m.w @ x + m.b)("
         "jax.tree.map(lambda *leaves: jnp.stack(leaves), *members), xs)",
         "Stack the members", "outs.tolist() == [[3.0, 3.0], [6.0, 6.0], [9.0, 9.0]]"),
+    # parameters whose arrays have no common first axis, beside a batch: shared
+    corrected_cell(
+        (JAX_IMPORTS, "layer = {'w': jnp.ones((3, 2)), 'b': jnp.zeros(2)}\n"
+                      "xs = jnp.ones((4, 3))"),
+        "ys = jax.vmap(lambda p, x: x @ p['w'] + p['b'])(layer, xs)",
+        "ys = jax.vmap(lambda p, x: x @ p['w'] + p['b'], in_axes=(None, 0))(layer, xs)",
+        "Use in_axes=(None, 0)", "ys.tolist() == [[3.0, 3.0]] * 4"),
 )
 
 WHY = _entry.prose("""
@@ -315,6 +322,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         members = _members_fix(ctx, location, found) \
             if location is not None and found is not None and key_fix is None \
             and kept is None and axis is None else None
+        unmapped = _shared_arrays_fix(ctx, location, found) \
+            if location is not None and found is not None and key_fix is None \
+            and kept is None and axis is None and members is None else None
         if key_fix is not None:
             fixes = (key_fix,)
         elif members is not None:
@@ -326,6 +336,9 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
         elif kept is not None:
             fixes = (kept[0],)
             explanation += f" {kept[1]}"
+        elif unmapped is not None:
+            fixes = (unmapped[0],)
+            explanation += f" {unmapped[1]}"
         else:
             notes.append("Map only the batched arguments (in_axes=None for the others), map "
                          "the axis that really is the batch, or, for every pair of elements, "
@@ -642,28 +655,88 @@ def _item_kind(item: object) -> str:
 _LEAVES = 1 << 12  # leaves of a container argument that are read, at most
 
 
-def _ranks(value: object) -> set[int] | None:
-    """The ranks of the leaves of an argument: a Python number, a NumPy or JAX array, or a
-    dict, list or tuple of those (never a user's object); None for anything else."""
-    stack, ranks, seen = [value], set(), 0
+def _leaf_shapes(value: object) -> list[tuple[int, ...]] | None:
+    """The shapes of the leaves of an argument: a Python number (``()``), a NumPy or JAX
+    array, or a dict, list or tuple of those (never a user's object); None for anything
+    else."""
+    stack, seen = [value], 0
+    shapes: list[tuple[int, ...]] = []
     while stack:
         item = stack.pop()
         seen += 1
         if seen > _LEAVES:
             return None
         if type(item) in (int, float, bool, complex):
-            ranks.add(0)
+            shapes.append(())
         elif type(item) in (list, tuple):
             stack.extend(item)  # type: ignore[arg-type]
         elif type(item) is dict:
             stack.extend(item.values())
         elif type(item).__module__.startswith(("jax", "jaxlib", "numpy")) \
                 and isinstance(getattr(type(item), "ndim", None), property | type(None)) \
-                and isinstance(ndim := getattr(item, "ndim", None), int):
-            ranks.add(ndim)
+                and (shape := _shapes.array_shape(item)) is not None:
+            shapes.append(shape)
         else:
             return None
-    return ranks
+    return shapes
+
+
+def _ranks(value: object) -> set[int] | None:
+    """The ranks of the leaves of an argument (``_leaf_shapes``)."""
+    shapes = _leaf_shapes(value)
+    return {len(shape) for shape in shapes} if shapes is not None else None
+
+
+def _shared_arrays_fix(ctx: ErrorContext, location: Location,
+                       found: tuple[ast.Call, ast.Call | None]) -> tuple[Fix, str] | None:
+    """``jax.vmap(predict)(params, xs)``: vmap maps every argument along axis 0 by default,
+    and ``params``' arrays have no common first axis. Where exactly one size B is such that
+    every argument either has B as the first axis of each of its arrays (mapped) or has no
+    array whose first axis is B (shared), and both kinds are there, ``in_axes`` with None for
+    the shared ones is the one reading that runs."""
+    vmap, applied = found
+    parsed = _tracing.parse(location.source)
+    frame = ctx.live_frame(location)
+    if applied is None or parsed is None or frame is None or vmap.keywords \
+            or len(vmap.args) != 1 or applied.keywords or len(applied.args) < 2 \
+            or any(isinstance(a, ast.Starred) for a in applied.args) \
+            or vmap.lineno != vmap.end_lineno:
+        return None
+    received = _received_by_vmap(ctx)
+    if received is not None and len(received) != len(applied.args):
+        return None
+    shapes = [_leaf_shapes(value) for value in _applied_values(ctx, frame, applied)]
+    if any(not leaves for leaves in shapes):
+        return None
+    fits = []
+    for size in {leaf[0] for leaves in shapes for leaf in leaves or () if leaf}:
+        entries = ["0" if all(leaf and leaf[0] == size for leaf in leaves or ())
+                   else "None" if not any(leaf and leaf[0] == size for leaf in leaves or ())
+                   else "" for leaves in shapes]
+        if "" not in entries and "0" in entries and "None" in entries:
+            fits.append((size, entries))
+    if len(fits) != 1:
+        return None
+    size, entries = fits[0]
+    before = _tracing.segment(parsed[1], vmap)
+    if not before.endswith(")"):
+        return None
+    axes = f"({', '.join(entries)})"
+    after = f"{before[:-1]}, in_axes={axes})"
+    shared = [ast.unparse(a) for a, e in zip(applied.args, entries, strict=True) if e == "None"]
+    named = _tracing.quoted([f"`{n}`" for n in shared])
+    fix = rewrite_fix(
+        ctx, location, _tracing.replacing(vmap, before, after),
+        label=f"Use in_axes={axes}",
+        summary=(f"Pass in_axes={axes} on line {location.lineno}, so that every element of "
+                 f"the batch of {size} gets {named} whole; then re-run."),
+        safety=(f"Each element of the batch gets its slice of the mapped arguments and "
+                f"{named} whole: the one reading that runs, as no array of {named} has a "
+                f"first axis of the batch size {size}."),
+        safe=True)
+    verb = "has" if len(shared) == 1 else "have"
+    return fix, (f"{named} {verb} no array whose first axis is the batch size {size}: "
+                 f"{'it is' if len(shared) == 1 else 'they are'} shared by every element.")
 
 
 def _vmap_frame(ctx: ErrorContext) -> dict[str, object] | None:
