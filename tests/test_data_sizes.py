@@ -126,3 +126,14 @@ def test_nothing_large_is_computed_for_the_length(loaded: Notebook) -> None:
         failed = loaded.run(cell)
         for bundle in failed.diagnoses:
             assert not any("size=" in f["label"] for f in bundle["fixes"]), cell
+
+
+def test_a_size_from_an_array_written_in_the_call(loaded: Notebook) -> None:
+    # the argument is built on the calling line: its values are read as jit received them
+    loaded.ok("import jax, jax.numpy as jnp\n@jax.jit\ndef positive(x):\n"
+              "    return jnp.nonzero(x > 0)[0]")
+    failed = loaded.run("idx = positive(jnp.array([1.0, -1.0, 2.0]))")
+    (bundle,) = failed.diagnoses
+    assert bundle["fixes"][0]["label"] == "Pass size=2"
+    assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["idx"].tolist() == [0, 2]

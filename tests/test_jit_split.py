@@ -75,3 +75,4 @@ def test_a_mask_from_a_function_of_the_users(loaded: Notebook) -> None:
     assert bundle["fixes"][0]["label"] == "Compute y before jit"
     assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
     assert float(loaded["m"]) == 6.5
+

@@ -29,6 +29,7 @@ google/jaxonnxruntime#29 (``jnp.nonzero``), jax-ml/jax#6350 and ttsim-dev/gettsi
 from __future__ import annotations
 
 import ast
+import inspect
 import math
 import operator
 import sys
@@ -316,13 +317,41 @@ def _passed(ctx: ErrorContext, found: _tracing.Traced, func: ast.FunctionDef
     if set(parameters) != {a.parameter for a in call.arguments}:
         call = _tracing.jit_call(ctx, replace(call.origin, arguments=parameters),
                                  call.definition)
+    received = _received_by_jit(ctx, call.caller, func) if call.caller is not None else {}
     for argument in call.arguments:
         if argument.node is None or argument.parameter in rebound:
             continue
         value = evaluate(argument.node)
+        if value is CANNOT:  # jnp.array([...]) written in the call: as jit received it
+            value = received.get(argument.parameter, CANNOT)
         if value is not CANNOT and _concrete(value):
             passed[argument.parameter] = value
     return passed
+
+
+def _received_by_jit(ctx: ErrorContext, caller: Location, func: ast.FunctionDef
+                     ) -> dict[str, object]:
+    """The traced function's parameters -> what jit's own entry (``cache_miss`` in
+    pjit.py, the first JAX frame after the caller's) received for them, bound by the
+    signature of the function it holds, where that is the def ``func``; empty where
+    anything cannot be read."""
+    frames = ctx.top.frames
+    at = [i for i, frame in enumerate(frames) if frame.location == caller]
+    entry = next((frame for frame in frames[at[-1] + 1:] if not frame.is_user
+                  and frame.function == "cache_miss"), None) if at else None
+    live = ctx.live_frame_of(entry) if entry is not None else None
+    if live is None or not live.f_code.co_filename.endswith("pjit.py"):
+        return {}
+    fun, args, kwargs = (live.f_locals.get(n) for n in ("fun", "args", "kwargs"))
+    code = getattr(fun, "__code__", None)
+    if type(args) is not tuple or type(kwargs) is not dict or code is None \
+            or code.co_name != func.name:
+        return {}
+    try:
+        bound = inspect.signature(fun).bind(*args, **kwargs)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return {}
+    return dict(bound.arguments)
 
 
 def _sized_call(frame: FrameType, location: Location
