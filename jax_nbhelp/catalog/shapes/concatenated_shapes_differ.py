@@ -11,6 +11,9 @@ arrays, ``jnp.concatenate([x, 5.0])``; each number is one element, so
 constant built for the join (``jnp.zeros((n_pad, 2))``, ``ones``, ``full``, ``empty``, its
 shape a tuple written on the line) whose other dimensions differ from those every other
 array agrees on: the block takes theirs (``(n_pad, vg.shape[1])``), the only ones that join.
+And an array with one dimension fewer than the others, its shape theirs without the joined
+axis (a row ``(4,)`` appended to a ``(3, 4)`` matrix along axis 0): it is one slice along
+that axis, ``jnp.expand_dims(row, 0)``, the only way it joins.
 
 Reports: b-vanstraaten/QArray#1 (padding with the wrong number of columns before a
 concatenate), jax-ml/jax#9934 (shapes (2, 2, 2) and (3, 2, 1), and a request for clearer
@@ -59,6 +62,17 @@ EXAMPLES = (
                    "padded = jnp.concatenate([pts, jnp.zeros((n_pad, pts.shape[1]))], axis=0)",
                    "Use (n_pad, pts.shape[1])",
                    "padded.shape == (8, 3) and float(padded.sum()) == 15.0"),
+    # a row appended to a matrix: one slice along the joined axis
+    corrected_cell(("import jax, jax.numpy as jnp", "m = jnp.ones((3, 4))\nrow = jnp.arange(4.0)"),
+                   "m2 = jnp.concatenate([m, row])",
+                   "m2 = jnp.concatenate([m, jnp.expand_dims(row, 0)])",
+                   "Join row as one slice",
+                   "m2.shape == (4, 4) and m2[3].tolist() == [0.0, 1.0, 2.0, 3.0]"),
+    # a column joined along axis 1
+    corrected_cell(("import jax, jax.numpy as jnp", "m = jnp.ones((3, 2))\ncol = jnp.zeros(3)"),
+                   "m2 = jnp.concatenate([m, col], axis=1)",
+                   "m2 = jnp.concatenate([m, jnp.expand_dims(col, 1)], axis=1)",
+                   "Join col as one slice", "m2.shape == (3, 3) and float(m2.sum()) == 6.0"),
 )
 
 WHY = _entry.prose("""
@@ -109,8 +123,8 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
     elif axis_found is None:
         notes.append("Add the missing axis to the smaller array first (`x[None]`, "
                      "`x[:, None]`), or use jnp.stack for arrays of one shape.")
-    fix = _scalar_fix(ctx, location, shapes) if axis_found is None else \
-        _block_fix(ctx, location, shapes, int(axis_found["axis"]))
+    fix = (_scalar_fix(ctx, location, shapes) or _slice_fix(ctx, location, shapes)) \
+        if axis_found is None else _block_fix(ctx, location, shapes, int(axis_found["axis"]))
     if fix is not None:
         notes = []
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
@@ -222,4 +236,44 @@ def _scalar_fix(ctx: ErrorContext, location: Location | None,
                  "element; then re-run."),
         safety=("Same values: each number joins as one element, after the elements before "
                 "it, as jnp.append would add it."),
+        safe=True)
+
+
+def _slice_fix(ctx: ErrorContext, location: Location | None,
+               shapes: list[tuple[int, ...]]) -> Fix | None:
+    """``jnp.concatenate([m, row])`` of a ``(3, 4)`` matrix and a ``(4,)`` row (along the
+    call's axis, 0 unless a literal says another): every array of the higher rank agrees
+    on its dimensions besides that axis, and each array of one rank fewer has exactly those
+    dimensions. Each such array is one slice along the axis: ``jnp.expand_dims(row, 0)``."""
+    ranks = sorted({len(s) for s in shapes})
+    found = _written_list(location, len(shapes)) if location is not None else None
+    if location is None or found is None or len(ranks) != 2 or ranks[0] + 1 != ranks[1] \
+            or ranks[0] < 1:
+        return None
+    call, elements, code = found
+    given = [k.value for k in call.keywords if k.arg == "axis"] + list(call.args[1:2])
+    if len(given) > 1 or (given and not (isinstance(given[0], ast.Constant)
+                                         and type(given[0].value) is int)):
+        return None
+    rank = ranks[1]
+    axis = given[0].value if given else 0  # type: ignore[attr-defined]
+    axis = axis + rank if axis < 0 else axis
+    if not 0 <= axis < rank:
+        return None
+    others = {shape[:axis] + shape[axis + 1:] for shape in shapes if len(shape) == rank}
+    thin = [e for e, shape in zip(elements, shapes, strict=True) if len(shape) == rank - 1]
+    if len(others) != 1 or any(shape not in others for shape in shapes if len(shape) < rank):
+        return None
+    jnp = ctx.alias("jax.numpy") or "jnp"
+    edits = [(e, _tracing.segment(code, e), f"{jnp}.expand_dims({_tracing.segment(code, e)}, "
+                                            f"{axis})") for e in thin]
+    names = ", ".join(before for _, before, _ in edits)
+    return rewrite_fix(
+        ctx, location, _tracing.replacing_each(edits),
+        label=f"Join {names} as one slice" if len(names) <= 16 else "Join each as one slice",
+        summary=(f"Write {', '.join(after for _, _, after in edits)} in the concatenate on "
+                 f"line {location.lineno}: {names} has the other arrays' dimensions besides "
+                 f"axis {axis}, and joins as one slice along it; then re-run."),
+        safety=(f"Same values: {names} joins as one slice along axis {axis}, after the "
+                "arrays before it, the only way its shape joins theirs."),
         safe=True)
