@@ -972,3 +972,14 @@ def test_a_sharding_constraint_on_explicit_axes_becomes_reshard(loaded: Notebook
         "@jax.jit\ndef f(a):\n    return jax.lax.with_sharding_constraint(a * 2, rows)\n"
         "v = f(jnp.arange(3.0))",
         "Use jax.sharding.reshard", "v.tolist() == [0.0, 2.0, 4.0]")
+
+
+def test_a_call_written_over_several_lines_is_edited_in_place(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp\nlabels = jnp.array([0, 2])")
+    failed = loaded.run("encoded = jax.nn.one_hot(labels,\n                         3.0)")
+    (bundle,) = failed.diagnoses
+    fix = bundle["fixes"][0]
+    assert fix["available"]
+    assert "                         3)" in fix["diff"]
+    assert "\nFixed:" in loaded.run(f"%jax_nbhelp fix {bundle['recommended']}").stdout
+    assert loaded["encoded"].shape == (2, 3)

@@ -1065,7 +1065,7 @@ def _prescribed_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                              mode="eval").body
 
     after = ast.unparse(_Bind().visit(template))
-    written = _written(location.line.strip(), node)
+    written = _written(_statement_text(location), node)
     if written is None:
         return None
     return rewrite_fix(
@@ -1739,7 +1739,7 @@ def _without(location: Location, node: ast.Call, keyword: ast.keyword
     kept = [ast.unparse(a) for a in node.args] + [
         ast.unparse(k) if k.arg is None else f"{k.arg}={ast.unparse(k.value)}"
         for k in node.keywords if k is not keyword]
-    written = _written(location.line.strip(), node)
+    written = _written(_statement_text(location), node)
     return None if written is None else (written, f"{ast.unparse(node.func)}({', '.join(kept)})")
 
 
@@ -1894,7 +1894,7 @@ def _bounds_shape_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     argument = bound.arguments[name]
     text = argument.text if isinstance(argument, _user_call.Argument) \
         and isinstance(argument.node, ast.Name | ast.Attribute) else None
-    written = _written(location.line.strip(), node)
+    written = _written(_statement_text(location), node)
     if written is None:
         return None
     shape_text = f"{text}.shape" if text is not None else repr(shapes[name])
@@ -1979,7 +1979,7 @@ def _vector_norm_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         return None
     before = ast.unparse(node.func)
     after = f"{module}.vector_norm"
-    written = _written(location.line.strip(), node)
+    written = _written(_statement_text(location), node)
     if written is None or not written.startswith(before):
         return None
     return rewrite_fix(
@@ -2684,7 +2684,7 @@ def _rewrite(ctx: ErrorContext, location: Location, call: ast.expr, text: str, a
 
     before_call = ast.unparse(call)
     new_call = edited(before_call)
-    written = _written(location.line.strip(), call)
+    written = _written(_statement_text(location), call)
 
     transform = _call_replaced(location.lineno, written, before_call,
                                lambda: edited(written or ""))
@@ -2698,13 +2698,20 @@ def _rewrite(ctx: ErrorContext, location: Location, call: ast.expr, text: str, a
 def _call_replaced(lineno: int, written: str | None, shown: str,
                    new: Callable[[], str]) -> Callable[[str], str]:
     """The rewrite that writes ``new()`` for the call as line ``lineno`` writes it
-    (``written``); it refuses where the line no longer holds it exactly once."""
+    (``written``, which may go on over the statement's next lines); it refuses where the
+    line no longer holds it exactly once."""
 
     def transform(source: str) -> str:
         lines = source.split("\n")
         if not 0 < lineno <= len(lines):
             raise CannotRewrite(f"line {lineno} is gone")
         current = lines[lineno - 1]
+        if written is not None and "\n" in written:  # a call written over several lines
+            start = sum(len(line) + 1 for line in lines[:lineno - 1])
+            at = source.find(written, start)
+            if at < 0 or at > start + len(current) or source.count(written) != 1:
+                raise CannotRewrite(f"`{shown}` is not written once from line {lineno}")
+            return source[:at] + new() + source[at + len(written):]
         if written is None or current.count(written) != 1:
             raise CannotRewrite(f"`{shown}` is not written once on line {lineno}")
         lines[lineno - 1] = current.replace(written, new(), 1)
@@ -2713,9 +2720,26 @@ def _call_replaced(lineno: int, written: str | None, shown: str,
     return transform
 
 
+def _statement_text(location: Location) -> str:
+    """The user's line, stripped; where a simple statement starts there and goes on over
+    more lines (a call with one argument per line), all of its lines."""
+    parsed = _tracing.parse(location.source)
+    line = location.line.strip()
+    if parsed is None:
+        return line
+    statements = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.stmt)
+                  and node.lineno == location.lineno and not hasattr(node, "body")
+                  and (node.end_lineno or 0) > node.lineno]
+    if len(statements) != 1:
+        return line
+    lines = parsed[1].split("\n")[location.lineno - 1:statements[0].end_lineno]
+    return "\n".join([lines[0].lstrip(), *lines[1:]]).rstrip()
+
+
 def _written(line: str, call: ast.expr) -> str | None:
-    """The call as the line writes it (its piece of the line, found by parsing the line
-    once); None where the line is not a whole statement or holds the call other than once."""
+    """The call as the line writes it (its piece of the line, or of the statement's lines,
+    found by parsing them once); None where the line is not a whole statement or holds the
+    call other than once."""
     for code in (line, line + " pass"):  # `for i in range(n / 2):` is whole with a body
         try:
             tree = ast.parse(code)
@@ -2726,15 +2750,14 @@ def _written(line: str, call: ast.expr) -> str | None:
                  if isinstance(node, ast.expr) and ast.dump(node) == target]
         if len(found) != 1 or found[0].end_col_offset is None:
             return None
-        raw = code.encode()
-        return raw[found[0].col_offset:found[0].end_col_offset].decode()
+        return ast.get_source_segment(code, found[0])
     return None
 
 
 def _written_call(location: Location, call: ast.Call) -> tuple[str, ast.Call] | None:
     """The call as the line writes it, and that text parsed (its arguments' offsets are
     the text's)."""
-    written = _written(location.line.strip(), call)
+    written = _written(_statement_text(location), call)
     if written is None:
         return None
     tree = ast.parse(written, mode="eval").body
@@ -2747,7 +2770,10 @@ def _edited(written: str, text: str, after: str) -> str:
     index = _at_index(tree)
     for node in (*_arguments(tree), *((index,) if index is not None else ())):
         if ast.unparse(node) == text and hasattr(node, "col_offset"):
+            lines = written.encode().split(b"\n")
+            first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+            start = sum(len(line) + 1 for line in lines[:first]) + node.col_offset
+            end = sum(len(line) + 1 for line in lines[:last]) + (node.end_col_offset or 0)
             raw = written.encode()
-            start, end = node.col_offset, node.end_col_offset or 0
             return (raw[:start] + after.encode() + raw[end:]).decode()
     raise CannotRewrite(f"`{text}` is not an argument of the call as written")
