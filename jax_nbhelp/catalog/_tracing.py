@@ -186,20 +186,27 @@ def _lines(code: str) -> list[str]:
 
 
 def replacing(node: ast.AST, before: str, after: str) -> Callable[[str], str]:
-    """The rewrite that writes ``after`` in place of the one-line expression ``node``,
-    whose text is ``before``; it refuses (CannotRewrite) where the line no longer holds it
-    there."""
+    """The rewrite that writes ``after`` in place of the expression ``node`` (on one line
+    or over several), whose text is ``before``; it refuses (CannotRewrite) where the
+    source no longer holds it there."""
     lineno, start, end = node.lineno, node.col_offset, node.end_col_offset  # type: ignore[attr-defined]
+    last = getattr(node, "end_lineno", None) or lineno
 
     def transform(source: str) -> str:
         from jax_nbhelp.rewrite.errors import CannotRewrite
 
-        lines = source.split("\n")
-        line = lines[lineno - 1].encode() if 0 < lineno <= len(lines) else b""
-        if node.end_lineno != lineno or line[start:end].decode() != before:  # type: ignore[attr-defined]
+        lines = [line.encode() for line in source.split("\n")]
+        if not 0 < lineno <= last <= len(lines):
             raise CannotRewrite(f"`{before}` is no longer on line {lineno}")
-        lines[lineno - 1] = line[:start].decode() + after + line[end:].decode()
-        return "\n".join(lines)
+        head, tail = lines[lineno - 1][:start], lines[last - 1][end:]
+        written = b"\n".join([lines[lineno - 1][start:], *lines[lineno:last - 1],
+                              lines[last - 1][:end]]) if last > lineno \
+            else lines[lineno - 1][start:end]
+        if written.decode(errors="replace").strip() != before.strip():
+            raise CannotRewrite(f"`{before}` is no longer on line {lineno}")
+        joined = (head + after.encode() + tail).decode()
+        return "\n".join([*(line.decode() for line in lines[:lineno - 1]), joined,
+                          *(line.decode() for line in lines[last:])])
 
     return transform
 

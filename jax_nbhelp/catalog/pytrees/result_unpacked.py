@@ -26,6 +26,7 @@ third), jax-ml/jax#5776 (``too many values to unpack`` around ``has_aux``).
 from __future__ import annotations
 
 import ast
+import copy
 import re
 
 from jax_nbhelp.catalog import _entry, _jax_names, _tracing
@@ -138,8 +139,7 @@ def _has_aux(call: ast.expr) -> bool:
 
 def _split_fix(ctx: ErrorContext, location: Location, code: str, call: ast.Call,
                wanted: int) -> tuple[Fix, ...]:
-    if call.lineno != call.end_lineno or not call.args \
-            or any(isinstance(a, ast.Starred) for a in call.args):
+    if not call.args or any(isinstance(a, ast.Starred) for a in call.args):
         return ()
     keyword = next((k for k in call.keywords if k.arg == "num"), None)
     given = call.args[1] if len(call.args) >= 2 else keyword.value if keyword else None
@@ -153,11 +153,7 @@ def _split_fix(ctx: ErrorContext, location: Location, code: str, call: ast.Call,
     else:
         first = _tracing.segment(code, call.args[0])
         edit = (call.args[0], first, f"{first}, {wanted}")
-    node, _, text = edit
-    whole = _tracing.segment(code, call).encode()
-    left = node.col_offset - call.col_offset
-    right = (node.end_col_offset or 0) - call.col_offset
-    after = (whole[:left] + text.encode() + whole[right:]).decode()
+    after = ast.unparse(_with_count(call, wanted))
     return (rewrite_fix(
         ctx, location, _tracing.replacing(*edit),
         label=f"Split into {wanted} keys",
@@ -184,3 +180,17 @@ def _grouped_fix(ctx: ErrorContext, location: Location, code: str,
         summary=f"Write `{after} =` on line {location.lineno}; then re-run.",
         safety=("Same values: value_and_grad with has_aux returns ((value, aux), gradient); "
                 "each name gets what its name says."), safe=True),)
+
+
+def _with_count(call: ast.Call, wanted: int) -> ast.Call:
+    """The split call with ``wanted`` as its count, as the summary shows it."""
+    new = copy.deepcopy(call)
+    count = ast.Constant(wanted)
+    keyword = next((k for k in new.keywords if k.arg == "num"), None)
+    if len(new.args) >= 2:
+        new.args[1] = count
+    elif keyword is not None:
+        keyword.value = count
+    else:
+        new.args.append(count)
+    return new
