@@ -137,3 +137,13 @@ def test_a_size_from_an_array_written_in_the_call(loaded: Notebook) -> None:
     assert bundle["fixes"][0]["label"] == "Pass size=2"
     assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
     assert loaded["idx"].tolist() == [0, 2]
+
+
+def test_a_call_written_over_several_lines_gets_its_size(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp\ncodes = jnp.array([3, 1, 3, 2])\n@jax.jit\n"
+              "def distinct(c):\n    return jnp.unique(\n        c)")
+    failed = loaded.run("u = distinct(codes)")
+    (bundle,) = failed.diagnoses
+    assert bundle["fixes"][0]["label"] == "Pass size=3"
+    assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["u"].tolist() == [1, 2, 3]

@@ -75,14 +75,20 @@ def rewritten(ctx: ErrorContext, location: Location | None,
     """The safe fix that writes, for each ``(node, after)`` of ``edits`` (a node of
     ``location``'s line, as the line alone parses or as its cell does), ``after`` with
     ``{}`` standing for the node's own text (parenthesized where it is not a name, an
-    attribute, a subscript or a call). None where a node is not found exactly once on
-    the line."""
+    attribute, a subscript or a call). None where a node is not found exactly once in the
+    statement that starts on the line."""
     parsed = _tracing.parse(location.source) if location is not None else None
     if location is None or parsed is None or not edits:
         return None
     tree, code = parsed
+    # the statement that starts on the line, over all of its lines (a call with one
+    # argument per line)
+    last = max([location.lineno, *(n.end_lineno or n.lineno for n in ast.walk(tree)
+                                   if isinstance(n, ast.stmt) and n.lineno == location.lineno
+                                   and not hasattr(n, "body"))])
     on_line = [n for n in ast.walk(tree) if isinstance(n, ast.expr)
-               and getattr(n, "lineno", 0) == getattr(n, "end_lineno", -1) == location.lineno]
+               and location.lineno <= getattr(n, "lineno", 0)
+               and getattr(n, "end_lineno", last + 1) <= last]
     changes: list[tuple[ast.AST, str, str]] = []
     for node, after in edits:
         # the argument as the cell's own parse has it (the call was parsed from its line alone)

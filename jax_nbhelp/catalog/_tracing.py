@@ -384,18 +384,18 @@ def live_line(ctx: ErrorContext) -> tuple[Location, FrameType, ast.Module, str] 
 
 
 def calls_on(location: Location) -> tuple[list[ast.Call], str]:
-    """The calls written on ``location``'s line alone, and the code they are in; ([], "")
-    where the source cannot be read."""
+    """The calls that start on ``location``'s line (one written over the next lines too),
+    and the code they are in; ([], "") where the source cannot be read."""
     parsed = parse(location.source)
     if parsed is None:
         return [], ""
     tree, code = parsed
     return [n for n in ast.walk(tree) if isinstance(n, ast.Call)
-            and n.lineno == location.lineno == n.end_lineno], code
+            and n.lineno == location.lineno], code
 
 
 def calls_named(location: Location, name: str) -> tuple[list[ast.Call], str]:
-    """The calls written on ``location``'s line alone whose callee's last name is ``name``
+    """The calls that start on ``location``'s line whose callee's last name is ``name``
     (``jax.lax.with_sharding_constraint`` for ``with_sharding_constraint``), and the code
     they are in; ([], "") where the source cannot be read."""
     calls, code = calls_on(location)

@@ -99,6 +99,9 @@ _EXTRACTED = ("trace = jnp.array([0.1, 2.0, -3.0])\n@jax.jit\ndef loud(signal):\
 _POSITIVE = ("@jax.jit\ndef positive_sum(x):\n    total = 0.0\n    for i in range(x.shape[0]):\n"
              "        if x[i] > 0:\n            total += x[i]\n    return total")
 
+_GREEDY = ("@jax.jit\ndef greedy(q):\n    if q.max() > 0.5:\n        return jnp.argmax(q)\n"
+           "    return 0")
+
 EXAMPLES = (
     # Python's max of a traced number: exactly jnp.where(b > a, b, a), NaN included.
     corrected(_IMPORTS, _HINGE, _HINGE.replace("max(0.0, 1.0 - margin)",
@@ -226,6 +229,12 @@ EXAMPLES = (
         "        if x[i] > 0:\n            total += x[i]",
         "        total = jnp.where(x[i] > 0, total + x[i], total)"),
         "s = positive_sum(jnp.array([1.0, -2.0, 3.0]))", "Use jnp.where", "float(s) == 4.0"),
+    # a branch on a whole array's maximum that returns an index or a number: one number
+    # each way, picked by the condition
+    corrected(_IMPORTS, _GREEDY, _GREEDY.replace(
+        "    if q.max() > 0.5:\n        return jnp.argmax(q)\n    return 0",
+        "    return jnp.where(q.max() > 0.5, jnp.argmax(q), 0)"),
+        "a = greedy(jnp.array([0.1, 0.9]))", "Use jnp.where", "int(a) == 1"),
 )
 
 WHY = _entry.prose("""
@@ -717,6 +726,14 @@ def _shape_of(ctx: ErrorContext, location: Location,
             return None
         shape = _broadcast(sides[0][0], sides[1][0])
         return (shape, "b", False) if shape is not None else None
+    reduced = _whole_reduction(ctx, node)
+    if reduced is not None:  # x.max(), jnp.argmax(x): one number of x's kind (or an index)
+        inner = _shape_of(ctx, location, reduced[1])
+        if inner is None:
+            return None
+        kind = "i" if reduced[0] in ("argmax", "argmin") else \
+            "f" if reduced[0] == "mean" and inner[1] in "bi" else inner[1]
+        return (), kind, False
     elementwise = _elementwise_call(ctx, node)
     if elementwise is not None:
         inner = _shape_of(ctx, location, elementwise[1])
@@ -776,6 +793,24 @@ def _elementwise_call(ctx: ErrorContext, node: ast.expr) -> tuple[str, ast.expr]
             or node.keywords or isinstance(node.args[0], ast.Starred):
         return None
     return func.attr, node.args[0]
+
+
+_REDUCTIONS_WHOLE = frozenset({"max", "min", "sum", "mean", "prod", "argmax", "argmin"})
+
+
+def _whole_reduction(ctx: ErrorContext, node: ast.expr) -> tuple[str, ast.expr] | None:
+    """(name, array) of a reduction of a whole array to one number: ``x.max()`` or
+    ``jnp.argmax(x)`` with no axis and no keyword."""
+    if not isinstance(node, ast.Call) or node.keywords or not isinstance(node.func,
+                                                                         ast.Attribute) \
+            or node.func.attr not in _REDUCTIONS_WHOLE:
+        return None
+    func = node.func
+    if isinstance(func.value, ast.Name) and func.value.id == ctx.alias("jax.numpy"):
+        return (func.attr, node.args[0]) if len(node.args) == 1 \
+            and not isinstance(node.args[0], ast.Starred) else None
+    return (func.attr, func.value) if not node.args and isinstance(func.value, ast.Name) \
+        else None
 
 
 def _broadcast(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...] | None:
