@@ -70,3 +70,29 @@ def test_a_linearized_function_called_with_a_float_tangent(loaded: Notebook) -> 
     assert bundle["fixes"][0]["label"] == "Start a0 at 2.0"
     assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
     assert float(loaded["slope"]) == 12.0
+
+
+def test_an_integer_leaf_keeps_its_value_in_a_gradient_step(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp\n"
+              "params = {'w': jnp.array([1.0, 2.0]), 'idx': jnp.array([1, 0])}\n"
+              "def loss(p):\n    return jnp.sum(p['w'][p['idx']] ** 2)")
+    loaded.ok("@jax.jit\ndef step(params):\n    g = jax.grad(loss, allow_int=True)(params)\n"
+              "    return jax.tree.map(lambda p, d: p - 0.5 * d, params, g)")
+    failed = loaded.run("new = step(params)")
+    (bundle,) = failed.diagnoses
+    fix = bundle["fixes"][0]
+    assert fix["label"] == "Keep integer p as it is"
+    assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["new"]["w"].tolist() == [0.0, 0.0]
+    assert loaded["new"]["idx"].tolist() == [1, 0]
+
+
+def test_an_update_that_is_not_the_leaf_plus_a_term_is_left_alone(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp\n"
+              "params = {'w': jnp.array([1.0, 2.0]), 'idx': jnp.array([1, 0])}\n"
+              "def loss(p):\n    return jnp.sum(p['w'][p['idx']] ** 2)")
+    loaded.ok("@jax.jit\ndef step(params):\n    g = jax.grad(loss, allow_int=True)(params)\n"
+              "    return jax.tree.map(lambda p, d: -0.5 * d, params, g)")
+    failed = loaded.run("steps = step(params)")
+    (bundle,) = failed.diagnoses
+    assert bundle["fixes"] == []

@@ -25,11 +25,21 @@ the cell that linearizes assigns that name a whole-number literal at its top lev
 the call, the literal is written as the same number as a float (``a0 = 3.0``), and that cell
 runs again before the failing one. Only where the name holds that Python int now.
 
+**An integer leaf's gradient used in an update.** ``jax.grad(loss, allow_int=True)`` gives
+an integer leaf (an index table kept among the parameters) a ``float0`` gradient: it has no
+tangent space, and JAX refuses arithmetic on it (``Called multiply with a float0 array``).
+In a tree map that updates each leaf from its gradient (``lambda p, g: p - lr * g``: the
+parameter plus or minus a term of its gradient), the integer leaf's update is zero: the fix
+keeps the update for the leaves that have a gradient and the leaf as it is for the others
+(``p - lr * g if jnp.issubdtype(p.dtype, jnp.inexact) else p``). Read from the lambda's
+live frame: the leaf is an integer array and the gradient a ``float0`` one.
+
 Reports: jax-ml/jax#9263 (typed key arrays: one key is an array of shape ``()``, with the
 operations a key allows), jax-ml/coix#15 ("key has type now and it has scalar shape"),
 blackjax-devs/blackjax#526 (several keys made by one split); jax-ml/jax#4433 (an integer
 primal given to ``jvp`` beside a float tangent, "the tangent dtype must be float0") and
-jax-ml/jax#4039 (integer inputs get ``float0`` tangents).
+jax-ml/jax#4039 (integer inputs get ``float0`` tangents, and arithmetic on them is an
+error by design).
 """
 
 from __future__ import annotations
@@ -45,6 +55,7 @@ from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 _KEY_ITERATED = "iteration over a 0-d key array"
+_FLOAT0_USED = re.compile(r"Called \w+ with a float0 array")
 _LINEARIZED = "linearized function called on tangent values inconsistent with the original"
 _EXPECTED_FLOAT0 = re.compile(r"but expected ~?float0\[")
 _GOT_TANGENT = re.compile(r"but got tangent dtype (?P<dtype>b?float\d+) instead")
@@ -55,7 +66,8 @@ _JVP_FLOAT0 = re.compile(r"primal and tangent arguments to jax\.jvp do not match
 
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """The first of this module's fixes that applies to the explained error, or None."""
-    for rule in (_unpacked_key_fix, _integer_point_fix, _integer_linearized_fix):
+    for rule in (_unpacked_key_fix, _integer_point_fix, _integer_linearized_fix,
+                 _float0_update_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return fix
@@ -210,4 +222,49 @@ def _integer_linearized_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | No
                  "function is given float tangents; then re-run."),
         safety=(f"Same point: {after} is the number {before}, as a float, so the "
                 "linearized function takes float tangents at it."),
+        safe=True)
+
+
+def _dtype_kind(value: object) -> str | None:
+    dtype = _contract_call.array_dtype(value)
+    return getattr(dtype, "kind", None) if dtype is not None else None
+
+
+def _float0_update_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    location = diagnosis.location
+    jnp = ctx.alias("jax.numpy")
+    if not _FLOAT0_USED.search(ctx.top.message) or location is None or jnp is None:
+        return None
+    frame = ctx.live_frame(location)
+    parsed = _tracing.parse(location.source)
+    if frame is None or parsed is None:
+        return None
+    tree, code = parsed
+    lambdas = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)
+               and node.body.lineno == node.body.end_lineno == location.lineno
+               and len(node.args.args) >= 2 and frame.f_code.co_name == "<lambda>"
+               and isinstance(node.body, ast.BinOp) and isinstance(node.body.op, ast.Add
+                                                                   | ast.Sub)
+               and isinstance(node.body.left, ast.Name)
+               and node.body.left.id == node.args.args[0].arg]
+    if len(lambdas) != 1:
+        return None
+    found = lambdas[0]
+    leaf = found.args.args[0].arg
+    held = frame.f_locals
+    if not {a.arg for a in found.args.args} <= set(held) \
+            or _dtype_kind(held[leaf]) not in ("i", "u", "b") \
+            or not any("float0" in str(_contract_call.array_dtype(held[a.arg]))
+                       for a in found.args.args[1:]):
+        return None
+    before = _tracing.segment(code, found.body)
+    after = f"{before} if {jnp}.issubdtype({leaf}.dtype, {jnp}.inexact) else {leaf}"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(found.body, before, after),
+        label=f"Keep integer {leaf} as it is",
+        summary=(f"Write `{after}` as the tree map's function on line {location.lineno}: an "
+                 f"integer {leaf} has no gradient (its gradient is float0), so its update is "
+                 "zero; then re-run."),
+        safety=(f"Same values for every leaf with a gradient; an integer leaf stays as it is, "
+                f"as `{before}` with a zero gradient would leave it."),
         safe=True)
