@@ -7,10 +7,14 @@ wants is theirs to say, and the explanation names the three in their own names a
 the full Jacobian (``jax.jacobian``), per-element derivatives of an elementwise function
 (``jax.vmap(jax.grad(f))``), or the gradient of a reduction (a loss: ``.sum()``,
 ``.mean()``). An output of exactly one element (shape ``(1,)``) has one meaning: the fix
-differentiates that element at the grad call, which leaves the function as it is.
+differentiates that element at the grad call, which leaves the function as it is. A
+vmapped grad called with an ``(N, 1)`` column maps its rows, each of shape ``(1,)``: the
+column's values as a vector (``t[:, 0]``) are the numbers it meant.
 
 Reports: patrick-kidger/equinox#213 (an MLP with ``out_size=1``: output shape ``(1,)``),
-MilesCranmer/lagrangian_nns#6 (a removed ``jnp.squeeze`` left a ``(4,)`` output).
+MilesCranmer/lagrangian_nns#6 (a removed ``jnp.squeeze`` left a ``(4,)`` output),
+jax-ml/jax#28110 (second derivatives at collocation points kept as an ``(N, 1)`` column; the
+answer squeezes the column).
 """
 
 from __future__ import annotations
@@ -19,12 +23,13 @@ import ast
 import math
 import re
 
-from jax_nbhelp.catalog import _entry, _tracing
+from jax_nbhelp.catalog import _entry, _shapes, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, NO_FIX, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value, shape_text
 from jax_nbhelp.diagnosis.match import Match
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH521"
@@ -43,6 +48,11 @@ EXAMPLES = (
                    "slopes = jax.grad(cube)(jnp.arange(3.0))",
                    "slopes = jax.vmap(jax.grad(cube))(jnp.arange(3.0))", NO_FIX,
                    "slopes.tolist() == [0.0, 3.0, 12.0]"),
+    # a vmapped grad given points kept as an (N, 1) column: one number per row instead
+    corrected_cell((JAX_IMPORTS, "def cube(t):\n    return t ** 3\n"
+                                 "slope = jax.vmap(jax.grad(cube))\nts = jnp.arange(3.0)[:, None]"),
+                   "s = slope(ts)", "s = slope(ts[:, 0])", "Map over ts[:, 0]",
+                   "s.tolist() == [0.0, 3.0, 12.0]"),
 )
 
 WHY = _entry.prose("""
@@ -74,10 +84,17 @@ def diagnose(ctx: ErrorContext, link: Link, found: re.Match[str]) -> Diagnosis |
     if call is None or location is None:
         explanation = (f"{subject} asks jax.grad to differentiate a function whose output has "
                        f"{output}: a gradient is the derivative of one number.")
+        column = _column_fix(ctx, location) if shape == (1,) and location is not None \
+            else None
+        if column is not None:
+            explanation += (f" vmap hands the function one row of `{column[1]}` at a time, "
+                            "and a row of a column is an array of one element, not a number.")
         return _entry.diagnosis(ctx, __name__, explanation, location=location,
                                 call_site=ctx.failing_cell(),
-                                notes=["Use jax.jacobian for every derivative, or "
-                                       "differentiate a reduction (a sum or a mean)."])
+                                fixes=(column[0],) if column is not None else (),
+                                notes=[] if column is not None else [
+                                    "Use jax.jacobian for every derivative, or "
+                                    "differentiate a reduction (a sum or a mean)."])
     outer, _, function = call
     jax = ctx.alias("jax") or "jax"
     values = {v.text: v for v in ctx.values_at(location)}
@@ -127,3 +144,37 @@ def _only_element(ctx: ErrorContext, location: Location, function: str,
         safety=(f"Same values: an output of shape {shape} holds one number, and its gradient "
                 "is what the grad call asks for."),
         safe=True)
+
+
+def _column_fix(ctx: ErrorContext, location: Location) -> tuple[Fix, str] | None:
+    """A vmapped grad (``jax.vmap(jax.grad(u))``, applied where it was made or on another
+    line) called with one ``(N, 1)`` column: vmap maps its rows, each an array of shape
+    ``(1,)``, where an elementwise function's gradient needs one number. Passing the
+    column's values as a vector (``t[:, 0]``) maps one number per row."""
+    frames = ctx.top.frames
+    at = [i for i, frame in enumerate(frames) if frame.location == location]
+    inside = [frame.function for frame in frames[at[-1] + 1:]] if at else []
+    frame = ctx.live_frame(location)
+    parsed = _tracing.parse(location.source)
+    if "vmap_f" not in inside or frame is None or parsed is None:
+        return None
+    tree, code = parsed
+    evaluate = Evaluator(frame)
+    columns = [arg for node in ast.walk(tree) if isinstance(node, ast.Call)
+               and node.lineno == location.lineno for arg in node.args
+               if isinstance(arg, ast.Name | ast.Attribute | ast.Subscript)
+               and (shape := _shapes.array_shape(evaluate(arg))) is not None
+               and len(shape) == 2 and shape[1] == 1]
+    if len(columns) != 1:
+        return None
+    column = columns[0]
+    before = _tracing.segment(code, column)
+    after = f"{before}[:, 0]"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(column, before, after),
+        label=f"Map over {after}",
+        summary=(f"Pass `{after}` on line {location.lineno}: the column's values as a vector, "
+                 "so that vmap hands the function one number at a time; then re-run."),
+        safety=(f"Same numbers: `{after}` holds the values of the column `{before}`, in order; "
+                "the result has one derivative per value, along one axis."),
+        safe=True), before
