@@ -4,9 +4,12 @@ parameters with an integer leaf (``TypeError: grad requires real- or complex-val
 
 A derivative needs a real-valued input. Where the call passes an integer literal or an int
 array for a differentiated argument, passing it as a float (``3.0``,
-``x.astype(jnp.float32)``) asks for the derivative at the same point. Where ``argnums``
-points at an integer argument while another argument is a float, the explanation names
-both: the numbers suggest the other one was meant. The same holds for ``jax.jacrev``,
+``x.astype(jnp.float32)``) asks for the derivative at the same point. Where the
+differentiated argument is a dict, list or tuple of parameters with integer leaves (an index
+table, a step count) beside float ones, the fix is the one JAX's message names,
+``allow_int=True``: every float leaf gets its gradient, each integer leaf a float0 one.
+Where ``argnums`` points at an integer argument while another argument is a float, the
+explanation names both: the numbers suggest the other one was meant. The same holds for ``jax.jacrev``,
 ``jax.jacfwd`` and ``jax.hessian`` (whose forward pass says "requires real-valued inputs").
 
 Reports: jax-ml/jax#2663 (``grad(jnp.tanh)(2)`` with a Python int),
@@ -26,6 +29,7 @@ from jax_nbhelp.diagnosis.context import ErrorContext, Link
 from jax_nbhelp.diagnosis.line_values import Value
 from jax_nbhelp.diagnosis.match import Match
 from jax_nbhelp.diagnosis.names import dotted
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 CODE = "JNH513"
@@ -58,6 +62,12 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, _SQUARE + "\nx0 = 3"), "slope = jax.grad(square)(x0)",
                    "slope = jax.grad(square)(float(x0))", "Pass float(x0)",
                    "float(slope) == 6.0"),
+    # parameters holding an index table beside the weights: allow_int, as JAX's message says
+    corrected_cell((JAX_IMPORTS, "params = {'w': jnp.array([1.0, 2.0]),\n"
+                                 "          'idx': jnp.array([1, 0])}\ndef loss(p):\n"
+                                 "    return jnp.sum(p['w'][p['idx']] ** 2)"),
+                   "g = jax.grad(loss)(params)", "g = jax.grad(loss, allow_int=True)(params)",
+                   "Pass allow_int=True", "g['w'].tolist() == [2.0, 4.0]"),
 )
 
 WHY = _entry.prose("""
@@ -159,6 +169,13 @@ def diagnose(ctx: ErrorContext, link: Link) -> Diagnosis | None:
                              "float argument. If you meant the derivative with respect to "
                              f"it, set argnums to its position.")
             fixes.append(_fix(ctx, location, index, arg, value))
+        elif differentiated:
+            allowed = _allow_int_fix(ctx, location, [arg for _, arg in differentiated])
+            if allowed is not None:
+                explanation = (f"{subject} asks jax.grad for derivatives with respect to "
+                               "parameters that hold integer leaves beside float ones: an "
+                               "integer has no derivative.")
+                fixes.append(allowed)
     if not fixes:
         notes.append("If an integer leaf sits among parameters you differentiate (a step "
                      "counter, an index), pass it as a separate argument that grad does not "
@@ -195,4 +212,59 @@ def _fix(ctx: ErrorContext, location: Location, index: int, arg: ast.expr,
                 if scalar else
                 f"Same point: {passed}'s integers as float32 (exact up to 2**24); code that "
                 "uses them as integers (indexing, //) sees floats."),
+        safe=True)
+
+
+def _leaf_kinds(value: object, budget: int = 4096) -> set[str] | None:
+    """The kinds of number (NumPy's letters) of the leaves of a dict, list or tuple of
+    Python numbers and NumPy or JAX arrays; None for anything else."""
+    stack, kinds = [value], set()
+    while stack and budget:
+        budget -= 1
+        item = stack.pop()
+        if type(item) in (dict, list, tuple):
+            stack.extend(item.values() if isinstance(item, dict) else item)  # type: ignore[arg-type]
+        elif type(item) in (bool, int, float):
+            kinds.add({bool: "b", int: "i", float: "f"}[type(item)])
+        elif type(item).__module__.startswith(("jax", "numpy")) \
+                and (kind := getattr(getattr(item, "dtype", None), "kind", None)) in ("b", "i",
+                                                                                     "u", "f",
+                                                                                     "c"):
+            kinds.add("i" if kind == "u" else kind)
+        else:
+            return None
+    return kinds if not stack else None
+
+
+def _allow_int_fix(ctx: ErrorContext, location: Location, args: list[ast.expr]) -> Fix | None:
+    """A differentiated dict, list or tuple of parameters with integer leaves (an index
+    table, a step count) beside float ones: ``allow_int=True``, as JAX's message says,
+    gives each integer leaf a float0 gradient and every float leaf its gradient."""
+    frame = ctx.live_frame(location)
+    grads = [grad for _, grad in _tracing.grad_calls(location, _DIFFERENTIATORS)]
+    parsed = _tracing.parse(location.source)
+    if frame is None or len(grads) != 1 or parsed is None or any(
+            k.arg == "allow_int" for k in grads[0].keywords):
+        return None
+    evaluate = Evaluator(frame)
+    read = [_leaf_kinds(evaluate(arg)) for arg in args]
+    kinds: set[str] = set()
+    for found in read:
+        kinds |= found or set()
+    if not any(type(evaluate(arg)) in (dict, list, tuple) for arg in args) \
+            or any(k is None for k in read) or not {"i", "b"} & kinds or "f" not in kinds:
+        return None
+    grad = grads[0]
+    before = _tracing.segment(parsed[1], grad)
+    if not before.endswith(")"):
+        return None
+    after = f"{before[:-1].rstrip().rstrip(',')}, allow_int=True)"
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(grad, before, after), label="Pass allow_int=True",
+        summary=(f"Write `{after}` on line {location.lineno}, as JAX's message says: each "
+                 "integer leaf gets a float0 gradient (it has none), every float leaf its "
+                 "gradient; then re-run."),
+        safety=("Same gradients for every float leaf. Each integer leaf's gradient is a float0 "
+                "array, which arithmetic refuses: an update step leaves those leaves as they "
+                "are."),
         safe=True)
