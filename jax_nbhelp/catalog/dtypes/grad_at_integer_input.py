@@ -9,8 +9,9 @@ differentiated argument is a dict, list or tuple of parameters with integer leav
 table, a step count) beside float ones, the fix is the one JAX's message names,
 ``allow_int=True``: every float leaf gets its gradient, each integer leaf a float0 one.
 Where ``argnums`` points at an integer argument while another argument is a float, the
-explanation names both: the numbers suggest the other one was meant. The same holds for ``jax.jacrev``,
-``jax.jacfwd`` and ``jax.hessian`` (whose forward pass says "requires real-valued inputs").
+explanation names both: the numbers suggest the other one was meant. The same holds for
+``jax.jacrev``, ``jax.jacfwd`` and ``jax.hessian`` (whose forward pass says "requires
+real-valued inputs").
 
 Reports: jax-ml/jax#2663 (``grad(jnp.tanh)(2)`` with a Python int),
 google-deepmind/dm-haiku#513 (an int32 counter in BatchNorm's state among the
