@@ -96,3 +96,17 @@ def test_an_update_that_is_not_the_leaf_plus_a_term_is_left_alone(loaded: Notebo
     failed = loaded.run("steps = step(params)")
     (bundle,) = failed.diagnoses
     assert bundle["fixes"] == []
+
+
+def test_an_update_written_as_a_def(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp\n"
+              "params = {'w': jnp.array([1.0, 2.0]), 'idx': jnp.array([1, 0])}\n"
+              "def loss(p):\n    return jnp.sum(p['w'][p['idx']] ** 2)\n"
+              "def sgd(p, d):\n    return p - 0.5 * d\n"
+              "@jax.jit\ndef step(params):\n    g = jax.grad(loss, allow_int=True)(params)\n"
+              "    return jax.tree.map(sgd, params, g)")
+    failed = loaded.run("new = step(params)")
+    (bundle,) = failed.diagnoses
+    assert bundle["fixes"][0]["label"] == "Keep integer p as it is"
+    assert "\nFixed:" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["new"]["idx"].tolist() == [1, 0]

@@ -28,11 +28,12 @@ runs again before the failing one. Only where the name holds that Python int now
 **An integer leaf's gradient used in an update.** ``jax.grad(loss, allow_int=True)`` gives
 an integer leaf (an index table kept among the parameters) a ``float0`` gradient: it has no
 tangent space, and JAX refuses arithmetic on it (``Called multiply with a float0 array``).
-In a tree map that updates each leaf from its gradient (``lambda p, g: p - lr * g``: the
-parameter plus or minus a term of its gradient), the integer leaf's update is zero: the fix
-keeps the update for the leaves that have a gradient and the leaf as it is for the others
-(``p - lr * g if jnp.issubdtype(p.dtype, jnp.inexact) else p``). Read from the lambda's
-live frame: the leaf is an integer array and the gradient a ``float0`` one.
+In a tree map that updates each leaf from its gradient (``lambda p, g: p - lr * g``, or a
+def that returns that: the parameter plus or minus a term of its gradient), the integer
+leaf's update is zero: the fix keeps the update for the leaves that have a gradient and the
+leaf as it is for the others (``p - lr * g if jnp.issubdtype(p.dtype, jnp.inexact) else
+p``). Read from the function's live frame: the leaf is an integer array and the gradient a
+``float0`` one.
 
 Reports: jax-ml/jax#9263 (typed key arrays: one key is an array of shape ``()``, with the
 operations a key allows), jax-ml/coix#15 ("key has type now and it has scalar shape"),
@@ -240,29 +241,33 @@ def _float0_update_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if frame is None or parsed is None:
         return None
     tree, code = parsed
-    lambdas = [node for node in ast.walk(tree) if isinstance(node, ast.Lambda)
-               and node.body.lineno == node.body.end_lineno == location.lineno
-               and len(node.args.args) >= 2 and frame.f_code.co_name == "<lambda>"
-               and isinstance(node.body, ast.BinOp) and isinstance(node.body.op, ast.Add
-                                                                   | ast.Sub)
-               and isinstance(node.body.left, ast.Name)
-               and node.body.left.id == node.args.args[0].arg]
-    if len(lambdas) != 1:
+    # the update: a lambda's body, or the one return of a def, on the line, that is the
+    # function's first parameter plus or minus a term
+    updates = [(node.args.args, node.body) for node in ast.walk(tree)
+               if isinstance(node, ast.Lambda) and frame.f_code.co_name == "<lambda>"] + [
+        (node.args.args, node.body[-1].value) for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and node.name == frame.f_code.co_name
+        and isinstance(node.body[-1], ast.Return) and node.body[-1].value is not None]
+    found = [(args, body) for args, body in updates
+             if body.lineno == body.end_lineno == location.lineno and len(args) >= 2
+             and isinstance(body, ast.BinOp) and isinstance(body.op, ast.Add | ast.Sub)
+             and isinstance(body.left, ast.Name) and body.left.id == args[0].arg]
+    if len(found) != 1:
         return None
-    found = lambdas[0]
-    leaf = found.args.args[0].arg
+    args, update = found[0]
+    leaf = args[0].arg
     held = frame.f_locals
-    if not {a.arg for a in found.args.args} <= set(held) \
+    if not {a.arg for a in args} <= set(held) \
             or _dtype_kind(held[leaf]) not in ("i", "u", "b") \
             or not any("float0" in str(_contract_call.array_dtype(held[a.arg]))
-                       for a in found.args.args[1:]):
+                       for a in args[1:]):
         return None
-    before = _tracing.segment(code, found.body)
+    before = _tracing.segment(code, update)
     after = f"{before} if {jnp}.issubdtype({leaf}.dtype, {jnp}.inexact) else {leaf}"
     return rewrite_fix(
-        ctx, location, _tracing.replacing(found.body, before, after),
+        ctx, location, _tracing.replacing(update, before, after),
         label=f"Keep integer {leaf} as it is",
-        summary=(f"Write `{after}` as the tree map's function on line {location.lineno}: an "
+        summary=(f"Write `{after}` for the update on line {location.lineno}: an "
                  f"integer {leaf} has no gradient (its gradient is float0), so its update is "
                  "zero; then re-run."),
         safety=(f"Same values for every leaf with a gradient; an integer leaf stays as it is, "
