@@ -1657,12 +1657,10 @@ def _by_position_in_scope(ctx: ErrorContext, names: set[str],
     user's), all of one function, give the function, read live where ``readable`` says its
     signature can be read without running code; every such call must be the same function,
     or no fix."""
-    location = ctx.deepest_user_location()
-    parsed = _tracing.parse(location.source) if location is not None else None
-    frame = ctx.live_frame(location) if location is not None else None
-    if location is None or parsed is None or frame is None:
+    live = _tracing.live_line(ctx)
+    if live is None:
         return None
-    tree, code = parsed
+    location, frame, tree, code = live
     scope = _scopes.enclosing_function(tree, location.lineno)
     nodes = _scopes.own_nodes(scope) if scope is not None else list(ast.walk(tree))
     calls = [node for node in nodes if isinstance(node, ast.Call)
@@ -1804,12 +1802,11 @@ def _removed_keyword_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     is gone, so **kwargs took it for the callback, and vmap found no vmap_method. The
     keyword that replaced it, with the value that does what the old one did, is written
     instead; only where this JAX's function takes that keyword (probed)."""
-    location = ctx.deepest_user_location()
-    parsed = _tracing.parse(location.source) if location is not None else None
-    frame = ctx.live_frame(location) if location is not None else None
-    if location is None or parsed is None or frame is None:
+    live = _tracing.live_line(ctx)
+    if live is None:
         return None
-    for node in ast.walk(parsed[0]):
+    location, frame, tree, code = live
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or node.lineno != location.lineno:
             continue
         name = (dotted(node.func) or "").rsplit(".", 1)[-1]
