@@ -33,7 +33,7 @@ jitted whole because of its trimming step).
 from __future__ import annotations
 
 import ast
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from jax_nbhelp.catalog import _tracing
 from jax_nbhelp.core.model import Fix
@@ -56,6 +56,8 @@ class Split:
     first: int  # the def's first line (its decorator)
     before_end: int  # the last line of the failing statement
     last: int  # the def's last line
+    func: ast.FunctionDef = field(compare=False, repr=False)  # the def, as its cell parses
+    code: str = field(compare=False, repr=False)  # that cell's code
 
 
 def _names_stored(nodes: list[ast.stmt]) -> set[str]:
@@ -98,7 +100,7 @@ def find(ctx: ErrorContext, found: _tracing.Traced | None) -> Split | None:
     parsed = _tracing.parse(location.source)
     if parsed is None:
         return None
-    tree, _ = parsed
+    tree, code = parsed
     func = _tracing.find_def(tree, found.origin.function, found.call.definition.lineno)
     if func is None or func not in tree.body or len(func.decorator_list) != 1 \
             or not _tracing.is_jit(func.decorator_list[0]):
@@ -132,7 +134,8 @@ def find(ctx: ErrorContext, found: _tracing.Traced | None) -> Split | None:
     helper = _free_name(f"_{func.name}_compiled", taken)
     first = min([func.lineno, *(d.lineno for d in func.decorator_list)])
     return Split(func.name, helper, targets, passed, static, first,
-                 statement.end_lineno or statement.lineno, func.end_lineno or func.lineno)
+                 statement.end_lineno or statement.lineno, func.end_lineno or func.lineno,
+                 func, code)
 
 
 def _helper_lines(split: Split, jit: str, rest: list[str], indent: str) -> list[str]:
@@ -150,13 +153,7 @@ def fix(ctx: ErrorContext, found: _tracing.Traced | None) -> Fix | None:
     if split is None or found is None or found.location is None:
         return None
     location = found.location
-    parsed = _tracing.parse(location.source)
-    if parsed is None:
-        return None
-    tree, code = parsed
-    func = _tracing.find_def(tree, split.function, split.first)
-    if func is None:
-        return None
+    func, code = split.func, split.code
     jit = _tracing.segment(code, func.decorator_list[0])
     lines = code.split("\n")
     original = "\n".join(lines[split.first - 1:split.last])

@@ -694,18 +694,11 @@ def _shared_arrays_fix(ctx: ErrorContext, location: Location,
     every argument either has B as the first axis of each of its arrays (mapped) or has no
     array whose first axis is B (shared), and both kinds are there, ``in_axes`` with None for
     the shared ones is the one reading that runs."""
-    vmap, applied = found
-    parsed = _tracing.parse(location.source)
-    frame = ctx.live_frame(location)
-    if applied is None or parsed is None or frame is None or vmap.keywords \
-            or len(vmap.args) != 1 or applied.keywords or len(applied.args) < 2 \
-            or any(isinstance(a, ast.Starred) for a in applied.args) \
-            or vmap.lineno != vmap.end_lineno:
+    called = _default_axes_call(ctx, location, found)
+    if called is None or len(called[1].args) < 2:
         return None
-    received = _received_by_vmap(ctx)
-    if received is not None and len(received) != len(applied.args):
-        return None
-    shapes = [_leaf_shapes(value) for value in _applied_values(ctx, frame, applied)]
+    vmap, applied, code, values = called
+    shapes = [_leaf_shapes(value) for value in values]
     if any(not leaves for leaves in shapes):
         return None
     fits = []
@@ -718,22 +711,16 @@ def _shared_arrays_fix(ctx: ErrorContext, location: Location,
     if len(fits) != 1:
         return None
     size, entries = fits[0]
-    before = _tracing.segment(parsed[1], vmap)
-    if not before.endswith(")"):
-        return None
-    axes = f"({', '.join(entries)})"
-    after = f"{before[:-1]}, in_axes={axes})"
     shared = [ast.unparse(a) for a, e in zip(applied.args, entries, strict=True) if e == "None"]
     named = _tracing.quoted([f"`{n}`" for n in shared])
-    fix = rewrite_fix(
-        ctx, location, _tracing.replacing(vmap, before, after),
-        label=f"Use in_axes={axes}",
-        summary=(f"Pass in_axes={axes} on line {location.lineno}, so that every element of "
-                 f"the batch of {size} gets {named} whole; then re-run."),
+    fix = _in_axes_fix(
+        ctx, location, vmap, code, entries,
+        f"so that every element of the batch of {size} gets {named} whole",
         safety=(f"Each element of the batch gets its slice of the mapped arguments and "
                 f"{named} whole: the one reading that runs, as no array of {named} has a "
-                f"first axis of the batch size {size}."),
-        safe=True)
+                f"first axis of the batch size {size}."))
+    if fix is None:
+        return None
     verb = "has" if len(shared) == 1 else "have"
     return fix, (f"{named} {verb} no array whose first axis is the batch size {size}: "
                  f"{'it is' if len(shared) == 1 else 'they are'} shared by every element.")
@@ -829,19 +816,12 @@ def _shared_scalars_fix(ctx: ErrorContext, location: Location,
     number (or a dict of numbers) has no axis. Shared by every element is the one reading
     that runs: ``in_axes=(0, None)``, None for each argument whose every leaf is a number,
     0 for those whose every leaf has an axis."""
-    vmap, applied = found
-    parsed = _tracing.parse(location.source)
-    frame = ctx.live_frame(location)
-    if applied is None or parsed is None or frame is None or vmap.keywords \
-            or len(vmap.args) != 1 or applied.keywords or not applied.args \
-            or any(isinstance(a, ast.Starred) for a in applied.args) \
-            or vmap.lineno != vmap.end_lineno:
+    called = _default_axes_call(ctx, location, found)
+    if called is None or not called[1].args:
         return None
-    received = _received_by_vmap(ctx)
-    if received is not None and len(received) != len(applied.args):
-        return None
+    vmap, applied, code, values = called
     entries = []
-    for value in _applied_values(ctx, frame, applied):
+    for value in values:
         ranks = _ranks(value)
         if not ranks:
             return None
@@ -853,23 +833,50 @@ def _shared_scalars_fix(ctx: ErrorContext, location: Location,
             return None  # numbers beside arrays in one argument: a spec per leaf is a choice
     if "None" not in entries or "0" not in entries:
         return None
-    code = parsed[1]
+    shared = [ast.unparse(a) for a, e in zip(applied.args, entries, strict=True) if e == "None"]
+    named = _tracing.quoted([f"`{n}`" for n in shared])
+    fix = _in_axes_fix(
+        ctx, location, vmap, code, entries, f"so that every element of the batch gets {named} "
+        "as it is",
+        safety=(f"Same values: each element of the batch gets its slice of the mapped "
+                f"arguments and {named} whole, the one reading of a number under vmap."))
+    return (fix, f"{named} {'has' if len(shared) == 1 else 'have'}") if fix is not None \
+        else None
+
+
+def _default_axes_call(ctx: ErrorContext, location: Location,
+                       found: tuple[ast.Call, ast.Call | None]
+                       ) -> tuple[ast.Call, ast.Call, str, list[object]] | None:
+    """``jax.vmap(f)(args...)`` written on the line with vmap's default in_axes and the
+    arguments by position: the vmap call, the applied call, the code, and the arguments'
+    values (as the line holds them or as vmap got them)."""
+    vmap, applied = found
+    parsed = _tracing.parse(location.source)
+    frame = ctx.live_frame(location)
+    if applied is None or parsed is None or frame is None or vmap.keywords \
+            or len(vmap.args) != 1 or applied.keywords \
+            or any(isinstance(a, ast.Starred) for a in applied.args) \
+            or vmap.lineno != vmap.end_lineno:
+        return None
+    received = _received_by_vmap(ctx)
+    if received is not None and len(received) != len(applied.args):
+        return None
+    return vmap, applied, parsed[1], _applied_values(ctx, frame, applied)
+
+
+def _in_axes_fix(ctx: ErrorContext, location: Location, vmap: ast.Call, code: str,
+                 entries: list[str], purpose: str, safety: str) -> Fix | None:
+    """The fix that writes ``in_axes`` with ``entries`` into the vmap call."""
     before = _tracing.segment(code, vmap)
     if not before.endswith(")"):
         return None
     axes = f"({', '.join(entries)}{',' if len(entries) == 1 else ''})"
     after = f"{before[:-1]}, in_axes={axes})"
-    shared = [ast.unparse(a) for a, e in zip(applied.args, entries, strict=True) if e == "None"]
-    named = _tracing.quoted([f"`{n}`" for n in shared])
-    fix = rewrite_fix(
+    return rewrite_fix(
         ctx, location, _tracing.replacing(vmap, before, after),
         label=f"Use in_axes={axes}",
-        summary=(f"Pass in_axes={axes} on line {location.lineno}, so that every element of "
-                 f"the batch gets {named} as it is; then re-run."),
-        safety=(f"Same values: each element of the batch gets its slice of the mapped "
-                f"arguments and {named} whole, the one reading of a number under vmap."),
-        safe=True)
-    return fix, f"{named} {'has' if len(shared) == 1 else 'have'}"
+        summary=f"Pass in_axes={axes} on line {location.lineno}, {purpose}; then re-run.",
+        safety=safety, safe=True)
 
 
 def _fitting_axis_fix(ctx: ErrorContext, location: Location,
