@@ -2725,12 +2725,10 @@ def _statement_text(location: Location) -> str:
     line = location.line.strip()
     if parsed is None:
         return line
-    statements = [node for node in ast.walk(parsed[0]) if isinstance(node, ast.stmt)
-                  and node.lineno == location.lineno and not hasattr(node, "body")
-                  and (node.end_lineno or 0) > node.lineno]
-    if len(statements) != 1:
+    last = _tracing.statement_end(parsed[0], location.lineno)
+    if last == location.lineno:
         return line
-    lines = parsed[1].split("\n")[location.lineno - 1:statements[0].end_lineno]
+    lines = parsed[1].split("\n")[location.lineno - 1:last]
     return "\n".join([lines[0].lstrip(), *lines[1:]]).rstrip()
 
 

@@ -81,11 +81,7 @@ def rewritten(ctx: ErrorContext, location: Location | None,
     if location is None or parsed is None or not edits:
         return None
     tree, code = parsed
-    # the statement that starts on the line, over all of its lines (a call with one
-    # argument per line)
-    last = max([location.lineno, *(n.end_lineno or n.lineno for n in ast.walk(tree)
-                                   if isinstance(n, ast.stmt) and n.lineno == location.lineno
-                                   and not hasattr(n, "body"))])
+    last = _tracing.statement_end(tree, location.lineno)  # all of the statement's lines
     on_line = [n for n in ast.walk(tree) if isinstance(n, ast.expr)
                and location.lineno <= getattr(n, "lineno", 0)
                and getattr(n, "end_lineno", last + 1) <= last]

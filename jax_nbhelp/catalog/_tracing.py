@@ -383,6 +383,15 @@ def live_line(ctx: ErrorContext) -> tuple[Location, FrameType, ast.Module, str] 
     return location, frame, *parsed
 
 
+def statement_end(tree: ast.Module, lineno: int) -> int:
+    """The last line of the simple statement (no body of its own) that starts on line
+    ``lineno`` and may go on over the next lines (a call with one argument per line);
+    ``lineno`` itself where there is none."""
+    return max([lineno, *(node.end_lineno or node.lineno for node in ast.walk(tree)
+                          if isinstance(node, ast.stmt) and node.lineno == lineno
+                          and not hasattr(node, "body"))])
+
+
 def calls_on(location: Location) -> tuple[list[ast.Call], str]:
     """The calls that start on ``location``'s line (one written over the next lines too),
     and the code they are in; ([], "") where the source cannot be read."""
