@@ -21,6 +21,31 @@ def shown(shape: tuple[int, ...]) -> str:
     return str(tuple(shape))
 
 
+MAX_LEAVES = 1 << 12  # items of a container argument that are read, at most
+
+
+def builtin_leaves(value: object) -> list[object] | None:
+    """The leaves of a dict, list or tuple (nested), each a Python number or an object of
+    JAX's or NumPy's own (an array, a dtype's scalar); None where an item is anything else
+    (a user's object) or there are more than ``MAX_LEAVES`` items."""
+    stack, leaves, seen = [value], [], 0
+    while stack:
+        item = stack.pop()
+        seen += 1
+        if seen > MAX_LEAVES:
+            return None
+        if type(item) in (list, tuple):
+            stack.extend(item)  # type: ignore[arg-type]
+        elif type(item) is dict:
+            stack.extend(item.values())
+        elif type(item) in (int, float, bool, complex) \
+                or type(item).__module__.startswith(("jax", "jaxlib", "numpy")):
+            leaves.append(item)
+        else:
+            return None
+    return leaves
+
+
 def array_shape(value: object) -> tuple[int, ...] | None:
     """The shape of a NumPy or JAX array (a tracer's too), read from JAX's and NumPy's own
     classes only: never a property of another class."""

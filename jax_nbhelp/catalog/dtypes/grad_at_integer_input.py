@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import ast
 
-from jax_nbhelp.catalog import _entry, _jax_names, _static_site, _tracing
+from jax_nbhelp.catalog import _entry, _jax_names, _shapes, _static_site, _tracing
 from jax_nbhelp.catalog._example import JAX_IMPORTS, corrected_cell
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis.context import ErrorContext, Link
@@ -216,25 +216,20 @@ def _fix(ctx: ErrorContext, location: Location, index: int, arg: ast.expr,
         safe=True)
 
 
-def _leaf_kinds(value: object, budget: int = 4096) -> set[str] | None:
+def _leaf_kinds(value: object) -> set[str] | None:
     """The kinds of number (NumPy's letters) of the leaves of a dict, list or tuple of
     Python numbers and NumPy or JAX arrays; None for anything else."""
-    stack, kinds = [value], set()
-    while stack and budget:
-        budget -= 1
-        item = stack.pop()
-        if type(item) in (dict, list, tuple):
-            stack.extend(item.values() if isinstance(item, dict) else item)  # type: ignore[arg-type]
-        elif type(item) in (bool, int, float):
+    leaves = _shapes.builtin_leaves(value)
+    kinds: set[str] = set()
+    for item in leaves if leaves is not None else ():
+        if type(item) in (bool, int, float):
             kinds.add({bool: "b", int: "i", float: "f"}[type(item)])
-        elif type(item).__module__.startswith(("jax", "numpy")) \
-                and (kind := getattr(getattr(item, "dtype", None), "kind", None)) in ("b", "i",
-                                                                                     "u", "f",
-                                                                                     "c"):
+        elif (kind := getattr(getattr(item, "dtype", None), "kind", None)) in ("b", "i", "u",
+                                                                              "f", "c"):
             kinds.add("i" if kind == "u" else kind)
         else:
             return None
-    return kinds if not stack else None
+    return kinds if leaves is not None else None
 
 
 def _allow_int_fix(ctx: ErrorContext, location: Location, args: list[ast.expr]) -> Fix | None:

@@ -652,33 +652,23 @@ def _item_kind(item: object) -> str:
     return f"{getattr(item, 'dtype', '')}[] array"
 
 
-_LEAVES = 1 << 12  # leaves of a container argument that are read, at most
 
 
 def _leaf_shapes(value: object) -> list[tuple[int, ...]] | None:
     """The shapes of the leaves of an argument: a Python number (``()``), a NumPy or JAX
     array, or a dict, list or tuple of those (never a user's object); None for anything
     else."""
-    stack, seen = [value], 0
+    leaves = _shapes.builtin_leaves(value)
     shapes: list[tuple[int, ...]] = []
-    while stack:
-        item = stack.pop()
-        seen += 1
-        if seen > _LEAVES:
-            return None
+    for item in leaves if leaves is not None else ():
         if type(item) in (int, float, bool, complex):
             shapes.append(())
-        elif type(item) in (list, tuple):
-            stack.extend(item)  # type: ignore[arg-type]
-        elif type(item) is dict:
-            stack.extend(item.values())
-        elif type(item).__module__.startswith(("jax", "jaxlib", "numpy")) \
-                and isinstance(getattr(type(item), "ndim", None), property | type(None)) \
+        elif isinstance(getattr(type(item), "ndim", None), property | type(None)) \
                 and (shape := _shapes.array_shape(item)) is not None:
             shapes.append(shape)
         else:
             return None
-    return shapes
+    return shapes if leaves is not None else None
 
 
 def _ranks(value: object) -> set[int] | None:
