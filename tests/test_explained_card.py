@@ -110,6 +110,19 @@ def test_a_branch_that_only_chooses_the_message_is_not_the_check(loaded: Noteboo
     assert "len(" not in raised.check.requirement
 
 
+def test_a_flag_set_by_an_earlier_check_is_read_back_to_that_check(loaded: Notebook) -> None:
+    """``lax.fori_loop`` sets ``dtype = None`` where the bounds' dtypes differ and raises
+    later on ``if dtype is None``: the check is the comparison that set the flag, with the
+    bounds' dtypes, never "requires dtype is not None"."""
+    bundle = _card(loaded, "v = jax.lax.fori_loop(0, 5.0, lambda i, s: s + i, 0)")
+    assert bundle["code"] == "JNH001"
+    check = bundle["check"]
+    assert check["requirement"] == "lower_dtype == upper_dtype"
+    parts = {part["text"]: part["value"] for part in check["parts"]}
+    assert parts == {"lower_dtype": "int32", "upper_dtype": "float32"}
+    assert "dtype is" not in bundle["cause"]
+
+
 def test_parameters_are_followed_through_jax_frames(loaded: Notebook) -> None:
     """softmax -> max -> _reduction -> ... -> canonicalize_axis: the check's `axis` and
     `num_dims` are the user's `axis` and the rank of the user's `x`."""

@@ -25,7 +25,7 @@ import linecache
 import os
 import textwrap
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import CodeType, FrameType, ModuleType, TracebackType
 
 from jax_nbhelp.core.model import Check, CheckPart
@@ -151,6 +151,7 @@ class _Guard:
     truth: bool  # what the tests were: True (if), False (else, assert)
     condition: str
     requirement: str | None
+    line: int | None = None  # where the check is, when not at the raise (a flag's origin)
 
 
 _INVERSE: dict[type[ast.cmpop], type[ast.cmpop]] = {
@@ -272,6 +273,65 @@ def _enclosing(statement: ast.AST, parents: dict[int, ast.AST]) -> _Guard | None
             return _Guard("else", tuple(tests), False, condition, requirement)
         node = parent
     return None
+
+
+def _flag(test: ast.expr) -> str | None:
+    """The local a test only reads as a flag: ``dtype is None``, ``dtype is not None``,
+    ``not found``, ``found``."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(
+            test.ops[0], ast.Is | ast.IsNot) and isinstance(test.comparators[0], ast.Constant) \
+            and test.comparators[0].value is None:
+        test = test.left
+    return test.id if isinstance(test, ast.Name) else None
+
+
+def _flag_origin(guard: _Guard, statement: ast.AST, tree: ast.AST,
+                 parents: dict[int, ast.AST], frame: FrameType) -> _Guard | None:
+    """``dtype = None`` in the ``else`` of ``if lower_dtype == upper_dtype:``, later ``if
+    dtype is None: raise``: the test reads a flag the function set, and the check that
+    decided is the one around the assignment that set it. Only where that assignment is
+    certain: the flag is a local (not a parameter) bound only by plain assignments, exactly
+    one of them writes the constant the flag holds now, and every other one writes a value
+    read in the frame that is not it. None otherwise (the guard stands)."""
+    if guard.kind != "if" or len(guard.tests) != 1:
+        return None
+    name = _flag(guard.tests[0])
+    code = frame.f_code
+    parameters = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+    if name is None or name in parameters or name not in frame.f_locals:
+        return None
+    live = frame.f_locals[name]
+    if not (live is None or live is True or live is False):
+        return None
+    raise_line = getattr(statement, "lineno", 0)
+    evaluate = Evaluator(frame)
+    setters: list[ast.Assign] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name and isinstance(node.ctx, ast.Store):
+            assignment = parents.get(id(node))
+            if not (isinstance(assignment, ast.Assign) and len(assignment.targets) == 1
+                    and assignment.targets[0] is node):
+                return None  # bound some other way (a loop, an unpacking, +=): unsure
+            if assignment.lineno > raise_line:
+                continue
+            value = assignment.value
+            if isinstance(value, ast.Constant) and value.value is live:
+                setters.append(assignment)
+            else:
+                written = evaluate(value)
+                if written is CANNOT or written is live or (
+                        isinstance(live, bool) and isinstance(written, bool)):
+                    return None
+        elif isinstance(node, ast.Global | ast.Nonlocal) and name in node.names:
+            return None
+    if len(setters) != 1:
+        return None
+    origin = _enclosing(setters[0], parents)
+    if origin is None or origin.kind not in ("if", "else"):
+        return None
+    return replace(origin, line=origin.tests[-1].lineno)
 
 
 # -- the parts and their values -------------------------------------------------------------
@@ -508,7 +568,7 @@ def raised_at(exc: BaseException) -> RaisedAt | None:
     code = frame.f_code
     check = Check(kind=guard.kind,  # type: ignore[arg-type]
                   condition=guard.condition, requirement=guard.requirement,
-                  file=jax_relative(code.co_filename), line=tbs[index].tb_lineno,
+                  file=jax_relative(code.co_filename), line=guard.line or tbs[index].tb_lineno,
                   function=code.co_name, parts=parts, asked_by=asked_by)
     return RaisedAt(check, tbs, index, _names(guard))
 
@@ -530,7 +590,8 @@ def _check_at(entry: TracebackType, raised_here: bool, guard_of_call: bool = Fal
         return (guard, frame, "") if guard is not None else None
     if raised_here or isinstance(statement, ast.Raise | ast.Assert):
         # (a raise statement can call what raised: its message's formatting)
-        return _guard(statement, parents), frame, ""
+        guard = _guard(statement, parents)
+        return _flag_origin(guard, statement, tree, parents, frame) or guard, frame, ""
     return _Guard("call", (), True, _unparse(statement), None), frame, ""
 
 
