@@ -123,6 +123,18 @@ def test_a_flag_set_by_an_earlier_check_is_read_back_to_that_check(loaded: Noteb
     assert "dtype is" not in bundle["cause"]
 
 
+def test_a_check_of_what_a_function_returned_is_not_blamed_on_its_arguments(
+        loaded: Notebook) -> None:
+    """``jax.grad(f, has_aux=True)`` checks what ``f`` returned; JAX built the function it
+    ran beside the arguments, which the check never read: the card names no argument."""
+    loaded.ok("def f(x, y):\n    return jnp.sum(x * y)\ng = jax.grad(f, has_aux=True)")
+    bundle = _card(loaded, "v = g(jnp.ones(2), jnp.ones(2))")
+    assert bundle["code"] == "JNH001"
+    assert not [a for a in bundle["binding"]["arguments"] if a["read"]]
+    assert "rejected" not in bundle["title"]
+    assert "(list, tuple)` is" not in bundle["cause"]
+
+
 def test_parameters_are_followed_through_jax_frames(loaded: Notebook) -> None:
     """softmax -> max -> _reduction -> ... -> canonicalize_axis: the check's `axis` and
     `num_dims` are the user's `axis` and the rank of the user's `x`."""
@@ -459,6 +471,17 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("r = jnp.array([1.0, 2.0, 4.0])\n"
      "v = jax.random.multivariate_normal(jax.random.key(0), r.mean(keepdims=True), r.var())",
      "Pass it through jnp.atleast_2d", "v", "v.shape == (1,)"),
+    # an aux output the function never returns, computed in it under the name the line
+    # unpacks it as: returned beside the value, for grad, value_and_grad and vjp
+    ("def f(x):\n    pred = x * 2\n    return jnp.sum(pred ** 2)\n"
+     "g, pred = jax.grad(f, has_aux=True)(jnp.ones(2))",
+     "Return pred as the aux output", "g", "g.tolist() == [8.0, 8.0]"),
+    ("def f(x):\n    pred = x * 2\n    return jnp.sum(pred ** 2)\n"
+     "(v, pred), g = jax.value_and_grad(f, has_aux=True)(jnp.ones(2))",
+     "Return pred as the aux output", "v", "float(v) == 8.0"),
+    ("def f(x):\n    pred = x * 2\n    return jnp.sum(pred ** 2)\n"
+     "v, f_vjp, pred = jax.vjp(f, jnp.ones(2), has_aux=True)",
+     "Return pred as the aux output", "pred", "pred.tolist() == [2.0, 2.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:
@@ -521,6 +544,11 @@ def test_out_in_a_loop_assigns_the_result_once(loaded: Notebook) -> None:
     # aux values unpacked flat: how to group them is the user's to say
     "def f(w):\n    return (w ** 2).sum(), w, 2 * w\n"
     "(v, p, q), g = jax.value_and_grad(f, has_aux=True)(jnp.ones(2))",
+    # an aux output the function never returns and holds under no name the line gives it
+    "def f(x):\n    y = x * 2\n    return jnp.sum(y)\n"
+    "g, aux = jax.grad(f, has_aux=True)(jnp.ones(2))",
+    # ... or holds as its parameter: handing the input back is not what an aux is for
+    "def f(x):\n    return jnp.sum(x)\ng, x = jax.grad(f, has_aux=True)(jnp.ones(2))",
     # a predicate of two elements: which truth value was meant is the user's to say
     "v = jax.lax.cond(jnp.ones(2) > 0, lambda: 1.0, lambda: 0.0)",
     # a 0-d array joined to a matrix: where its element goes is not read

@@ -21,6 +21,18 @@ two-element tuple``): JAX takes a pair, the value to differentiate and one aux o
 same values, the rest grouped as one tuple (``return nll, (p, acc)``), are that pair; where
 the line unpacks the values flat (``(nll, p, acc), g = ...``), the grouping is the user's to
 choose, and no fix is offered (jax-ml/jax#5776).
+
+**An aux output the function never returns.** ``grads, preds = jax.grad(mse,
+has_aux=True)(params, x, y)`` where ``mse`` returns its loss alone (``expected function with
+aux output to return a two-element tuple, but got type ... Tracer``): the line unpacks the
+aux output as ``preds``, and ``mse`` computes a local of that very name. Returning it beside
+the loss (``return loss, preds``) is the pair JAX asks for; the gradient is the one of the
+same loss. Only where the function has one ``return``, at the end of its body, and the
+name is assigned once in that body before it (not a parameter); for ``jax.grad``
+(``g, aux = ...``), ``jax.value_and_grad`` (``(v, aux), g = ...``) and ``jax.vjp`` (``out,
+f_vjp, aux = ...``). No name of the line's found in the function: no fix (jax-ml/jax#1105,
+a function given has_aux=True that returned its value alone; jax-ml/jax#5776, one that
+returned three values; jax-ml/jax#484, where the pair was designed).
 """
 
 from __future__ import annotations
@@ -28,11 +40,13 @@ from __future__ import annotations
 import ast
 import re
 import sys
+import types
 
 from jax_nbhelp.catalog import _concrete, _operands, _scopes, _static_site, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix, Location
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.diagnosis.provenance import is_jax_file
 from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
@@ -41,7 +55,7 @@ _SIMPLE = (ast.Name, ast.Attribute, ast.Subscript, ast.Call)  # `x.astype` needs
 
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     """The first of this module's fixes that applies to the explained error, or None."""
-    for rule in (_negative_power_fix, _logical_operator_fix, _aux_pair_fix):
+    for rule in (_negative_power_fix, _logical_operator_fix, _aux_pair_fix, _aux_missing_fix):
         fix = rule(ctx, diagnosis)
         if fix is not None:
             return fix
@@ -233,3 +247,82 @@ def _unpacked_flat(tree: ast.Module, lineno: int, size: int) -> bool:
 
 
 __all__ = ["fixes"]
+
+
+# -- an aux output the function never returns -----------------------------------------------
+
+# JAX's function that unpacks the pair, by the transformation the user called: where the aux
+# sits in what the call returns (a path of indices into the line's unpacking)
+_AUX_PLACES = {"grad_f_aux": (1,), "value_and_grad_f": (0, 1), "vjp": (2,)}
+
+
+def _transformed(ctx: ErrorContext) -> tuple[types.FunctionType, tuple[int, ...]] | None:
+    """The user's function a ``has_aux`` transformation ran and where its aux output sits
+    in what the transformation returns, from JAX's frames (the outermost that names one)."""
+    exc = ctx.exception
+    tb = exc.__traceback__ if exc is not None else None
+    place: tuple[int, ...] | None = None
+    while tb is not None:
+        frame = tb.tb_frame
+        if frame.f_code.co_name in _AUX_PLACES and is_jax_file(frame.f_code.co_filename):
+            place = place or _AUX_PLACES[frame.f_code.co_name]
+            fun = frame.f_locals.get("fun")  # (grad's own closure holds value_and_grad's)
+            if fun is not None:
+                return (fun, place) if isinstance(fun, types.FunctionType) else None
+        tb = tb.tb_next
+    return None
+
+
+def _aux_target(tree: ast.Module, lineno: int, place: tuple[int, ...]) -> str | None:
+    """The name the line's assignment gives the aux output (at ``place`` in its targets)."""
+    for statement in ast.walk(tree):
+        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1 \
+                or not statement.lineno <= lineno <= (statement.end_lineno or lineno):
+            continue
+        target: ast.expr = statement.targets[0]
+        for index in place:
+            if not isinstance(target, ast.Tuple | ast.List) or index >= len(target.elts):
+                return None
+            target = target.elts[index]
+        return target.id if isinstance(target, ast.Name) else None
+    return None
+
+
+def _aux_missing_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
+    message = ctx.top.message
+    if _AUX not in message or "but got type <class 'tuple'>" in message \
+            or "but got type <class 'list'>" in message:
+        return None
+    found, line = _transformed(ctx), _line(diagnosis)
+    if found is None or line is None:
+        return None
+    fun, place_in_result = found
+    location, tree, _ = line
+    name = _aux_target(tree, location.lineno, place_in_result)
+    defined = _static_site.latest_top_level(ctx, ast.FunctionDef, fun.__name__)
+    if name is None or defined is None:
+        return None
+    place, function = defined
+    made = ctx.locate(fun.__code__.co_filename, fun.__code__.co_firstlineno)
+    if made is None or made.cell is None or made.cell != place.cell or not function.body:
+        return None
+    last = function.body[-1]
+    assigned = _scopes.assigned_once(function, name)
+    parameters = {a.arg for a in (*function.args.posonlyargs, *function.args.args,
+                                  *function.args.kwonlyargs)}
+    if _scopes.one_return(function) is None or not isinstance(last, ast.Return) \
+            or last.value is None or isinstance(last.value, ast.Tuple) \
+            or assigned is None or assigned not in function.body or name in parameters:
+        return None
+    code = place.source or ""
+    before = _tracing.segment(code, last.value)
+    after = f"{before}, {name}"
+    return rewrite_fix(
+        ctx, place, _tracing.replacing(last.value, before, after),
+        label=f"Return {name} as the aux output",
+        summary=(f"Return `{after}` from {function.name}: the value to differentiate and "
+                 f"the aux output your line unpacks as {name}; then re-run."),
+        safety=(f"Same gradient: {function.name} differentiates the same value; {name}, "
+                f"the value {function.name} computes under that name, is handed back as "
+                "the aux output."),
+        safe=True)

@@ -447,6 +447,10 @@ def _shown(node: ast.expr, value: object, frame: FrameType) -> bool:
     ``dtype`` argument given as ``jnp.int8``) is a value."""
     if value is CANNOT or isinstance(value, ModuleType):
         return False
+    if isinstance(node, ast.Tuple | ast.List) and all(
+            isinstance(element, ast.Name | ast.Attribute) for element in node.elts) \
+            and isinstance(value, tuple | list) and all(isinstance(v, type) for v in value):
+        return False  # ``(list, tuple)`` in ``isinstance(ans, (list, tuple))``: names
     named = isinstance(node, ast.Attribute) or (isinstance(node, ast.Name)
                                                 and node.id not in frame.f_locals)
     if isinstance(value, type):

@@ -583,7 +583,7 @@ def read_parameters(call: UserCall, raised: jax_check.RaisedAt,
     position = raised.index
     while position > top:
         code = frames[position].f_code
-        names = _derived_names(code, names)
+        names = _derived_names(code, names, frames[position].f_locals)
         parameters = set(_parameters(code))
         free = names & set(code.co_freevars)
         comprehension = code.co_name.startswith("<") and code.co_name != "<lambda>"
@@ -606,29 +606,41 @@ def read_parameters(call: UserCall, raised: jax_check.RaisedAt,
     return names & wanted
 
 
-def _derived_names(code: CodeType, names: set[str]) -> set[str]:
+def _derived_names(code: CodeType, names: set[str],
+                   values: Mapping[str, object] | None = None) -> set[str]:
     """``names`` with the names their values were computed from in ``code``'s function
     (``pos = operator.index(axis)``: pos, axis; ``for d in dims``: d, dims), for the
-    names that are not parameters."""
+    names that are not parameters. A name that holds a function (``values``: the frame's
+    locals) is not followed into what built it (``f_partial, dyn_args =
+    argnums_partial(f, argnums, args)``): a check of what the function returns is about
+    the function, not the arguments it was built beside."""
     tree, _ = jax_check.function_tree(code)
     if tree is None:
         return names
     assignments: list[tuple[set[str], ast.AST]] = []
+    parameters = set(_parameters(code))
     for node in ast.walk(tree):
         if isinstance(node, ast.Assign):
             targets = set().union(*(_names_in(target) for target in node.targets))
-            assignments.append((targets, node.value))
+            value: ast.AST = node.value
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name) \
+                    and value.func.id in parameters:
+                # ``ans = fun(*tracers)``: what a function given to JAX returned is that
+                # function's doing, not its arguments'
+                value = value.func
+            assignments.append((targets, value))
         elif isinstance(node, ast.AnnAssign | ast.AugAssign) and node.value is not None:
             assignments.append((_names_in(node.target), node.value))
         elif isinstance(node, ast.For | ast.comprehension):
             assignments.append((_names_in(node.target), node.iter))
-    parameters = set(_parameters(code))
+    functions = {name for name, value in (values or {}).items()
+                 if callable(value) and not isinstance(value, type)}
     found = set(names)
     for _ in range(4):
         grown = set(found)
         for targets, value in assignments:
             # a parameter stays itself (``a = asarray(a)`` is still the caller's ``a``)
-            if targets & found - parameters:
+            if targets & found - parameters - functions:
                 grown |= _names_in(value)
         if grown == found:
             break
