@@ -482,6 +482,9 @@ def test_a_whole_float_where_jax_needs_an_integer(loaded: Notebook, cell: str, l
     ("def f(x):\n    pred = x * 2\n    return jnp.sum(pred ** 2)\n"
      "v, f_vjp, pred = jax.vjp(f, jnp.ones(2), has_aux=True)",
      "Return pred as the aux output", "pred", "pred.tolist() == [2.0, 2.0]"),
+    # ... and a line that keeps the gradient alone wants no aux: has_aux=True dropped
+    ("def f(x):\n    return jnp.sum(x ** 2)\nv = jax.grad(f, has_aux=True)(jnp.ones(2))",
+     "Drop has_aux=True", "v", "v.tolist() == [2.0, 2.0]"),
 ])
 def test_contract_fixes_that_keep_every_value(loaded: Notebook, cell: str, label: str,
                                              name: str, check: str) -> None:

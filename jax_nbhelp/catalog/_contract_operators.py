@@ -30,7 +30,9 @@ the loss (``return loss, preds``) is the pair JAX asks for; the gradient is the 
 same loss. Only where the function has one ``return``, at the end of its body, and the
 name is assigned once in that body before it (not a parameter); for ``jax.grad``
 (``g, aux = ...``), ``jax.value_and_grad`` (``(v, aux), g = ...``) and ``jax.vjp`` (``out,
-f_vjp, aux = ...``). No name of the line's found in the function: no fix (jax-ml/jax#1105,
+f_vjp, aux = ...``). Where the line keeps one result of ``jax.grad`` (``g = ...``), no aux
+is wanted: ``has_aux=True`` is dropped from the call on the line. No name of the line's
+found in the function: no fix (jax-ml/jax#1105,
 a function given has_aux=True that returned its value alone; jax-ml/jax#5776, one that
 returned three values; jax-ml/jax#484, where the pair was designed).
 """
@@ -288,6 +290,36 @@ def _aux_target(tree: ast.Module, lineno: int, place: tuple[int, ...]) -> str | 
     return None
 
 
+def _one_target(tree: ast.Module, lineno: int) -> bool:
+    """Whether the line's assignment binds what the call returns to one plain name."""
+    return any(isinstance(s, ast.Assign) and len(s.targets) == 1
+               and isinstance(s.targets[0], ast.Name)
+               and s.lineno <= lineno <= (s.end_lineno or lineno) for s in ast.walk(tree))
+
+
+_HAS_AUX_RE = re.compile(r",\s*has_aux\s*=\s*True\b")
+
+
+def _no_aux_fix(ctx: ErrorContext, location: Location, code: str) -> Fix | None:
+    """``g = jax.grad(loss, has_aux=True)(w)`` where ``loss`` returns its value alone and
+    the line keeps one value: ``has_aux=True`` dropped, the gradient of the same value."""
+    calls = [c for c in _tracing.calls_on(location)[0]
+             if any(k.arg == "has_aux" and isinstance(k.value, ast.Constant)
+                    and k.value.value is True for k in c.keywords)]
+    if len(calls) != 1:
+        return None
+    before = _tracing.segment(code, calls[0])
+    after = _HAS_AUX_RE.sub("", before, count=1)
+    if after == before:
+        return None
+    return rewrite_fix(
+        ctx, location, _tracing.replacing(calls[0], before, after), label="Drop has_aux=True",
+        summary=(f"Write `{after}` on line {location.lineno}: the function returns its value "
+                 "alone, and your line keeps one result, the gradient; then re-run."),
+        safety="Same gradient: of the same value, which the function returns alone.",
+        safe=True)
+
+
 def _aux_missing_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     message = ctx.top.message
     if _AUX not in message or "but got type <class 'tuple'>" in message \
@@ -297,7 +329,9 @@ def _aux_missing_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
     if found is None or line is None:
         return None
     fun, place_in_result = found
-    location, tree, _ = line
+    location, tree, code = line
+    if place_in_result == (1,) and _one_target(tree, location.lineno):
+        return _no_aux_fix(ctx, location, code)
     name = _aux_target(tree, location.lineno, place_in_result)
     defined = _static_site.latest_top_level(ctx, ast.FunctionDef, fun.__name__)
     if name is None or defined is None:

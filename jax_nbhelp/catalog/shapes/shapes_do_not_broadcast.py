@@ -10,7 +10,9 @@ shape is wrong is the user's knowledge, except where one operand is a reduction 
 other's array over one axis without ``keepdims`` (``m - m.mean(axis=1)``, a log-softmax's
 ``z - logsumexp(z, axis=-1)``), assigned once before the line: its values belong to the
 rows along that axis, and ``jnp.expand_dims(level, 1)`` puts the axis back so each meets
-its own row.
+its own row; and except where the operation is inside a function the user's line called
+on one array, one axis of which has the mismatched size: the function is mapped over that
+axis (``_combinators.per_example_fix``).
 
 Reports: google/lightweight_mmm#325 and #309 (``add got incompatible shapes for
 broadcasting: (83,), (88,)`` with data of another length), google-research/jax3d#106
@@ -85,6 +87,14 @@ EXAMPLES = (
     corrected_cell((JAX_IMPORTS, "m = jnp.ones((2, 3))\nw = jnp.ones((2, 5)).sum(axis=1)"),
                    "scaled = m * w", "scaled = m * w[:, None]", NO_FIX,
                    "scaled.shape == (2, 3)"),
+    # a function written for one example, called on a batch held as columns: mapped over
+    # the one axis of the batch that has the mismatched size
+    corrected_cell((JAX_IMPORTS, "w = jnp.ones((2, 3))\nb = jnp.array([1.0, 2.0])\n"
+                    "def affine(v):\n    return w @ v + b\ncols = jnp.ones((3, 5))"),
+                   "out = affine(cols)",
+                   "out = jax.vmap(affine, in_axes=1, out_axes=1)(cols)",
+                   "Map affine over axis 1 of cols",
+                   "out.shape == (2, 5) and out[:, 0].tolist() == [4.0, 5.0]"),
 )
 
 WHY = _entry.prose("""
@@ -258,6 +268,14 @@ def diagnose(ctx: ErrorContext) -> Diagnosis | None:
     if mapped is not None:
         fixes.append(mapped)
         explanation += _combinators.SENTENCE
+    mismatched = _mismatch(*shapes) if len(shapes) == 2 else None
+    batched = (_combinators.per_example_fix(ctx, mismatched[1:])
+               if not fixes and mismatched is not None else None)
+    if batched is not None:
+        fixes.append(batched)
+        explanation += (" The mismatched size is that of one axis of the array your line "
+                        "passes to the function, as where a function written for one example "
+                        "is given a batch of them.")
     return _entry.diagnosis(ctx, __name__, explanation, location=location,
                             call_site=ctx.call_site(), notes=notes, fixes=fixes,
                             error=link.summary.splitlines()[0])
