@@ -135,6 +135,19 @@ def test_a_check_of_what_a_function_returned_is_not_blamed_on_its_arguments(
     assert "(list, tuple)` is" not in bundle["cause"]
 
 
+@pytest.mark.parametrize(("cell", "read"), [
+    # a primitive's keyword parameter travels in bind's ``**params`` to its shape rule,
+    # read there in a comprehension whose loop names are its own
+    ("v = jax.lax.pad(jnp.ones(3), 0.0, [(1, 1)])", {"padding_config"}),
+    ("v = jax.lax.squeeze(jnp.ones((2, 3)), (0,))", {"dimensions"}),
+])
+def test_a_keyword_of_a_primitive_is_followed_to_its_shape_rule(loaded: Notebook, cell: str,
+                                                              read: set[str]) -> None:
+    bundle = _card(loaded, cell)
+    assert bundle["code"] == "JNH001"
+    assert {a["parameter"] for a in bundle["binding"]["arguments"] if a["read"]} == read
+
+
 def test_parameters_are_followed_through_jax_frames(loaded: Notebook) -> None:
     """softmax -> max -> _reduction -> ... -> canonicalize_axis: the check's `axis` and
     `num_dims` are the user's `axis` and the rank of the user's `x`."""

@@ -575,12 +575,17 @@ def read_parameters(call: UserCall, raised: jax_check.RaisedAt,
     from the function that raised to the one the user called. A name that is a parameter
     of its frame becomes the names of the argument the caller passed for it (JAX's
     wrappers in between skipped); a closure's free variable stays a name for the frames
-    above; a comprehension's loop takes every name of the caller's expression."""
+    above; a comprehension's loop takes the names the caller's comprehension reads, less
+    its own loop names."""
     frames = call.frames
     top = call.api if call.api is not None else call.index
     wanted = set(signature.parameters)
     names = set(raised.names)
     position = raised.index
+    # the keywords the check read that travel in a ``**kwargs`` dict (a primitive's params,
+    # from ``prim.bind(x, axes=...)`` to its shape rule): only they are taken from a call
+    # whose keywords land in such a dict
+    keys: set[str] = set()
     while position > top:
         code = frames[position].f_code
         names = _derived_names(code, names, frames[position].f_locals)
@@ -595,10 +600,12 @@ def read_parameters(call: UserCall, raised: jax_check.RaisedAt,
         if caller <= call.index and call.api is not None:
             return set()
         node = expression_at(raised.frames[caller])
-        if comprehension:
-            names = _names_in(node) if node is not None else set()
+        if comprehension:  # the names it reads, less its own loop names
+            names = _names_in(node) - set().union(*(
+                _names_in(part.target) for part in ast.walk(node)
+                if isinstance(part, ast.comprehension))) if node is not None else set()
         elif isinstance(node, ast.Call):
-            names = _caller_names(node, code, names & parameters)
+            names = _caller_names(node, code, names & parameters, keys)
         else:
             names = set()
         names |= free
@@ -648,19 +655,40 @@ def _derived_names(code: CodeType, names: set[str],
     return found
 
 
-def _caller_names(node: ast.Call, code: CodeType, parameters: set[str]) -> set[str]:
-    """The names in the caller's arguments that bound ``parameters`` of ``code``."""
-    ordered = _parameters(code)
+def _caller_names(node: ast.Call, code: CodeType, parameters: set[str],
+                  keys: set[str]) -> set[str]:
+    """The names in the caller's arguments that bound ``parameters`` of ``code``: by
+    position (a method's ``self`` is the object the call is made on), by keyword, and
+    through ``*args`` and ``**kwargs`` for what lands there. ``keys`` (updated here): the
+    parameters wanted that the caller passes inside a ``**`` dict, so that a keyword
+    landing in a ``**kwargs`` parameter further up is taken only where it is one of them."""
+    flags = code.co_flags
+    named = list(code.co_varnames[:code.co_argcount])
+    keyword_only = code.co_varnames[code.co_argcount:code.co_argcount + code.co_kwonlyargcount]
+    rest = code.co_argcount + code.co_kwonlyargcount
+    varargs = code.co_varnames[rest] if flags & inspect.CO_VARARGS else None
+    varkw = (code.co_varnames[rest + bool(varargs)] if flags & inspect.CO_VARKEYWORDS
+             else None)
+    if named and named[0] in ("self", "cls") and isinstance(node.func, ast.Attribute):
+        named = named[1:]  # ``obj.method(a)``: ``a`` is the second parameter
     names: set[str] = set()
     positional = [arg for arg in node.args if not isinstance(arg, ast.Starred)]
     starred = [arg for arg in node.args if isinstance(arg, ast.Starred)]
     for position, argument in enumerate(positional):
-        if position < len(ordered) and ordered[position] in parameters:
+        slot = named[position] if position < len(named) else varargs
+        if slot in parameters:
             names |= _names_in(argument)
+    given = {keyword.arg for keyword in node.keywords if keyword.arg is not None}
+    given |= set(named[:len(positional)])
+    if any(keyword.arg is None for keyword in node.keywords):
+        keys |= (parameters & {*named, *keyword_only}) - given
     for keyword in node.keywords:
-        if keyword.arg in parameters or keyword.arg is None:
+        slot = keyword.arg if keyword.arg in (*named, *keyword_only) else varkw
+        if keyword.arg is None or (slot in parameters and (
+                slot != varkw or not keys or keyword.arg in keys)):
             names |= _names_in(keyword.value)
-    if starred and parameters - set(ordered[:len(positional)]):
+    if starred and (parameters - set(named[:len(positional)]) - set(keyword_only)
+                    - {varkw}):
         for argument in starred:
             names |= _names_in(argument)
     return names
