@@ -26,8 +26,7 @@ out_axes=1)(samples)`` hands the function one example at a time, as written, and
 results along the axis the examples came in on. Only for a call on the user's line, of
 one array argument, that ran the function the error was raised in directly (no JAX
 transformation between), where the axis is unique (patrick-kidger/equinox#205, a layer
-for one vector given a feature-major matrix; the answer: ``jax.vmap``; equinox's FAQ and
-flax's ``nn.vmap`` exist because per-example modules are the norm).
+for one vector given a feature-major matrix; the answer: ``jax.vmap``).
 """
 
 from __future__ import annotations
