@@ -148,6 +148,31 @@ def test_a_keyword_of_a_primitive_is_followed_to_its_shape_rule(loaded: Notebook
     assert {a["parameter"] for a in bundle["binding"]["arguments"] if a["read"]} == read
 
 
+def test_a_0d_global_is_given_its_dimensions_where_it_is_made(loaded: Notebook) -> None:
+    """``m, c = fit(x)`` in an earlier cell, ``c`` a 0-d variance made in ``fit`` and read
+    nowhere else: made 2-D there, and the cell that unpacks it runs again."""
+    loaded.ok("import jax, jax.numpy as jnp, numpy as np")
+    loaded.ok("def fit(x):\n    c = jnp.var(x)\n    return jnp.mean(x, keepdims=True), c\n"
+              "m, c = fit(jnp.array([1.0, 2.0, 4.0]))")
+    failed = loaded.run("v = jax.random.multivariate_normal(jax.random.key(0), m, c)")
+    (bundle,) = failed.diagnoses
+    assert [fix["label"] for fix in bundle["fixes"]] == ["Make c 2-D where it is made"]
+    assert bundle["recommended"] == 1
+    assert "Fixed" in loaded.run("%jax_nbhelp fix 1").stdout
+    assert loaded["c"].shape == (1, 1)
+    assert loaded["v"].shape == (1,)
+
+
+def test_a_0d_global_read_elsewhere_is_not_changed_where_it_is_made(loaded: Notebook) -> None:
+    loaded.ok("import jax, jax.numpy as jnp, numpy as np")
+    loaded.ok("def fit(x):\n    c = jnp.var(x)\n    return jnp.mean(x, keepdims=True), c\n"
+              "m, c = fit(jnp.array([1.0, 2.0, 4.0]))")
+    loaded.ok("sd = jnp.sqrt(c)")  # another cell reads the 0-d value as it is
+    failed = loaded.run("v = jax.random.multivariate_normal(jax.random.key(0), m, c)")
+    (bundle,) = failed.diagnoses
+    assert bundle["fixes"] == []
+
+
 def test_parameters_are_followed_through_jax_frames(loaded: Notebook) -> None:
     """softmax -> max -> _reduction -> ... -> canonicalize_axis: the check's `axis` and
     `num_dims` are the user's `axis` and the rank of the user's `x`."""

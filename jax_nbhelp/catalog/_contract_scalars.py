@@ -23,8 +23,11 @@ pytree whose leaves include a 0-d entry (``axis 0 is out of bounds for array of 
 1x1 matrix the function takes (``atleast_1d`` for the one axis ``axis=0`` names): the same
 number, with the dimensions the check asks for; an array that already has them passes
 through ``atleast_nd`` unchanged. Only for a 0-d argument (a vector where a matrix is asked
-for could be a row or a column), and not for a notebook's global name (later cells would
-meet the 0-d value again: the lasting fix is where it is made). (jax-ml/jax#25951,
+for could be a row or a column). A notebook's global name is given its dimensions where it is
+made, the lasting fix (later cells would meet the 0-d value again): in its cell, or in the
+function of the user's whose ``return`` gave it (``mu, cov = fit(x)``, ``cov =
+jnp.cov(obs)`` in ``fit``), and only where nothing else reads it (``_static_site.made_where``).
+(jax-ml/jax#25951,
 ``jnp.cov`` of one variable is 0-d and ``multivariate_normal`` refuses it; numpy/numpy#5734,
 a one-dimensional multivariate normal needs its covariance as a 1x1 matrix;
 jax-ml/jax#14625, JAX's reductions refuse ``axis=0`` of a scalar, which NumPy allowed.)
@@ -35,10 +38,11 @@ from __future__ import annotations
 import ast
 import re
 
-from jax_nbhelp.catalog import _contract_call, _shapes
+from jax_nbhelp.catalog import _contract_call, _shapes, _static_site, _tracing
 from jax_nbhelp.core.model import Diagnosis, Fix
 from jax_nbhelp.diagnosis import user_call as _user_call
 from jax_nbhelp.diagnosis.context import ErrorContext
+from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 
 def fixes(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
@@ -160,11 +164,11 @@ def _scalar_given_dimensions_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix
     if not 1 <= dimensions <= 3 or len(given) != 1:
         return None
     parameter, (call, node) = given[0]
+    helper = f"{jnp}.atleast_{dimensions}d"
     if isinstance(node, ast.Name) and call.frame.f_code.co_name == "<module>":
         # a notebook's global holding the 0-d value: later cells would meet it as it is,
-        # so the lasting fix is where it is made, which the card leaves to the user
-        return None
-    helper = f"{jnp}.atleast_{dimensions}d"
+        # so the lasting fix is where it is made
+        return _made_fix(ctx, node.id, parameter, binding.function, helper, dimensions)
     return _contract_call.rewritten(
         ctx, diagnosis.location, ((node, helper + "({})"),),
         label=f"Pass it through {helper}",
@@ -173,3 +177,28 @@ def _scalar_given_dimensions_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix
         safety=(f"Same number: {parameter} is a 0-d array, one number, and "
                 f"{helper} gives that number with the dimensions the check asks for; an "
                 "array that already has them passes through unchanged."))
+
+
+def _made_fix(ctx: ErrorContext, name: str, parameter: str, function: str, helper: str,
+              dimensions: int) -> Fix | None:
+    """The 0-d value of the global ``name`` made with ``dimensions`` where it is made (in
+    its cell, or in the function of the user's whose return gave it), where nothing else
+    reads it (``_static_site.made_where``)."""
+    made = _static_site.made_where(ctx, name)
+    if made is None:
+        return None
+    place, expression = made
+    code = _tracing.parse(place.source)
+    if code is None:
+        return None
+    before = _tracing.segment(code[1], expression)
+    after = f"{helper}({before})"
+    return rewrite_fix(
+        ctx, place, _tracing.replacing(expression, before, after),
+        label=f"Make {name} {dimensions}-D where it is made",
+        summary=(f"Write `{after}` where {name} is made ({place.label}): {function} needs "
+                 f"{parameter} with at least {dimensions} dimensions, and it is one number; "
+                 "then re-run what uses it."),
+        safety=(f"Same number: {name} is a 0-d array, one number, and {helper} gives that "
+                f"number with the dimensions the check asks for; nothing else reads {name}."),
+        safe=True)

@@ -10,7 +10,7 @@ import ast
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.catalog import _scopes, _tracing
 from jax_nbhelp.core.model import Location
 from jax_nbhelp.diagnosis.context import ErrorContext
 
@@ -117,6 +117,69 @@ def latest_assignment(ctx: ErrorContext, name: str) -> tuple[Location, ast.expr]
         if values:
             return place, values[-1]
     return None
+
+
+def made_where(ctx: ErrorContext, name: str) -> tuple[Location, ast.expr] | None:
+    """The expression that made the value a notebook global ``name`` holds, where it is
+    made and nowhere else read: the latest cell's top-level ``name = expr``, or through the
+    one call of a function of the user's, ``a, name = f(x)`` (``name = f(x)``), the value
+    ``f`` returns in that place (a local assigned once in its body and read only by the
+    ``return``, or the returned expression itself). None where ``name`` or ``f`` is used in
+    any other cell, or ``name`` is read again in its own cell: a lasting fix there would
+    change what those uses see."""
+    for place, tree in _history(ctx):
+        bound = [node for node in tree.body if isinstance(node, ast.Assign)
+                 and len(node.targets) == 1
+                 and name in {n.id for n in ast.walk(node.targets[0])
+                              if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}]
+        if not bound:
+            continue
+        assignment = bound[-1]
+        loads = [n for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == name
+                 and isinstance(n.ctx, ast.Load) and n.lineno > assignment.lineno]
+        mentioned = ctx.cells_mentioning(name)
+        failing = ctx.failing_cell()
+        if loads or mentioned is None or failing is None \
+                or set(mentioned) - {place.cell, failing.cell}:
+            return None
+        target, value = assignment.targets[0], assignment.value
+        if isinstance(target, ast.Name):
+            index = None
+        elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+            index = [e.id for e in target.elts].index(name)  # type: ignore[attr-defined]
+        else:
+            return None
+        if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Name):
+            return (place, value) if index is None else None
+        return _returned(ctx, place, value.func.id, index, len(getattr(target, "elts", ())))
+    return None
+
+
+def _returned(ctx: ErrorContext, called_from: Location, function: str, index: int | None,
+              count: int) -> tuple[Location, ast.expr] | None:
+    """What the user's ``function`` returns at ``index`` of its tuple (the whole value for
+    None), where it is made in the function, if the function is called only there."""
+    found = latest_top_level(ctx, ast.FunctionDef, function)
+    mentioned = ctx.cells_mentioning(function)
+    if found is None or mentioned is None:
+        return None
+    place, definition = found
+    if set(mentioned) - {place.cell, called_from.cell}:
+        return None
+    returned = _scopes.one_return(definition)
+    if returned is None or not isinstance(definition.body[-1], ast.Return):
+        return None
+    if index is not None:
+        if not isinstance(returned, ast.Tuple) or len(returned.elts) != count:
+            return None
+        returned = returned.elts[index]
+    if not isinstance(returned, ast.Name):
+        return place, returned
+    assigned = _scopes.assigned_once(definition, returned.id)
+    if assigned is None or assigned not in definition.body \
+            or len(_scopes.loads(definition, returned.id)) != 1:
+        return None
+    return place, assigned.value
 
 
 def find_site(ctx: ErrorContext, call: ast.Call, caller: Location) -> JitSite | None:
