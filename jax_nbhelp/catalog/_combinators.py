@@ -34,10 +34,10 @@ from __future__ import annotations
 import ast
 import inspect
 
-from jax_nbhelp.catalog import _tracing
+from jax_nbhelp.catalog import _shapes, _tracing
 from jax_nbhelp.core.model import Fix
 from jax_nbhelp.diagnosis.context import ErrorContext
-from jax_nbhelp.diagnosis.safe_eval import CANNOT, Evaluator
+from jax_nbhelp.diagnosis.safe_eval import Evaluator
 from jax_nbhelp.fix.fix_builders import rewrite_fix
 
 SENTENCE = (" The line runs in the combining function lax.associative_scan calls, which it "
@@ -121,13 +121,9 @@ def per_example_fix(ctx: ErrorContext, sizes: tuple[int, int]) -> Fix | None:
             or isinstance(found[0].args[0], ast.Starred):
         return None
     call, argument = found[0], found[0].args[0]
-    value = evaluate(argument)
-    shape = getattr(value, "shape", None) if value is not CANNOT else None
-    if type(value).__module__.split(".")[0] not in ("jax", "jaxlib", "numpy") \
-            or not isinstance(shape, tuple):
-        return None
-    axes = [axis for axis, size in enumerate(shape) if size in sizes]
-    if len(axes) != 1 or len(shape) < 2:
+    shape = _shapes.array_shape(evaluate(argument))
+    axes = [axis for axis, size in enumerate(shape or ()) if size in sizes]
+    if shape is None or len(shape) < 2 or len(axes) != 1:
         return None
     axis = axes[0]
     function = _tracing.segment(code, call.func)

@@ -248,8 +248,6 @@ def _unpacked_flat(tree: ast.Module, lineno: int, size: int) -> bool:
     return False
 
 
-__all__ = ["fixes"]
-
 
 # -- an aux output the function never returns -----------------------------------------------
 
@@ -275,26 +273,21 @@ def _transformed(ctx: ErrorContext) -> tuple[types.FunctionType, tuple[int, ...]
     return None
 
 
-def _aux_target(tree: ast.Module, lineno: int, place: tuple[int, ...]) -> str | None:
-    """The name the line's assignment gives the aux output (at ``place`` in its targets)."""
-    for statement in ast.walk(tree):
-        if not isinstance(statement, ast.Assign) or len(statement.targets) != 1 \
-                or not statement.lineno <= lineno <= (statement.end_lineno or lineno):
-            continue
-        target: ast.expr = statement.targets[0]
-        for index in place:
-            if not isinstance(target, ast.Tuple | ast.List) or index >= len(target.elts):
-                return None
-            target = target.elts[index]
-        return target.id if isinstance(target, ast.Name) else None
-    return None
+def _line_target(tree: ast.Module, lineno: int) -> ast.expr | None:
+    """The one target of the assignment (``a = ...``, ``(v, a), g = ...``) spanning the
+    line."""
+    return next((statement.targets[0] for statement in ast.walk(tree)
+                 if isinstance(statement, ast.Assign) and len(statement.targets) == 1
+                 and statement.lineno <= lineno <= (statement.end_lineno or lineno)), None)
 
 
-def _one_target(tree: ast.Module, lineno: int) -> bool:
-    """Whether the line's assignment binds what the call returns to one plain name."""
-    return any(isinstance(s, ast.Assign) and len(s.targets) == 1
-               and isinstance(s.targets[0], ast.Name)
-               and s.lineno <= lineno <= (s.end_lineno or lineno) for s in ast.walk(tree))
+def _aux_target(target: ast.expr, place: tuple[int, ...]) -> str | None:
+    """The name the line's assignment ``target`` gives the aux output (at ``place``)."""
+    for index in place:
+        if not isinstance(target, ast.Tuple | ast.List) or index >= len(target.elts):
+            return None
+        target = target.elts[index]
+    return target.id if isinstance(target, ast.Name) else None
 
 
 _HAS_AUX_RE = re.compile(r",\s*has_aux\s*=\s*True\b")
@@ -330,9 +323,12 @@ def _aux_missing_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
         return None
     fun, place_in_result = found
     location, tree, code = line
-    if place_in_result == (1,) and _one_target(tree, location.lineno):
+    target = _line_target(tree, location.lineno)
+    if target is None:
+        return None
+    if place_in_result == (1,) and isinstance(target, ast.Name):  # `g = grad(...)(w)`
         return _no_aux_fix(ctx, location, code)
-    name = _aux_target(tree, location.lineno, place_in_result)
+    name = _aux_target(target, place_in_result)
     defined = _static_site.latest_top_level(ctx, ast.FunctionDef, fun.__name__)
     if name is None or defined is None:
         return None
@@ -360,3 +356,6 @@ def _aux_missing_fix(ctx: ErrorContext, diagnosis: Diagnosis) -> Fix | None:
                 f"the value {function.name} computes under that name, is handed back as "
                 "the aux output."),
         safe=True)
+
+
+__all__ = ["fixes"]

@@ -220,8 +220,10 @@ def _leaf_kinds(value: object) -> set[str] | None:
     """The kinds of number (NumPy's letters) of the leaves of a dict, list or tuple of
     Python numbers and NumPy or JAX arrays; None for anything else."""
     leaves = _shapes.builtin_leaves(value)
+    if leaves is None:
+        return None
     kinds: set[str] = set()
-    for item in leaves if leaves is not None else ():
+    for item in leaves:
         if type(item) in (bool, int, float):
             kinds.add({bool: "b", int: "i", float: "f"}[type(item)])
         elif (kind := getattr(getattr(item, "dtype", None), "kind", None)) in ("b", "i", "u",
@@ -229,7 +231,7 @@ def _leaf_kinds(value: object) -> set[str] | None:
             kinds.add("i" if kind == "u" else kind)
         else:
             return None
-    return kinds if leaves is not None else None
+    return kinds
 
 
 def _allow_int_fix(ctx: ErrorContext, location: Location, args: list[ast.expr]) -> Fix | None:

@@ -652,15 +652,15 @@ def _item_kind(item: object) -> str:
     return f"{getattr(item, 'dtype', '')}[] array"
 
 
-
-
 def _leaf_shapes(value: object) -> list[tuple[int, ...]] | None:
     """The shapes of the leaves of an argument: a Python number (``()``), a NumPy or JAX
     array, or a dict, list or tuple of those (never a user's object); None for anything
     else."""
     leaves = _shapes.builtin_leaves(value)
+    if leaves is None:
+        return None
     shapes: list[tuple[int, ...]] = []
-    for item in leaves if leaves is not None else ():
+    for item in leaves:
         if type(item) in (int, float, bool, complex):
             shapes.append(())
         elif isinstance(getattr(type(item), "ndim", None), property | type(None)) \
@@ -668,7 +668,7 @@ def _leaf_shapes(value: object) -> list[tuple[int, ...]] | None:
             shapes.append(shape)
         else:
             return None
-    return shapes if leaves is not None else None
+    return shapes
 
 
 def _ranks(value: object) -> set[int] | None:
